@@ -1,0 +1,17 @@
+"""`forummod poll`: not built yet."""
+
+from __future__ import annotations
+
+from forummod.cli import add_common
+from forummod.errors import NotImplementedYet
+
+NAME = "poll"
+HELP = "(not built yet)"
+
+
+def add_arguments(p) -> None:
+    add_common(p)
+
+
+def run(args) -> int:
+    raise NotImplementedYet("'poll' is not built yet in this version")

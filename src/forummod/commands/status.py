@@ -1,0 +1,17 @@
+"""`forummod status`: not built yet."""
+
+from __future__ import annotations
+
+from forummod.cli import add_common
+from forummod.errors import NotImplementedYet
+
+NAME = "status"
+HELP = "(not built yet)"
+
+
+def add_arguments(p) -> None:
+    add_common(p)
+
+
+def run(args) -> int:
+    raise NotImplementedYet("'status' is not built yet in this version")

@@ -1,0 +1,419 @@
+"""The config file (TOML) as frozen dataclasses, checked as a whole before anything runs.
+
+Layout: `[workspace]`, `[sites.<name>]` (one per forum), `[games.<id>]` (one per game, with
+players, setup, schedule, phase pins, vote syntax, checks and publish policy). Ruleset options
+live in `[games.<id>.options]` and are checked by the ruleset itself. Every field's `doc` is the
+comment `config.example.toml` shows; `tests/test_config_example.py` keeps the two in sync.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import types
+from collections import Counter
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, Mapping
+from zoneinfo import ZoneInfo
+
+import platformdirs
+
+from forummod.errors import ConfigError
+from forummod.model import PlayerSlot, Replacement, Roster
+from forummod.schema import ClockOrDuration, Duration, convert, load, parse_timezone, setting
+
+Markup = Literal["bbcode", "markdown"]
+Language = Literal["en", "it", "ru", "nl", "zh"]
+EditPolicy = Literal["latest", "original", "void"]
+VoteForm = Literal["bold", "tag", "hash", "plain", "pm"]
+DraftKind = Literal[
+    "votecount", "day_start", "day_end", "role_pm", "night_result", "warnings", "prod", "game_over"
+]
+
+
+@dataclass(frozen=True)
+class WorkspaceConfig:
+    store: Path | None = setting(None, "SQLite store file; empty = the user data dir (e.g. ~/.local/share/forummod/store.sqlite)")
+    adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml); they override the bundled ones")
+    templates_dir: Path | None = setting(None, "folder of your own Jinja templates (<kind>/<markup>.<lang>.j2); they override the bundled ones")
+    lock_stale_after: Duration = setting(Duration(3600), "a run lock older than this is taken as left by a killed run and recovered")
+
+    def store_path(self) -> Path:
+        if self.store is not None:
+            return self.store
+        return Path(platformdirs.user_data_dir("forummod")) / "store.sqlite"
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    engine: str = setting(doc="forum engine profile: phpbb, vbulletin, xenforo, discourse, smf, invision, mybb, forumfree, discuz, flaskbb, spirit, archive, or 'auto'", required=True)
+    base_url: str = setting("", "forum root URL, e.g. https://forum.example.org/ (not needed for engine 'archive')")
+    timezone: str = setting("UTC", "timezone in which the forum shows times to the GM's account")
+    language: Language = setting("en", "language of the forum's date words ('Today', 'Oggi', 'Сегодня', 'Vandaag', '今天')")
+    username: str = setting("", "the GM's forum account name (for login, inbox and publishing)")
+    password_env: str = setting("", "name of the environment variable holding the password (never the password itself)")
+    api_key_env: str = setting("", "name of the environment variable holding an API key (Discourse), instead of a password")
+    use_keyring: bool = setting(False, "read the password from the OS keyring (service 'forummod', this site's name) when the variable is unset")
+    request_interval: float = setting(2.0, "minimum seconds between two requests to this site")
+    hourly_budget: int = setting(0, "maximum requests per hour to this site across all games; 0 = no cap")
+    timeout: float = setting(30.0, "seconds to wait for a connection or a response")
+    retries: int = setting(4, "retries of an idempotent request after a network error, 429 or 5xx")
+    user_agent: str = setting("", "User-Agent header; empty = 'forummod/<version> (+https://example.invalid/forummod)'")
+    posts_file: Path | None = setting(None, "engine 'archive': JSONL file of posts (see README, 'Archive files')")
+    messages_file: Path | None = setting(None, "engine 'archive': JSONL file of private messages to the GM")
+
+    def __post_init__(self) -> None:
+        if self.request_interval < 0 or self.timeout <= 0 or self.retries < 0 or self.hourly_budget < 0:
+            raise ValueError("request_interval, timeout, retries and hourly_budget must not be negative")
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+@dataclass(frozen=True)
+class ReplacementConfig:
+    name: str = setting(doc="forum name of the player who was replaced", required=True)
+    at: datetime | None = setting(None, "when the replacement took over (ISO 8601 with offset)")
+    at_post: int | None = setting(None, "or: the first game-thread post number of the replacement")
+
+
+@dataclass(frozen=True)
+class PlayerConfig:
+    name: str = setting(doc="the player's forum name (the current occupant of the seat)", required=True)
+    aliases: tuple[str, ...] = setting((), "other names players use for them (nicknames, short forms)")
+    replaces: tuple[ReplacementConfig, ...] = setting((), "players this seat replaced, oldest first")
+    role: str = setting("", "secret role (ruleset role id); empty = dealt by setup or given in roles_file")
+    building: str = setting("", "village only: building code (farm, church, ...) or empty for a Vagabond")
+    user_id: str = setting("", "forum user id, when names can change")
+
+
+@dataclass(frozen=True)
+class SetupConfig:
+    roles: Mapping[str, int] = setting(types.MappingProxyType({}), "role id -> count for a random deal; empty = roles come from the players or roles_file")
+    deal: Literal["config", "random"] = setting("config", "'config' = roles as written; 'random' = deal `roles` with the game's seed")
+    buildings: Mapping[str, int] = setting(types.MappingProxyType({}), "village only: building code -> count for a random draw")
+    centre: tuple[str, ...] = setting((), "one-night only: the three centre cards (Links, Midden, Rechts) when the GM deals by hand")
+
+
+@dataclass(frozen=True)
+class ScheduleConfig:
+    start: datetime | None = setting(None, "game start (the GM's opening post), ISO 8601 with offset; empty = first game-thread post")
+    first_phase: Literal["", "night", "day"] = setting("", "phase the game opens with; empty = the ruleset's default")
+    day_start: str = setting("", "clock time a new day starts when the GM has not posted the dawn earlier; empty = ruleset default")
+    vote_close: str = setting("", "when a day's vote closes: clock time '22:00' or offset from the day's start '48h'; empty = ruleset default")
+    day_end: str = setting("", "when a day ends: clock time or offset from the day's start; empty = ruleset default")
+    action_deadline: str = setting("", "when night actions are due: clock time or offset from the night's start; empty = ruleset default")
+    night_end: str = setting("", "when a night ends (the dawn): clock time or offset from the night's start; empty = ruleset default")
+    reminder_before: Duration = setting(Duration(3600), "remind about a deadline this long before it")
+
+    def __post_init__(self) -> None:
+        for key in ("vote_close", "day_end", "action_deadline", "night_end"):
+            v = getattr(self, key)
+            if v:
+                try:
+                    ClockOrDuration.parse(v)
+                except ValueError as e:
+                    raise ValueError(f"{key}: {e}") from None
+        if self.day_start:
+            c = ClockOrDuration.parse(self.day_start)
+            if c.clock is None:
+                raise ValueError("day_start: must be a clock time like '09:00'")
+
+
+@dataclass(frozen=True)
+class PhasePin:
+    name: str = setting(doc="phase name: 'D1', 'N2', ... ('Day 1' and 'Night 2' also work)", required=True)
+    start: datetime | None = setting(None, "when the phase started (ISO 8601)")
+    start_post: int | None = setting(None, "or: game-thread post number that opened the phase")
+    end: datetime | None = setting(None, "when the phase ended")
+    end_post: int | None = setting(None, "or: game-thread post number that closed it (posts after it are outside)")
+    vote_close: datetime | None = setting(None, "day only: when the vote closed, if not at the end")
+    action_deadline: datetime | None = setting(None, "night only: when night actions were due, if not at the end")
+
+
+@dataclass(frozen=True)
+class VoteConfig:
+    forms: tuple[VoteForm, ...] = setting(("bold", "tag"), "which vote forms count: bold (a bold 'VOTE: X'), tag ([vote]X[/vote]), hash (##vote X), plain (a vote phrase on its own line), pm (votes sent by PM)")
+    edit_policy: EditPolicy = setting("latest", "an edited post's votes: 'latest' version, 'original' version, or 'void' (ignore them); always flagged")
+    count_no_lynch: bool = setting(True, "accept votes for 'no lynch' where the ruleset has that option")
+    fuzzy_margin: int = setting(10, "fuzzy name matching: the best match must beat the next by this many points (0-100)")
+    fuzzy_cutoff: int = setting(80, "fuzzy name matching: minimum similarity (0-100) to consider a name")
+
+
+@dataclass(frozen=True)
+class ChecksConfig:
+    activity_blocks: bool | None = setting(None, "require a post in every block of block_hours; empty = the ruleset's default (on for one-night)")
+    block_hours: int = setting(24, "length of an activity block in hours, counted from the phase start")
+    block_phases: tuple[Literal["day", "night"], ...] = setting(("day",), "phases in which activity blocks apply")
+    block_threads: tuple[str, ...] = setting(("game",), "threads whose posts count for activity: game, graveyard")
+    exempt: tuple[str, ...] = setting((), "players exempt from activity checks")
+    prod_after: Duration = setting(Duration(48 * 3600), "a living player silent this long goes on the prod list")
+    verbatim_words: int = setting(12, "a post copying this many consecutive words of a GM PM is flagged (ON-D4)")
+
+
+@dataclass(frozen=True)
+class PublishConfig:
+    auto: tuple[DraftKind, ...] = setting((), "draft kinds published without the GM's click (e.g. ['votecount']); empty = never")
+    marker: bool = setting(True, "add an invisible marker to each published post, used to find it again after a crash")
+    pm_subject_prefix: str = setting("", "text put before the subject of every PM the tool sends, e.g. '[Lupus 12]'")
+
+
+@dataclass(frozen=True)
+class GmEventConfig:
+    kind: Literal["kill", "revive", "replace", "modkill", "lynch", "no_lynch", "set_role", "extend", "approve", "note"] = setting(doc="what the GM did", required=True)
+    at: datetime | None = setting(None, "when (ISO 8601)")
+    at_post: int | None = setting(None, "or: the game-thread post number it happened at")
+    player: str = setting("", "the player concerned")
+    target: str = setting("", "second player (replace: the new player's forum name)")
+    role: str = setting("", "set_role: the role id")
+    phase: str = setting("", "approve/extend: the phase, e.g. 'D2'")
+    until: datetime | None = setting(None, "extend: the new deadline")
+    note: str = setting("", "free text shown in the log")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    site: str = setting(doc="name of a [sites.<name>] table", required=True)
+    thread: str = setting(doc="the game thread: URL or the engine's thread id", required=True)
+    ruleset: str = setting(doc="lupus-eresia, witch-hunt, one-night, village or mafia-majority", required=True)
+    graveyard: str = setting("", "the graveyard/cemetery thread, if any (URL or id)")
+    title: str = setting("", "game name shown in posts; empty = the game's id")
+    language: Literal["", "en", "it", "ru", "nl", "zh"] = setting("", "language of drafts and vote words; empty = the ruleset's language")
+    markup: Markup = setting("bbcode", "markup of drafted posts: bbcode or markdown")
+    timezone: str = setting("UTC", "the game's timezone (deadlines, activity blocks)")
+    gm: tuple[str, ...] = setting((), "forum names of the moderators (their posts are not votes)")
+    active: bool = setting(True, "poll this game in tick/run")
+    seed: int = setting(0, "random seed for deals and draws; 0 = choose one and record it in the log")
+    roles_file: Path | None = setting(None, "TOML file mapping player name -> role, kept apart from this config")
+    poll_interval: Duration = setting(Duration(600), "how often the daemon polls this game")
+    players: tuple[PlayerConfig, ...] = setting(doc="players in seat order", required=True)
+    options: Mapping[str, Any] = setting(types.MappingProxyType({}), "ruleset options (see the ruleset's section of the README)")
+    setup: SetupConfig = setting(SetupConfig(), "role counts and dealing")
+    schedule: ScheduleConfig = setting(ScheduleConfig(), "deadlines")
+    phases: tuple[PhasePin, ...] = setting((), "phase pins: exact starts/ends that override the schedule (archived games)")
+    votes: VoteConfig = setting(VoteConfig(), "vote syntax and edits")
+    checks: ChecksConfig = setting(ChecksConfig(), "moderation checks")
+    publish: PublishConfig = setting(PublishConfig(), "publish policy")
+    events: tuple[GmEventConfig, ...] = setting((), "GM events to replay (kills, replacements, modkills) for archived games")
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def roster(self) -> Roster:
+        return Roster(
+            players=tuple(
+                PlayerSlot(
+                    name=p.name,
+                    aliases=p.aliases,
+                    replacements=tuple(Replacement(r.name, r.at, r.at_post) for r in p.replaces),
+                    user_id=p.user_id or None,
+                )
+                for p in self.players
+            ),
+            gms=self.gm,
+        )
+
+
+@dataclass(frozen=True)
+class Config:
+    workspace: WorkspaceConfig = setting(WorkspaceConfig(), "where forummod keeps its data")
+    sites: Mapping[str, SiteConfig] = setting(types.MappingProxyType({}), "forums, by a name you choose")
+    games: Mapping[str, GameConfig] = setting(types.MappingProxyType({}), "games, by an id you choose")
+    source: Path | None = setting(None, "(set by the loader) the file this config came from", internal=True)
+
+    def game(self, game_id: str) -> GameConfig:
+        try:
+            return self.games[game_id]
+        except KeyError:
+            from forummod.schema import _did_you_mean
+
+            raise ConfigError(f"games.{game_id}", "no such game" + _did_you_mean(game_id, self.games)) from None
+
+    def site_of(self, game_id: str) -> SiteConfig:
+        return self.sites[self.game(game_id).site]
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_config(path: Path) -> Config:
+    """Read, parse and validate a config file; raise ConfigError naming the first problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("", f"config file not found: {path} (create one with 'forummod init')") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError("", f"not UTF-8 text ({e})", file=str(path)) from None
+    return parse_config(text, source=path)
+
+
+def parse_config(text: str, source: Path | None = None) -> Config:
+    file = str(source) if source else None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError("", f"not valid TOML: {e}", file=file) from None
+    if "source" in data:
+        raise ConfigError("source", "unknown key", file=file)
+    try:
+        cfg = load(Config, data)
+        cfg = replace(cfg, source=source)
+        base = source.parent if source else Path.cwd()
+        cfg = _resolve_paths(cfg, base)
+        validate(cfg)
+    except ConfigError as e:
+        if e.file is None and file is not None:
+            raise ConfigError(e.path, e.message, file=file) from None
+        raise
+    return cfg
+
+
+def _resolve_paths(cfg: Config, base: Path) -> Config:
+    """Relative file paths in the config are relative to the config file, not the cwd."""
+
+    def fix(p: Path | None) -> Path | None:
+        return p if p is None or p.is_absolute() else (base / p)
+
+    ws = replace(cfg.workspace, store=fix(cfg.workspace.store), adapters_dir=fix(cfg.workspace.adapters_dir),
+                 templates_dir=fix(cfg.workspace.templates_dir))
+    sites = {n: replace(s, posts_file=fix(s.posts_file), messages_file=fix(s.messages_file)) for n, s in cfg.sites.items()}
+    games = {g: replace(c, roles_file=fix(c.roles_file)) for g, c in cfg.games.items()}
+    return replace(cfg, workspace=ws, sites=types.MappingProxyType(sites), games=types.MappingProxyType(games))
+
+
+def validate(cfg: Config) -> None:
+    """Cross-key checks that single fields cannot express."""
+    from forummod.engine.registry import ruleset_names, load_ruleset_options
+
+    for name, site in cfg.sites.items():
+        p = f"sites.{name}"
+        try:
+            parse_timezone(site.timezone)
+        except ValueError as e:
+            raise ConfigError(f"{p}.timezone", str(e)) from None
+        if site.engine == "archive":
+            if site.posts_file is None:
+                raise ConfigError(f"{p}.posts_file", "engine 'archive' needs posts_file")
+        elif not site.base_url:
+            raise ConfigError(f"{p}.base_url", f"engine {site.engine!r} needs the forum's base_url")
+        elif not site.base_url.startswith(("http://", "https://")):
+            raise ConfigError(f"{p}.base_url", f"{site.base_url!r} must start with http:// or https://")
+        from forummod.forum.registry import known_engines
+
+        engines = known_engines(cfg.workspace.adapters_dir)
+        if site.engine not in engines and site.engine != "auto":
+            from forummod.schema import _did_you_mean
+
+            raise ConfigError(f"{p}.engine", f"unknown engine {site.engine!r}" + _did_you_mean(site.engine, engines)
+                              + f" (known: {', '.join(sorted(engines))})")
+
+    for gid, game in cfg.games.items():
+        p = f"games.{gid}"
+        if game.site not in cfg.sites:
+            from forummod.schema import _did_you_mean
+
+            raise ConfigError(f"{p}.site", f"no [sites.{game.site}] table" + _did_you_mean(game.site, cfg.sites))
+        try:
+            parse_timezone(game.timezone)
+        except ValueError as e:
+            raise ConfigError(f"{p}.timezone", str(e)) from None
+        if game.ruleset not in ruleset_names():
+            from forummod.schema import _did_you_mean
+
+            raise ConfigError(f"{p}.ruleset", f"unknown ruleset {game.ruleset!r}" + _did_you_mean(game.ruleset, ruleset_names())
+                              + f" (known: {', '.join(ruleset_names())})")
+        _validate_players(game, p)
+        load_ruleset_options(game.ruleset, game.options, f"{p}.options")
+        _validate_roles(game, p, cfg)
+
+
+def _validate_players(game: GameConfig, p: str) -> None:
+    if not game.players:
+        raise ConfigError(f"{p}.players", "a game needs at least one player")
+    seen: dict[str, str] = {}
+    for i, pl in enumerate(game.players):
+        for acc in (pl.name, *(r.name for r in pl.replaces)):
+            key = acc.casefold().strip()
+            if not key:
+                raise ConfigError(f"{p}.players[{i}].name", "empty player name")
+            if key in seen:
+                raise ConfigError(f"{p}.players[{i}]", f"player {acc!r} is listed twice (also {seen[key]})")
+            seen[key] = f"players[{i}]"
+    names = {pl.name.casefold(): pl.name for pl in game.players}
+    alias_owner: dict[str, str] = {}
+    for i, pl in enumerate(game.players):
+        for a in pl.aliases:
+            key = a.casefold().strip()
+            if key in names and names[key] != pl.name:
+                raise ConfigError(f"{p}.players[{i}].aliases", f"alias {a!r} of {pl.name!r} is another player's name")
+            if key in alias_owner and alias_owner[key] != pl.name:
+                raise ConfigError(f"{p}.players[{i}].aliases",
+                                  f"alias {a!r} matches two players: {alias_owner[key]!r} and {pl.name!r}")
+            alias_owner[key] = pl.name
+    for gm in game.gm:
+        if gm.casefold() in names:
+            raise ConfigError(f"{p}.gm", f"{gm!r} is both a moderator and a player")
+
+
+def load_roles_file(path: Path) -> dict[str, str]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError("roles_file", f"roles file not found: {path}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError("roles_file", f"{path}: not valid TOML: {e}") from None
+    roles = data.get("roles", data)
+    if not isinstance(roles, dict) or not all(isinstance(v, str) for v in roles.values()):
+        raise ConfigError("roles_file", f"{path}: expected 'player = \"role\"' lines (optionally under [roles])")
+    return dict(roles)
+
+
+def configured_roles(game: GameConfig) -> dict[str, str]:
+    """Player -> role from the players list and the roles file (the file wins)."""
+    roles = {pl.name: pl.role for pl in game.players if pl.role}
+    if game.roles_file is not None:
+        roles.update(load_roles_file(game.roles_file))
+    return roles
+
+
+def _validate_roles(game: GameConfig, p: str, cfg: Config) -> None:
+    from forummod.engine.registry import get_ruleset_class
+    from forummod.schema import _did_you_mean
+
+    rs = get_ruleset_class(game.ruleset)
+    valid = rs.role_ids()
+    roles = configured_roles(game)
+    players = {pl.name for pl in game.players}
+    for player, role in roles.items():
+        if player not in players:
+            raise ConfigError(f"{p}.roles_file", f"{player!r} is not a player of this game" + _did_you_mean(player, players))
+        if role not in valid:
+            raise ConfigError(f"{p}.players.{player}.role", f"unknown role {role!r} for {game.ruleset}" + _did_you_mean(role, valid)
+                              + f" (roles: {', '.join(sorted(valid))})")
+    for role in game.setup.roles:
+        if role not in valid:
+            raise ConfigError(f"{p}.setup.roles.{role}", f"unknown role for {game.ruleset}" + _did_you_mean(role, valid))
+    if game.setup.deal == "random":
+        total = sum(game.setup.roles.values())
+        need = rs.cards_needed(len(game.players), game.options)
+        if total != need:
+            raise ConfigError(f"{p}.setup.roles",
+                              f"role counts add up to {total} but {len(game.players)} players need {need} cards")
+    elif game.setup.roles:
+        counts = Counter(roles.values())
+        for role, n in game.setup.roles.items():
+            if counts.get(role, 0) != n:
+                raise ConfigError(f"{p}.setup.roles.{role}",
+                                  f"setup says {n} but the players' roles give {counts.get(role, 0)}")
+    problem = rs.check_setup(game, roles)
+    if problem:
+        raise ConfigError(f"{p}.{problem[0]}", problem[1])
+
+
+def convert_value(tp: Any, value: Any, path: str) -> Any:
+    """Re-exported for rulesets that load nested option tables."""
+    return convert(tp, value, path)

@@ -1,0 +1,369 @@
+"""Engine records: phases, players, votes, tallies, proposals, results and outcomes.
+
+All frozen. Results the GM or players read (a seer's answer, "nobody died") are `Fact`s: a
+stable key plus parameters, rendered to text by the templates in the game's language, so the
+engine never writes prose. Each ruleset module lists its fact keys in `FACTS`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Literal
+
+from forummod.model import Source
+
+PhaseKind = Literal["day", "night"]
+
+
+@dataclass(frozen=True, order=True)
+class PhaseId:
+    """Night 1, Day 1, Night 2... ordered by (number, night before day) for night-first games."""
+
+    number: int
+    kind: PhaseKind
+
+    @classmethod
+    def parse(cls, text: str) -> "PhaseId":
+        s = text.strip().lower().replace(" ", "")
+        m = re.fullmatch(r"(d|n|day|night|g|giorno|notte|день|ночь|dag|nacht)(\d+)", s)
+        if not m:
+            raise ValueError(f"{text!r} is not a phase name like 'D1' or 'N2'")
+        kind: PhaseKind = "night" if m.group(1) in ("n", "night", "notte", "ночь", "nacht") else "day"
+        return cls(int(m.group(2)), kind)
+
+    def __str__(self) -> str:
+        return f"{'D' if self.kind == 'day' else 'N'}{self.number}"
+
+    def sort_key(self, night_first: bool = True) -> tuple[int, int]:
+        first = "night" if night_first else "day"
+        return (self.number, 0 if self.kind == first else 1)
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase's window. `end` None: still open with no known end."""
+
+    id: PhaseId
+    start: datetime
+    end: datetime | None = None
+    vote_close: datetime | None = None  # days: votes at or after this are late
+    action_deadline: datetime | None = None  # nights: actions at or after this are late
+    start_post: int | None = None
+    end_post: int | None = None
+
+    @property
+    def kind(self) -> PhaseKind:
+        return self.id.kind
+
+    @property
+    def name(self) -> str:
+        return str(self.id)
+
+    def votes_close_at(self) -> datetime | None:
+        return self.vote_close or self.end
+
+    def actions_due_at(self) -> datetime | None:
+        return self.action_deadline or self.end
+
+
+@dataclass(frozen=True)
+class Death:
+    phase: str
+    cause: str  # lynch, wolves, fire, poison, holy_fire, templar, grief, hunter, barber, modkill, gm...
+    at: datetime | None = None
+    revealed: str | None = None  # the role shown in the death post, None when hidden
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    role: str
+    seat: int
+    alive: bool = True
+    death: Death | None = None
+    statuses: frozenset[str] = frozenset()
+    replaced: tuple[str, ...] = ()  # former occupants of this seat
+
+    def with_status(self, *add: str, remove: tuple[str, ...] = ()) -> "Player":
+        return replace(self, statuses=(self.statuses | set(add)) - set(remove))
+
+
+@dataclass(frozen=True)
+class VoteRecord:
+    """A vote standing for a candidate: who, when, from which post, at what weight."""
+
+    voter: str
+    target: str
+    at: datetime
+    source: Source
+    order: int  # position in the global timeline (ties in time)
+    weight: float = 1.0
+    note: str = ""  # e.g. "Boia x3", "secret", "Sheriff x2"
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str  # player name or NO_LYNCH
+    total: float
+    voters: tuple[VoteRecord, ...]  # ordered by time
+    bonus: float = 0.0  # score not from voters (poster +2)
+    bonus_note: str = ""
+
+
+@dataclass(frozen=True)
+class Tally:
+    phase: str
+    at: datetime | None
+    candidates: tuple[Candidate, ...]  # sorted: highest total first, then earliest decisive vote
+    not_voting: tuple[str, ...]
+    living: int
+    majority: int | None = None  # votes needed to end the day, where the ruleset has majority
+    round: int = 1
+    restricted_to: tuple[str, ...] = ()  # revote: only these candidates
+    public: bool = False  # True: the thread-safe view (secret votes hidden, weights 1)
+
+    def leader_names(self) -> tuple[str, ...]:
+        if not self.candidates:
+            return ()
+        top = self.candidates[0].total
+        return tuple(c.name for c in self.candidates if c.total == top)
+
+    def total_for(self, name: str) -> float:
+        for c in self.candidates:
+            if c.name == name:
+                return c.total
+        return 0.0
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A structured announcement or private result; templates turn it into words.
+
+    `key` examples: "death", "nobody_died", "seer_result", "no_result", "visitors".
+    `params` is a sorted tuple of (name, value) pairs; values are strings, numbers, tuples.
+    """
+
+    key: str
+    params: tuple[tuple[str, Any], ...] = ()
+    rule: str | None = None
+
+    @classmethod
+    def of(cls, key: str, rule: str | None = None, **params: Any) -> "Fact":
+        return cls(key, tuple(sorted(params.items())), rule)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return dict(self.params).get(name, default)
+
+
+@dataclass(frozen=True)
+class PrivateResult:
+    """A message the GM should send one player (a PM draft)."""
+
+    to: str
+    fact: Fact
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """An intent the engine refused, with a reason code and the rule that says so."""
+
+    kind: str  # vote, unvote, action name
+    actor: str
+    reason: str  # stable code: dead_voter, late, self_target, barkeeper_immune...
+    at: datetime | None
+    source: Source | None = None
+    target: str | None = None
+    rule: str | None = None
+    message: str = ""
+    public: bool = True  # False: must not be shown in thread posts (would reveal a secret)
+
+
+Effect = Any  # one of the effect dataclasses below
+
+
+@dataclass(frozen=True)
+class Kill:
+    player: str
+    cause: str
+    reveal: bool = True
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
+class Revive:
+    player: str
+
+
+@dataclass(frozen=True)
+class SetRole:
+    player: str
+    role: str
+
+
+@dataclass(frozen=True)
+class SetStatus:
+    player: str
+    add: tuple[str, ...] = ()
+    remove: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Announce:
+    fact: Fact
+
+
+@dataclass(frozen=True)
+class Tell:
+    result: PrivateResult
+
+
+ProposalStatus = Literal["pending", "approved", "rejected", "superseded"]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What the engine suggests the GM do; nothing in `effects` applies until approved.
+
+    `key` is stable across recounts ("lynch:D1", "night:N2", "revote:D3", "shot:D2") so that
+    an approval recorded in the log finds its proposal again after a replay.
+    """
+
+    key: str
+    kind: str
+    phase: str
+    created_at: datetime
+    effects: tuple[Effect, ...] = ()
+    facts: tuple[Fact, ...] = ()  # public announcements that go with it (dawn post, lynch post)
+    private: tuple[PrivateResult, ...] = ()
+    summary: str = ""
+    status: ProposalStatus = "pending"
+    decided_at: datetime | None = None
+    data: tuple[tuple[str, Any], ...] = ()  # ruleset detail (e.g. tally snapshot id)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Game over: who won and why; `winners` may include dead players."""
+
+    result: str  # faction key or "draw" / "nobody"
+    winners: tuple[str, ...]
+    reason: str = ""
+    rule: str | None = None
+    at: datetime | None = None
+    factions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the engine's account of what it did with an input, for the GM's view."""
+
+    at: datetime | None
+    kind: str  # accepted, rejected, proposal, approved, override, phase, win
+    text: str
+    source: Source | None = None
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole game at one instant. `x` is the ruleset's own frozen state record."""
+
+    ruleset: str
+    players: tuple[Player, ...]
+    phase: Phase | None = None
+    votes: tuple[VoteRecord, ...] = ()  # standing votes of the current day (or round)
+    vote_round: int = 1
+    vote_candidates: tuple[str, ...] = ()  # revote: allowed candidates
+    actions: tuple[Any, ...] = ()  # accepted, not yet resolved night/day actions (ActionEvent)
+    proposals: tuple[Proposal, ...] = ()
+    outcome: Outcome | None = None
+    x: Any = None
+    seed: int = 0
+    draws: int = 0  # random draws used so far (each draw is seeded by (seed, draws))
+
+    # ---- lookups
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def has_player(self, name: str) -> bool:
+        return any(p.name == name for p in self.players)
+
+    def living(self) -> tuple[Player, ...]:
+        return tuple(p for p in self.players if p.alive)
+
+    def living_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players if p.alive)
+
+    def dead(self) -> tuple[Player, ...]:
+        return tuple(p for p in self.players if not p.alive)
+
+    def is_alive(self, name: str) -> bool:
+        return self.has_player(name) and self.player(name).alive
+
+    def role_of(self, name: str) -> str:
+        return self.player(name).role
+
+    def holders(self, *roles: str, alive_only: bool = True) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players if p.role in roles and (p.alive or not alive_only))
+
+    def proposal(self, key: str) -> Proposal | None:
+        for p in self.proposals:
+            if p.key == key:
+                return p
+        return None
+
+    def pending(self) -> tuple[Proposal, ...]:
+        return tuple(p for p in self.proposals if p.status == "pending")
+
+    # ---- updates (return new states)
+    def update_player(self, name: str, **changes: Any) -> "GameState":
+        return replace(self, players=tuple(replace(p, **changes) if p.name == name else p for p in self.players))
+
+    def map_player(self, name: str, fn) -> "GameState":
+        return replace(self, players=tuple(fn(p) if p.name == name else p for p in self.players))
+
+    def with_x(self, **changes: Any) -> "GameState":
+        return replace(self, x=replace(self.x, **changes))
+
+    def put_proposal(self, prop: Proposal) -> "GameState":
+        """Add or replace (same key) a proposal; a decided one is never replaced."""
+        old = self.proposal(prop.key)
+        if old is not None and old.status != "pending":
+            return self
+        rest = tuple(p for p in self.proposals if p.key != prop.key)
+        return replace(self, proposals=rest + (prop,))
+
+    def set_proposal_status(self, key: str, status: ProposalStatus, at: datetime | None) -> "GameState":
+        return replace(self, proposals=tuple(
+            replace(p, status=status, decided_at=at) if p.key == key else p for p in self.proposals))
+
+
+@dataclass(frozen=True)
+class GameRun:
+    """Everything one run of the engine produced, for checks, drafts and the CLI."""
+
+    state: GameState
+    phases: tuple[Phase, ...]
+    tallies: tuple[Tally, ...]  # final tally of each closed day, then the current one
+    rejections: tuple[Rejection, ...]
+    log: tuple[LogEntry, ...]
+    facts: tuple[tuple[str, Fact], ...] = ()  # (phase, public fact) applied so far
+    private: tuple[tuple[str, PrivateResult], ...] = ()  # (phase, result) applied so far
+    issues: tuple[Any, ...] = ()  # model.Issue from extraction, passed through
+
+    def tally_for(self, phase: str) -> Tally | None:
+        found = None
+        for t in self.tallies:
+            if t.phase == phase:
+                found = t
+        return found
+
+    @property
+    def current_tally(self) -> Tally | None:
+        return self.tallies[-1] if self.tallies else None

@@ -1,0 +1,47 @@
+"""Keep secrets out of logs: every password, API key and cookie value is registered here and
+replaced by `***` in any log record, whatever logger or format prints it."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+
+_SECRETS: set[str] = set()
+_LOCK = threading.Lock()
+_HEADER_RX = re.compile(r"(?i)((?:cookie|set-cookie|authorization|api-key|api_key|password)['\"]?\s*[:=]\s*['\"]?)([^'\"\s,;}]+)")
+
+
+def register_secret(value: str | None) -> None:
+    """Remember a secret (at least 4 characters) so that no log line can show it."""
+    if value and len(value) >= 4:
+        with _LOCK:
+            _SECRETS.add(value)
+
+
+def redact(text: str) -> str:
+    with _LOCK:
+        secrets = sorted(_SECRETS, key=len, reverse=True)
+    for s in secrets:
+        text = text.replace(s, "***")
+    return _HEADER_RX.sub(r"\1***", text)
+
+
+class RedactingFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            msg = record.getMessage()
+        except Exception:  # a bad format string is not our problem to hide
+            return True
+        clean = redact(msg)
+        if clean != msg:
+            record.msg, record.args = clean, ()
+        return True
+
+
+def install_redaction() -> None:
+    """Attach the filter to every handler of the root logger (idempotent)."""
+    root = logging.getLogger()
+    for h in root.handlers:
+        if not any(isinstance(f, RedactingFilter) for f in h.filters):
+            h.addFilter(RedactingFilter())

@@ -1,0 +1,308 @@
+"""Frozen records passed between layers.
+
+Adapters produce `RawPost` / `RawMessage`; the store turns them into versioned `Post` /
+`Message`; extraction turns those into intents (`VoteIntent`, `UnvoteIntent`,
+`ActionIntent`) and `Issue`s. Every datetime is timezone-aware (UTC inside the tool).
+Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Literal
+
+#: Target of a vote for "no lynch" (in any language).
+NO_LYNCH = "__no_lynch__"
+
+Channel = Literal["thread", "pm", "gm", "config"]
+
+
+def utc(dt: datetime) -> datetime:
+    """The same instant in UTC; refuses naive datetimes, which would silently mean local time."""
+    if dt.tzinfo is None or dt.utcoffset() is None:
+        raise ValueError(f"naive datetime {dt!r}: forummod needs timezone-aware times")
+    return dt.astimezone(timezone.utc)
+
+
+# --------------------------------------------------------------------------- adapter output
+
+
+@dataclass(frozen=True)
+class RawPost:
+    """One post as an adapter read it from a thread page (or an archive file)."""
+
+    post_id: str
+    author: str
+    created_at: datetime
+    html: str
+    number: int | None = None  # position in the thread, counted across pages (first post = 1 or 0)
+    author_id: str | None = None
+    edited_at: datetime | None = None
+    edited: bool = False  # an edit marker was shown even if no time was
+    page: int | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class RawMessage:
+    """One private message as an adapter read it from the GM's inbox."""
+
+    message_id: str
+    sender: str
+    created_at: datetime
+    body_html: str
+    recipients: tuple[str, ...] = ()
+    subject: str = ""
+    conversation_id: str | None = None
+    sender_id: str | None = None
+    url: str | None = None
+
+
+# --------------------------------------------------------------------------- stored records
+
+
+@dataclass(frozen=True)
+class PostVersion:
+    """One stored version of a post's body; an edit adds a version, never overwrites."""
+
+    version: int
+    html: str
+    content_hash: str
+    fetched_at: datetime
+    edited_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Post:
+    """A post as the store knows it: identity, metadata and every body version seen."""
+
+    site: str
+    thread: str  # thread id inside the site (stable, e.g. "15787" or a URL path)
+    post_id: str
+    author: str
+    created_at: datetime
+    versions: tuple[PostVersion, ...]
+    number: int | None = None
+    author_id: str | None = None
+    url: str | None = None
+    deleted_at: datetime | None = None  # set when a re-fetched page no longer shows it
+
+    @property
+    def html(self) -> str:
+        return self.versions[-1].html
+
+    @property
+    def edited_at(self) -> datetime | None:
+        return self.versions[-1].edited_at
+
+    @property
+    def is_edited(self) -> bool:
+        return len(self.versions) > 1 or self.versions[-1].edited_at is not None
+
+    @property
+    def original_html(self) -> str:
+        return self.versions[0].html
+
+
+@dataclass(frozen=True)
+class Message:
+    """A private message as stored (messages are not edited on the engines we read)."""
+
+    site: str
+    message_id: str
+    sender: str
+    created_at: datetime
+    body_html: str
+    recipients: tuple[str, ...] = ()
+    subject: str = ""
+    conversation_id: str | None = None
+    sender_id: str | None = None
+    url: str | None = None
+    content_hash: str = ""
+
+
+# --------------------------------------------------------------------------- extraction output
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an intent, event or finding came from, so the GM can click through to it."""
+
+    kind: Literal["post", "message", "gm", "config"]
+    id: str = ""
+    number: int | None = None
+    thread: str | None = None  # thread role ("game", "graveyard") for posts
+    url: str | None = None
+    version: int | None = None
+
+    def label(self) -> str:
+        if self.kind == "post":
+            return f"post #{self.number}" if self.number is not None else f"post {self.id}"
+        if self.kind == "message":
+            return f"PM {self.id}"
+        return self.kind
+
+
+@dataclass(frozen=True)
+class VoteIntent:
+    """A player asked to vote for `target` (a roster name or NO_LYNCH)."""
+
+    voter: str
+    target: str
+    at: datetime
+    source: Source
+    raw: str = ""
+    channel: Channel = "thread"
+
+
+@dataclass(frozen=True)
+class UnvoteIntent:
+    """A player withdrew their vote (`target` None: whatever it was)."""
+
+    voter: str
+    at: datetime
+    source: Source
+    target: str | None = None
+    raw: str = ""
+    channel: Channel = "thread"
+
+
+@dataclass(frozen=True)
+class ActionIntent:
+    """A role asked to use a power, as understood from a PM (or a post for day powers).
+
+    `action` is a ruleset verb (``check``, ``kill``, ``protect``, ``secret_vote``...);
+    `targets` are roster names; `args` carries extra words the verb needs, such as centre
+    card positions or a building code, as sorted ``(key, value)`` pairs so it stays hashable.
+    """
+
+    actor: str
+    action: str
+    at: datetime
+    source: Source
+    targets: tuple[str, ...] = ()
+    role_hint: str | None = None
+    args: tuple[tuple[str, str], ...] = ()
+    raw: str = ""
+    channel: Channel = "pm"
+
+    def arg(self, key: str, default: str | None = None) -> str | None:
+        return dict(self.args).get(key, default)
+
+
+Severity = Literal["info", "warning", "error"]
+
+
+@dataclass(frozen=True)
+class Issue:
+    """Something the GM must look at: an odd post, an ambiguous name, a page that did not parse.
+
+    `code` is a stable machine name (``ambiguous_name``, ``unknown_name``, ``layout_changed``...).
+    """
+
+    code: str
+    message: str
+    at: datetime | None = None
+    source: Source | None = None
+    player: str | None = None
+    candidates: tuple[str, ...] = ()
+    rule: str | None = None
+    severity: Severity = "warning"
+    details: str = ""
+
+
+Intent = VoteIntent | UnvoteIntent | ActionIntent
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Everything extraction read from one post or message."""
+
+    intents: tuple[Intent, ...] = ()
+    issues: tuple[Issue, ...] = ()
+
+
+# --------------------------------------------------------------------------- roster
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """`previous` played this slot until `at` (or post number `at_post`)."""
+
+    previous: str
+    at: datetime | None = None
+    at_post: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSlot:
+    """One seat in the game; `name` is the current occupant's forum name."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    replacements: tuple[Replacement, ...] = ()
+    user_id: str | None = None
+
+    @property
+    def all_accounts(self) -> tuple[str, ...]:
+        return (self.name, *(r.previous for r in self.replacements))
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Players in seat order plus the moderators; what names resolve against."""
+
+    players: tuple[PlayerSlot, ...]
+    gms: tuple[str, ...] = ()
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    def slot(self, name: str) -> PlayerSlot | None:
+        for p in self.players:
+            if p.name == name:
+                return p
+        return None
+
+    def slot_of_account(self, account: str) -> PlayerSlot | None:
+        """The slot a forum account plays (current occupant or a replaced one), case-insensitive."""
+        key = account.casefold()
+        for p in self.players:
+            if any(a.casefold() == key for a in p.all_accounts):
+                return p
+        return None
+
+    def is_gm(self, account: str) -> bool:
+        return account.casefold() in {g.casefold() for g in self.gms}
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a forum answered when we posted: the remote id and URL of the new post or PM."""
+
+    remote_id: str
+    url: str | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class PageRef:
+    """A fetched page's identity and HTTP validators, for conditional requests."""
+
+    url: str
+    etag: str | None = None
+    last_modified: str | None = None
+    content_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where the last poll of a thread or inbox stopped."""
+
+    stream: str  # "thread:<id>" or "inbox"
+    last_page: int = 1
+    pages_total: int | None = None
+    last_post_id: str | None = None
+    page_ref: PageRef | None = None
+    extra: tuple[tuple[str, str], ...] = field(default_factory=tuple)
