@@ -241,6 +241,7 @@ class Proposal:
     summary: str = ""
     status: ProposalStatus = "pending"
     decided_at: datetime | None = None
+    blocking: bool = True  # later resolutions wait until the GM decides this one
     data: tuple[tuple[str, Any], ...] = ()  # ruleset detail (e.g. tally snapshot id)
 
 
@@ -283,6 +284,7 @@ class GameState:
     x: Any = None
     seed: int = 0
     draws: int = 0  # random draws used so far (each draw is seeded by (seed, draws))
+    closed: frozenset[str] = frozenset()  # "votes:D1", "actions:N2": windows past their deadline
 
     # ---- lookups
     def player(self, name: str) -> Player:
@@ -356,6 +358,8 @@ class GameRun:
     facts: tuple[tuple[str, Fact], ...] = ()  # (phase, public fact) applied so far
     private: tuple[tuple[str, PrivateResult], ...] = ()  # (phase, result) applied so far
     issues: tuple[Any, ...] = ()  # model.Issue from extraction, passed through
+    upcoming: tuple[Any, ...] = ()  # boundary and timer events after `now` (the scheduler's deadlines)
+    waiting: tuple[Any, ...] = ()  # resolutions held until the GM decides a pending proposal
 
     def tally_for(self, phase: str) -> Tally | None:
         found = None
