@@ -101,11 +101,10 @@ class SetupConfig:
 class ScheduleConfig:
     start: datetime | None = setting(None, "game start (the GM's opening post), ISO 8601 with offset; empty = first game-thread post")
     first_phase: Literal["", "night", "day"] = setting("", "phase the game opens with; empty = the ruleset's default")
-    day_start: str = setting("", "clock time a new day starts when the GM has not posted the dawn earlier; empty = ruleset default")
     vote_close: str = setting("", "when a day's vote closes: clock time '22:00' or offset from the day's start '48h'; empty = ruleset default")
     day_end: str = setting("", "when a day ends: clock time or offset from the day's start; empty = ruleset default")
     action_deadline: str = setting("", "when night actions are due: clock time or offset from the night's start; empty = ruleset default")
-    night_end: str = setting("", "when a night ends (the dawn): clock time or offset from the night's start; empty = ruleset default")
+    night_end: str = setting("", "when a night ends and the next day starts (the dawn): clock time '09:00' or offset '24h' from the night's start; empty = ruleset default")
     reminder_before: Duration = setting(Duration(3600), "remind about a deadline this long before it")
 
     def __post_init__(self) -> None:
@@ -116,10 +115,6 @@ class ScheduleConfig:
                     ClockOrDuration.parse(v)
                 except ValueError as e:
                     raise ValueError(f"{key}: {e}") from None
-        if self.day_start:
-            c = ClockOrDuration.parse(self.day_start)
-            if c.clock is None:
-                raise ValueError("day_start: must be a clock time like '09:00'")
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,9 @@ def _discover() -> dict[str, type[Ruleset]]:
         for info in pkgutil.iter_modules(pkg.__path__):
             mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
             for obj in vars(mod).values():
+                # a ruleset may be one module or a subpackage that exports its class
                 if isinstance(obj, type) and issubclass(obj, Ruleset) and obj is not Ruleset and obj.name \
-                        and obj.__module__ == mod.__name__:
+                        and obj.__module__.startswith(mod.__name__):
                     if obj.name in found and found[obj.name] is not obj:
                         raise RuntimeError(f"two rulesets named {obj.name!r}")
                     found[obj.name] = obj
