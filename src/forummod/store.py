@@ -1,0 +1,632 @@
+"""The embedded store: SQLite (stdlib `sqlite3`, WAL), schema versioned with migrations.
+
+Raw input is kept and everything else is derived from it: fetched pages (compressed), every
+version of every post (an edit adds a version, never overwrites), private messages, the
+game's append-only event log (GM decisions, overrides, recorded seeds), drafts with their
+history, publications (for exactly-once publishing), poll runs, reported findings and the
+forum session cookies. Writes of one poll happen in one transaction, so a crash mid-poll
+leaves the previous state. The file is created owner-only (0600): it holds session cookies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import stat
+import zlib
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from forummod.errors import StoreError
+from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
+
+SCHEMA_VERSION = 1
+
+_MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE pages (
+        site TEXT NOT NULL, url TEXT NOT NULL, fetched_at TEXT NOT NULL, status INTEGER,
+        etag TEXT, last_modified TEXT, content_hash TEXT, body BLOB,
+        PRIMARY KEY (site, url));
+    CREATE TABLE posts (
+        site TEXT NOT NULL, thread TEXT NOT NULL, post_id TEXT NOT NULL, version INTEGER NOT NULL,
+        number INTEGER, author TEXT NOT NULL, author_id TEXT, created_at TEXT NOT NULL,
+        edited_at TEXT, html TEXT NOT NULL, content_hash TEXT NOT NULL, fetched_at TEXT NOT NULL,
+        page INTEGER, url TEXT,
+        PRIMARY KEY (site, thread, post_id, version));
+    CREATE INDEX posts_by_thread ON posts (site, thread, number);
+    CREATE TABLE post_status (
+        site TEXT NOT NULL, thread TEXT NOT NULL, post_id TEXT NOT NULL,
+        page INTEGER, last_seen_at TEXT NOT NULL, deleted_at TEXT,
+        PRIMARY KEY (site, thread, post_id));
+    CREATE TABLE messages (
+        site TEXT NOT NULL, message_id TEXT NOT NULL, conversation_id TEXT, sender TEXT NOT NULL,
+        sender_id TEXT, recipients TEXT NOT NULL, created_at TEXT NOT NULL, subject TEXT NOT NULL,
+        body_html TEXT NOT NULL, content_hash TEXT NOT NULL, fetched_at TEXT NOT NULL, url TEXT,
+        PRIMARY KEY (site, message_id));
+    CREATE TABLE cursors (
+        site TEXT NOT NULL, stream TEXT NOT NULL, data TEXT NOT NULL, updated_at TEXT NOT NULL,
+        PRIMARY KEY (site, stream));
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, at TEXT NOT NULL,
+        kind TEXT NOT NULL, payload TEXT NOT NULL, recorded_at TEXT NOT NULL, actor TEXT NOT NULL);
+    CREATE INDEX events_by_game ON events (game, id);
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    CREATE TABLE drafts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, kind TEXT NOT NULL,
+        phase TEXT NOT NULL, slot TEXT NOT NULL, target TEXT NOT NULL, markup TEXT NOT NULL,
+        lang TEXT NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, body_hash TEXT NOT NULL,
+        status TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+        edited_by_gm INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX drafts_by_game ON drafts (game, status);
+    CREATE TABLE draft_history (
+        draft_id INTEGER NOT NULL, rev INTEGER NOT NULL, body TEXT NOT NULL, status TEXT NOT NULL,
+        at TEXT NOT NULL, note TEXT NOT NULL, PRIMARY KEY (draft_id, rev));
+    CREATE TABLE publications (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, draft_id INTEGER NOT NULL UNIQUE, game TEXT NOT NULL,
+        marker TEXT NOT NULL UNIQUE, state TEXT NOT NULL, started_at TEXT NOT NULL,
+        finished_at TEXT, remote_id TEXT, url TEXT, error TEXT);
+    CREATE TABLE poll_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, started_at TEXT NOT NULL,
+        finished_at TEXT, status TEXT NOT NULL, new_posts INTEGER NOT NULL DEFAULT 0,
+        edited_posts INTEGER NOT NULL DEFAULT 0, deleted_posts INTEGER NOT NULL DEFAULT 0,
+        new_messages INTEGER NOT NULL DEFAULT 0, requests INTEGER NOT NULL DEFAULT 0,
+        bytes INTEGER NOT NULL DEFAULT 0, error TEXT);
+    CREATE TABLE findings (
+        game TEXT NOT NULL, fkey TEXT NOT NULL, fhash TEXT NOT NULL, first_at TEXT NOT NULL,
+        last_at TEXT NOT NULL, reported_at TEXT, payload TEXT NOT NULL,
+        PRIMARY KEY (game, fkey));
+    CREATE TABLE cookies (site TEXT PRIMARY KEY, data TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE TABLE game_meta (game TEXT PRIMARY KEY, seed INTEGER NOT NULL, created_at TEXT NOT NULL);
+    """,
+}
+
+
+def iso(dt: datetime | None) -> str | None:
+    return None if dt is None else dt.astimezone(timezone.utc).isoformat()
+
+
+def from_iso(s: str | None) -> datetime | None:
+    return None if s is None else datetime.fromisoformat(s)
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class ThreadSaveStats:
+    new: int = 0
+    edited: int = 0
+    deleted: int = 0
+    seen: int = 0
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    id: int
+    game: str
+    at: datetime
+    kind: str
+    payload: dict[str, Any]
+    recorded_at: datetime
+    actor: str
+
+
+@dataclass(frozen=True)
+class DraftRow:
+    id: int
+    game: str
+    kind: str
+    phase: str
+    slot: str
+    target: str
+    markup: str
+    lang: str
+    title: str
+    body: str
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    edited_by_gm: bool
+
+
+@dataclass(frozen=True)
+class PublicationRow:
+    id: int
+    draft_id: int
+    game: str
+    marker: str
+    state: str  # sending, sent, failed
+    started_at: datetime
+    finished_at: datetime | None
+    remote_id: str | None
+    url: str | None
+    error: str | None
+
+
+class Store:
+    """One SQLite file per workspace. Use as a context manager or call `close()`."""
+
+    def __init__(self, path: Path | str, *, create: bool = True, readonly: bool = False):
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            if not self.path.exists():
+                if not create or readonly:
+                    raise StoreError(f"store not found: {self.path} (run 'forummod poll' to create it)")
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
+                os.close(fd)
+            elif self.path.is_dir():
+                raise StoreError(f"store path {self.path} is a folder, not a file")
+        try:
+            uri = f"file:{self.path}?mode=ro" if readonly else str(self.path)
+            self.db = sqlite3.connect(uri, uri=readonly, timeout=30, isolation_level=None,
+                                      check_same_thread=False)
+            self.db.row_factory = sqlite3.Row
+            if not readonly:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate(readonly)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path} is not a usable forummod store ({e}); "
+                             "restore a backup or move it away to start a new one") from None
+        self._tx_depth = 0
+        self._secure_files()
+
+    # ------------------------------------------------------------------ lifecycle
+    def _secure_files(self) -> None:
+        if str(self.path) == ":memory:":
+            return
+        for suffix in ("", "-wal", "-shm"):
+            p = Path(str(self.path) + suffix)
+            if p.exists():
+                try:
+                    os.chmod(p, stat.S_IRUSR | stat.S_IWUSR)
+                except OSError:
+                    pass
+
+    def _migrate(self, readonly: bool) -> None:
+        has_meta = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+        version = 0
+        if has_meta:
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            version = int(row[0]) if row else 0
+        else:
+            other = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
+            if other:
+                raise StoreError(f"{self.path} is an SQLite file but not a forummod store")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer forummod (store schema {version}, "
+                             f"this version knows {SCHEMA_VERSION}); upgrade forummod")
+        if version == SCHEMA_VERSION:
+            return
+        if readonly:
+            raise StoreError(f"{self.path} needs a schema upgrade; run a command that writes (e.g. poll)")
+        for v in range(version + 1, SCHEMA_VERSION + 1):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for stmt in _split_sql(_MIGRATIONS[v]):
+                    self.db.execute(stmt)
+                self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(v),))
+                self.db.execute("COMMIT")
+            except Exception:
+                self.db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside commit together or not at all (nested calls join the outer one)."""
+        if self._tx_depth:
+            self._tx_depth += 1
+            try:
+                yield
+            finally:
+                self._tx_depth -= 1
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        self._tx_depth = 1
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        else:
+            self.db.execute("COMMIT")
+        finally:
+            self._tx_depth = 0
+            self._secure_files()
+
+    # ------------------------------------------------------------------ pages
+    def save_page(self, site: str, url: str, body: str, fetched_at: datetime, *, status: int = 200,
+                  etag: str | None = None, last_modified: str | None = None) -> None:
+        with self.transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO pages(site, url, fetched_at, status, etag, last_modified, content_hash, body)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (site, url, iso(fetched_at), status, etag, last_modified, content_hash(body),
+                 zlib.compress(body.encode("utf-8", "surrogatepass"), 6)))
+
+    def page(self, site: str, url: str) -> tuple[str, PageRef] | None:
+        row = self.db.execute("SELECT * FROM pages WHERE site=? AND url=?", (site, url)).fetchone()
+        if row is None:
+            return None
+        body = zlib.decompress(row["body"]).decode("utf-8", "surrogatepass") if row["body"] else ""
+        return body, PageRef(url, row["etag"], row["last_modified"], row["content_hash"])
+
+    def pages(self, site: str) -> list[tuple[str, str]]:
+        rows = self.db.execute("SELECT url, body FROM pages WHERE site=? ORDER BY url", (site,)).fetchall()
+        return [(r["url"], zlib.decompress(r["body"]).decode("utf-8", "surrogatepass")) for r in rows]
+
+    # ------------------------------------------------------------------ posts
+    def save_posts(self, site: str, thread: str, posts: Sequence[RawPost], fetched_at: datetime, *,
+                   pages_fetched: Sequence[int] = ()) -> ThreadSaveStats:
+        """Store new posts and new versions of edited ones; mark posts gone from re-fetched pages."""
+        new = edited = deleted = 0
+        now = iso(fetched_at)
+        with self.transaction():
+            latest = {r["post_id"]: (r["version"], r["content_hash"]) for r in self.db.execute(
+                "SELECT p.post_id, p.version, p.content_hash FROM posts p JOIN "
+                "(SELECT post_id, max(version) v FROM posts WHERE site=? AND thread=? GROUP BY post_id) m "
+                "ON p.post_id=m.post_id AND p.version=m.v WHERE p.site=? AND p.thread=?",
+                (site, thread, site, thread))}
+            seen_ids = set()
+            for p in posts:
+                seen_ids.add(p.post_id)
+                h = content_hash(p.html)
+                prev = latest.get(p.post_id)
+                if prev is not None and prev[1] == h:
+                    self._touch_post(site, thread, p, now)
+                    continue
+                version = 1 if prev is None else prev[0] + 1
+                if prev is None:
+                    new += 1
+                else:
+                    edited += 1
+                self.db.execute(
+                    "INSERT INTO posts(site, thread, post_id, version, number, author, author_id, created_at,"
+                    " edited_at, html, content_hash, fetched_at, page, url) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (site, thread, p.post_id, version, p.number, p.author, p.author_id, iso(p.created_at),
+                     iso(p.edited_at), p.html, h, now, p.page, p.url))
+                latest[p.post_id] = (version, h)
+                self._touch_post(site, thread, p, now)
+            for page_no in set(pages_fetched):
+                gone = self.db.execute(
+                    "SELECT post_id FROM post_status WHERE site=? AND thread=? AND page=? AND deleted_at IS NULL",
+                    (site, thread, page_no)).fetchall()
+                for r in gone:
+                    if r["post_id"] not in seen_ids:
+                        self.db.execute("UPDATE post_status SET deleted_at=? WHERE site=? AND thread=? AND post_id=?",
+                                        (now, site, thread, r["post_id"]))
+                        deleted += 1
+        return ThreadSaveStats(new, edited, deleted, len(posts))
+
+    def _touch_post(self, site: str, thread: str, p: RawPost, now: str | None) -> None:
+        self.db.execute(
+            "INSERT INTO post_status(site, thread, post_id, page, last_seen_at, deleted_at) VALUES (?,?,?,?,?,NULL)"
+            " ON CONFLICT(site, thread, post_id) DO UPDATE SET page=excluded.page,"
+            " last_seen_at=excluded.last_seen_at, deleted_at=NULL",
+            (site, thread, p.post_id, p.page, now))
+
+    def posts(self, site: str, thread: str) -> list[Post]:
+        """Every post of a thread with all its versions, in thread order."""
+        rows = self.db.execute(
+            "SELECT p.*, s.deleted_at FROM posts p LEFT JOIN post_status s "
+            "ON s.site=p.site AND s.thread=p.thread AND s.post_id=p.post_id "
+            "WHERE p.site=? AND p.thread=? ORDER BY p.post_id, p.version", (site, thread)).fetchall()
+        grouped: dict[str, list[sqlite3.Row]] = {}
+        for r in rows:
+            grouped.setdefault(r["post_id"], []).append(r)
+        out = []
+        for pid, vs in grouped.items():
+            first, last = vs[0], vs[-1]
+            versions = tuple(PostVersion(r["version"], r["html"], r["content_hash"], from_iso(r["fetched_at"]),
+                                         from_iso(r["edited_at"])) for r in vs)
+            out.append(Post(site=site, thread=thread, post_id=pid, author=last["author"],
+                            created_at=from_iso(first["created_at"]), versions=versions,
+                            number=last["number"], author_id=last["author_id"], url=last["url"],
+                            deleted_at=from_iso(last["deleted_at"])))
+        out.sort(key=lambda p: (p.number if p.number is not None else 1 << 62, p.created_at, _num_key(p.post_id)))
+        return out
+
+    def post_count(self, site: str, thread: str) -> int:
+        return self.db.execute("SELECT count(DISTINCT post_id) FROM posts WHERE site=? AND thread=?",
+                               (site, thread)).fetchone()[0]
+
+    # ------------------------------------------------------------------ messages
+    def save_messages(self, site: str, messages: Sequence[RawMessage], fetched_at: datetime) -> int:
+        new = 0
+        with self.transaction():
+            for m in messages:
+                cur = self.db.execute(
+                    "INSERT OR IGNORE INTO messages(site, message_id, conversation_id, sender, sender_id, recipients,"
+                    " created_at, subject, body_html, content_hash, fetched_at, url) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (site, m.message_id, m.conversation_id, m.sender, m.sender_id, json.dumps(list(m.recipients)),
+                     iso(m.created_at), m.subject, m.body_html, content_hash(m.body_html), iso(fetched_at), m.url))
+                new += cur.rowcount
+        return new
+
+    def messages(self, site: str) -> list[Message]:
+        rows = self.db.execute("SELECT * FROM messages WHERE site=? ORDER BY created_at, message_id", (site,))
+        return [Message(site=site, message_id=r["message_id"], sender=r["sender"],
+                        created_at=from_iso(r["created_at"]), body_html=r["body_html"],
+                        recipients=tuple(json.loads(r["recipients"])), subject=r["subject"],
+                        conversation_id=r["conversation_id"], sender_id=r["sender_id"], url=r["url"],
+                        content_hash=r["content_hash"]) for r in rows]
+
+    def message_ids(self, site: str) -> frozenset[str]:
+        return frozenset(r[0] for r in self.db.execute("SELECT message_id FROM messages WHERE site=?", (site,)))
+
+    # ------------------------------------------------------------------ cursors
+    def cursor(self, site: str, stream: str) -> Cursor | None:
+        row = self.db.execute("SELECT data FROM cursors WHERE site=? AND stream=?", (site, stream)).fetchone()
+        if row is None:
+            return None
+        d = json.loads(row["data"])
+        ref = d.get("page_ref")
+        return Cursor(stream=stream, last_page=d.get("last_page", 1), pages_total=d.get("pages_total"),
+                      last_post_id=d.get("last_post_id"),
+                      page_ref=PageRef(**ref) if ref else None,
+                      extra=tuple(tuple(x) for x in d.get("extra", ())))
+
+    def set_cursor(self, site: str, cursor: Cursor, at: datetime) -> None:
+        ref = cursor.page_ref
+        data = {"last_page": cursor.last_page, "pages_total": cursor.pages_total,
+                "last_post_id": cursor.last_post_id,
+                "page_ref": None if ref is None else {"url": ref.url, "etag": ref.etag,
+                                                      "last_modified": ref.last_modified,
+                                                      "content_hash": ref.content_hash},
+                "extra": [list(x) for x in cursor.extra]}
+        with self.transaction():
+            self.db.execute("INSERT OR REPLACE INTO cursors(site, stream, data, updated_at) VALUES (?,?,?,?)",
+                            (site, cursor.stream, json.dumps(data), iso(at)))
+
+    # ------------------------------------------------------------------ event log
+    def append_event(self, game: str, at: datetime, kind: str, payload: dict[str, Any], *,
+                     actor: str = "gm", recorded_at: datetime | None = None) -> int:
+        with self.transaction():
+            cur = self.db.execute(
+                "INSERT INTO events(game, at, kind, payload, recorded_at, actor) VALUES (?,?,?,?,?,?)",
+                (game, iso(at), kind, json.dumps(payload, sort_keys=True, ensure_ascii=False),
+                 iso(recorded_at or datetime.now(timezone.utc)), actor))
+            return int(cur.lastrowid)
+
+    def events(self, game: str) -> list[StoredEvent]:
+        rows = self.db.execute("SELECT * FROM events WHERE game=? ORDER BY id", (game,))
+        return [StoredEvent(r["id"], r["game"], from_iso(r["at"]), r["kind"], json.loads(r["payload"]),
+                            from_iso(r["recorded_at"]), r["actor"]) for r in rows]
+
+    # ------------------------------------------------------------------ game metadata
+    def game_seed(self, game: str) -> int | None:
+        row = self.db.execute("SELECT seed FROM game_meta WHERE game=?", (game,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def set_game_seed(self, game: str, seed: int, at: datetime) -> int:
+        """Record the seed once; a second call returns the recorded one (replays stay equal)."""
+        with self.transaction():
+            self.db.execute("INSERT OR IGNORE INTO game_meta(game, seed, created_at) VALUES (?,?,?)",
+                            (game, seed, iso(at)))
+        return self.game_seed(game)  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ drafts
+    def upsert_draft(self, *, game: str, kind: str, phase: str, slot: str, target: str, markup: str,
+                     lang: str, title: str, body: str, at: datetime, note: str = "render") -> tuple[int, bool]:
+        """Create the open draft for (game, kind, phase, slot) or update its body.
+
+        Returns (draft id, changed). A draft the GM edited by hand is not overwritten.
+        """
+        h = content_hash(title + "\0" + body)
+        with self.transaction():
+            row = self.db.execute(
+                "SELECT * FROM drafts WHERE game=? AND kind=? AND phase=? AND slot=? AND status='draft'",
+                (game, kind, phase, slot)).fetchone()
+            if row is None:
+                cur = self.db.execute(
+                    "INSERT INTO drafts(game, kind, phase, slot, target, markup, lang, title, body, body_hash,"
+                    " status, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,'draft',?,?)",
+                    (game, kind, phase, slot, target, markup, lang, title, body, h, iso(at), iso(at)))
+                did = int(cur.lastrowid)
+                self._history(did, body, "draft", at, note)
+                return did, True
+            did = int(row["id"])
+            if row["body_hash"] == h or row["edited_by_gm"]:
+                return did, False
+            self.db.execute("UPDATE drafts SET title=?, body=?, body_hash=?, markup=?, lang=?, target=?, updated_at=?"
+                            " WHERE id=?", (title, body, h, markup, lang, target, iso(at), did))
+            self._history(did, body, "draft", at, note)
+            return did, True
+
+    def edit_draft(self, draft_id: int, body: str, at: datetime, title: str | None = None) -> None:
+        with self.transaction():
+            row = self.draft(draft_id)
+            if row is None or row.status != "draft":
+                raise StoreError(f"draft {draft_id} is not an open draft")
+            t = row.title if title is None else title
+            self.db.execute("UPDATE drafts SET body=?, title=?, body_hash=?, edited_by_gm=1, updated_at=? WHERE id=?",
+                            (body, t, content_hash(t + "\0" + body), iso(at), draft_id))
+            self._history(draft_id, body, "draft", at, "edited by the GM")
+
+    def set_draft_status(self, draft_id: int, status: str, at: datetime, note: str = "") -> None:
+        with self.transaction():
+            row = self.draft(draft_id)
+            if row is None:
+                raise StoreError(f"no draft {draft_id}")
+            self.db.execute("UPDATE drafts SET status=?, updated_at=? WHERE id=?", (status, iso(at), draft_id))
+            self._history(draft_id, row.body, status, at, note or status)
+
+    def _history(self, draft_id: int, body: str, status: str, at: datetime, note: str) -> None:
+        rev = self.db.execute("SELECT coalesce(max(rev), 0) + 1 FROM draft_history WHERE draft_id=?",
+                              (draft_id,)).fetchone()[0]
+        self.db.execute("INSERT INTO draft_history(draft_id, rev, body, status, at, note) VALUES (?,?,?,?,?,?)",
+                        (draft_id, rev, body, status, iso(at), note))
+
+    def draft(self, draft_id: int) -> DraftRow | None:
+        row = self.db.execute("SELECT * FROM drafts WHERE id=?", (draft_id,)).fetchone()
+        return None if row is None else _draft_row(row)
+
+    def drafts(self, game: str | None = None, status: str | None = None) -> list[DraftRow]:
+        q, args = "SELECT * FROM drafts WHERE 1=1", []
+        if game is not None:
+            q += " AND game=?"
+            args.append(game)
+        if status is not None:
+            q += " AND status=?"
+            args.append(status)
+        return [_draft_row(r) for r in self.db.execute(q + " ORDER BY id", args)]
+
+    def draft_history(self, draft_id: int) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.db.execute(
+            "SELECT rev, status, at, note, body FROM draft_history WHERE draft_id=? ORDER BY rev", (draft_id,))]
+
+    # ------------------------------------------------------------------ publications
+    def publication(self, draft_id: int) -> PublicationRow | None:
+        row = self.db.execute("SELECT * FROM publications WHERE draft_id=?", (draft_id,)).fetchone()
+        return None if row is None else _pub_row(row)
+
+    def begin_publication(self, draft_id: int, game: str, marker: str, at: datetime) -> PublicationRow:
+        """Record the intent to publish BEFORE sending, so a crash leaves a trace to recover from."""
+        with self.transaction():
+            self.db.execute("INSERT OR IGNORE INTO publications(draft_id, game, marker, state, started_at)"
+                            " VALUES (?,?,?,'sending',?)", (draft_id, game, marker, iso(at)))
+        return self.publication(draft_id)  # type: ignore[return-value]
+
+    def finish_publication(self, draft_id: int, at: datetime, *, remote_id: str | None, url: str | None,
+                           state: str = "sent", error: str | None = None) -> None:
+        with self.transaction():
+            self.db.execute("UPDATE publications SET state=?, finished_at=?, remote_id=?, url=?, error=?"
+                            " WHERE draft_id=?", (state, iso(at), remote_id, url, error, draft_id))
+            if state == "sent":
+                row = self.draft(draft_id)
+                if row is not None and row.status != "published":
+                    self.db.execute("UPDATE drafts SET status='published', updated_at=? WHERE id=?",
+                                    (iso(at), draft_id))
+                    self._history(draft_id, row.body, "published", at, f"published as {remote_id or '?'}")
+
+    def retry_publication(self, draft_id: int, at: datetime) -> None:
+        with self.transaction():
+            self.db.execute("UPDATE publications SET state='sending', started_at=?, error=NULL WHERE draft_id=?",
+                            (iso(at), draft_id))
+
+    # ------------------------------------------------------------------ poll runs
+    def start_poll_run(self, game: str, at: datetime) -> int:
+        with self.transaction():
+            cur = self.db.execute("INSERT INTO poll_runs(game, started_at, status) VALUES (?,?,'running')",
+                                  (game, iso(at)))
+            return int(cur.lastrowid)
+
+    def finish_poll_run(self, run_id: int, at: datetime, status: str, **counts: Any) -> None:
+        cols = ["finished_at=?", "status=?"]
+        vals: list[Any] = [iso(at), status]
+        for k in ("new_posts", "edited_posts", "deleted_posts", "new_messages", "requests", "bytes", "error"):
+            if k in counts:
+                cols.append(f"{k}=?")
+                vals.append(counts[k])
+        with self.transaction():
+            self.db.execute(f"UPDATE poll_runs SET {', '.join(cols)} WHERE id=?", (*vals, run_id))
+
+    def poll_runs(self, game: str, limit: int = 20) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.db.execute(
+            "SELECT * FROM poll_runs WHERE game=? ORDER BY id DESC LIMIT ?", (game, limit))]
+
+    # ------------------------------------------------------------------ findings
+    def finding(self, game: str, fkey: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT * FROM findings WHERE game=? AND fkey=?", (game, fkey)).fetchone()
+        return None if row is None else dict(row)
+
+    def record_finding(self, game: str, fkey: str, payload: dict[str, Any], at: datetime) -> bool:
+        """Remember a finding; True when it is new or changed since it was last recorded."""
+        data = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+        h = content_hash(data)
+        with self.transaction():
+            old = self.finding(game, fkey)
+            if old is None:
+                self.db.execute("INSERT INTO findings(game, fkey, fhash, first_at, last_at, payload)"
+                                " VALUES (?,?,?,?,?,?)", (game, fkey, h, iso(at), iso(at), data))
+                return True
+            if old["fhash"] == h:
+                self.db.execute("UPDATE findings SET last_at=? WHERE game=? AND fkey=?", (iso(at), game, fkey))
+                return False
+            self.db.execute("UPDATE findings SET fhash=?, last_at=?, payload=?, reported_at=NULL WHERE game=? AND fkey=?",
+                            (h, iso(at), data, game, fkey))
+            return True
+
+    def mark_findings_reported(self, game: str, fkeys: Sequence[str], at: datetime) -> None:
+        with self.transaction():
+            for k in fkeys:
+                self.db.execute("UPDATE findings SET reported_at=? WHERE game=? AND fkey=?", (iso(at), game, k))
+
+    # ------------------------------------------------------------------ cookies
+    def load_cookies(self, site: str) -> list[dict[str, Any]]:
+        row = self.db.execute("SELECT data FROM cookies WHERE site=?", (site,)).fetchone()
+        return [] if row is None else json.loads(row[0])
+
+    def save_cookies(self, site: str, cookies: list[dict[str, Any]]) -> None:
+        with self.transaction():
+            self.db.execute("INSERT OR REPLACE INTO cookies(site, data, updated_at) VALUES (?,?,?)",
+                            (site, json.dumps(cookies), iso(datetime.now(timezone.utc))))
+
+
+class StoreCookieJar:
+    """The adapters' CookieStore backed by the store (owner-only file)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def load(self, site: str) -> list[dict[str, Any]]:
+        return self.store.load_cookies(site)
+
+    def save(self, site: str, cookies: list[dict[str, Any]]) -> None:
+        self.store.save_cookies(site, cookies)
+
+
+def _draft_row(r: sqlite3.Row) -> DraftRow:
+    return DraftRow(r["id"], r["game"], r["kind"], r["phase"], r["slot"], r["target"], r["markup"], r["lang"],
+                    r["title"], r["body"], r["status"], from_iso(r["created_at"]), from_iso(r["updated_at"]),
+                    bool(r["edited_by_gm"]))
+
+
+def _pub_row(r: sqlite3.Row) -> PublicationRow:
+    return PublicationRow(r["id"], r["draft_id"], r["game"], r["marker"], r["state"], from_iso(r["started_at"]),
+                          from_iso(r["finished_at"]), r["remote_id"], r["url"], r["error"])
+
+
+def _num_key(s: str) -> tuple[int, str]:
+    return (int(s), s) if s.isdigit() else (1 << 62, s)
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements (triggers contain ';' inside BEGIN...END)."""
+    out, buf, depth = [], [], 0
+    for line in script.strip().splitlines():
+        buf.append(line)
+        up = line.strip().upper()
+        if up.startswith("CREATE TRIGGER"):
+            depth += 1
+        if depth and up.endswith("END;"):
+            depth -= 1
+        if not depth and line.rstrip().endswith(";"):
+            out.append("\n".join(buf).strip().rstrip(";"))
+            buf = []
+    if "".join(buf).strip():
+        out.append("\n".join(buf).strip().rstrip(";"))
+    return out

@@ -1,0 +1,143 @@
+"""The SQLite store keeps raw input: versions on edit, deletions noticed, append-only log."""
+
+import os
+import sqlite3
+import stat
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from forummod.errors import StoreError
+from forummod.model import Cursor, PageRef, RawMessage, RawPost
+from forummod.store import SCHEMA_VERSION, Store
+
+T = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def post(pid, html, number=None, page=1, author="Ann"):
+    return RawPost(post_id=pid, author=author, created_at=T + timedelta(minutes=int(pid)), html=html,
+                   number=number or int(pid), page=page)
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "s.sqlite") as s:
+        yield s
+
+
+def test_store_file_is_owner_only(tmp_path):
+    p = tmp_path / "s.sqlite"
+    Store(p).close()
+    assert stat.S_IMODE(os.stat(p).st_mode) == 0o600
+
+
+def test_an_edit_adds_a_version_and_keeps_the_original(store):
+    store.save_posts("f", "t1", [post("1", "<b>vote: Bob</b>")], T)
+    stats = store.save_posts("f", "t1", [post("1", "<b>vote: Cat</b>")], T + timedelta(hours=1))
+    assert stats.edited == 1 and stats.new == 0
+    [p] = store.posts("f", "t1")
+    assert [v.html for v in p.versions] == ["<b>vote: Bob</b>", "<b>vote: Cat</b>"]
+    assert p.original_html == "<b>vote: Bob</b>" and p.html == "<b>vote: Cat</b>" and p.is_edited
+
+
+def test_unchanged_posts_are_not_stored_twice(store):
+    store.save_posts("f", "t1", [post("1", "x"), post("2", "y")], T)
+    stats = store.save_posts("f", "t1", [post("1", "x"), post("2", "y")], T + timedelta(minutes=5))
+    assert stats.new == 0 and stats.edited == 0
+    assert store.post_count("f", "t1") == 2
+
+
+def test_a_post_missing_from_a_refetched_page_is_marked_deleted(store):
+    store.save_posts("f", "t1", [post("1", "a"), post("2", "b")], T, pages_fetched=[1])
+    stats = store.save_posts("f", "t1", [post("1", "a")], T + timedelta(hours=1), pages_fetched=[1])
+    assert stats.deleted == 1
+    by_id = {p.post_id: p for p in store.posts("f", "t1")}
+    assert by_id["2"].deleted_at is not None and by_id["1"].deleted_at is None
+
+
+def test_posts_come_back_in_thread_order(store):
+    store.save_posts("f", "t1", [post("10", "c", number=3), post("2", "a", number=1), post("7", "b", number=2)], T)
+    assert [p.post_id for p in store.posts("f", "t1")] == ["2", "7", "10"]
+
+
+def test_a_failed_transaction_leaves_the_previous_state(store):
+    store.save_posts("f", "t1", [post("1", "a")], T)
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            store.save_posts("f", "t1", [post("2", "b")], T)
+            store.set_cursor("f", Cursor("thread:t1", last_page=9), T)
+            raise RuntimeError("crash mid-poll")
+    assert store.post_count("f", "t1") == 1
+    assert store.cursor("f", "thread:t1") is None
+
+
+def test_cursor_round_trip(store):
+    c = Cursor("thread:t1", last_page=4, pages_total=4, last_post_id="99",
+               page_ref=PageRef("http://x/p4", etag='"abc"', last_modified="Mon", content_hash="h"))
+    store.set_cursor("f", c, T)
+    assert store.cursor("f", "thread:t1") == c
+
+
+def test_messages_are_saved_once(store):
+    m = RawMessage(message_id="m1", sender="Ann", created_at=T, body_html="indago Bob", recipients=("GM",))
+    assert store.save_messages("f", [m], T) == 1
+    assert store.save_messages("f", [m], T) == 0
+    [got] = store.messages("f")
+    assert got.recipients == ("GM",) and got.body_html == "indago Bob"
+
+
+def test_event_log_is_append_only(store):
+    eid = store.append_event("g1", T, "decision", {"key": "lynch:D1", "verdict": "approve"})
+    with pytest.raises(sqlite3.DatabaseError):
+        store.db.execute("UPDATE events SET kind='x' WHERE id=?", (eid,))
+    with pytest.raises(sqlite3.DatabaseError):
+        store.db.execute("DELETE FROM events WHERE id=?", (eid,))
+    assert store.events("g1")[0].payload == {"key": "lynch:D1", "verdict": "approve"}
+
+
+def test_open_vote_count_draft_is_updated_not_duplicated(store):
+    a, changed = store.upsert_draft(game="g", kind="votecount", phase="D1", slot="", target="thread",
+                                    markup="bbcode", lang="it", title="", body="v1", at=T)
+    b, changed2 = store.upsert_draft(game="g", kind="votecount", phase="D1", slot="", target="thread",
+                                     markup="bbcode", lang="it", title="", body="v2", at=T)
+    assert a == b and changed and changed2
+    assert [d.body for d in store.drafts("g")] == ["v2"]
+    assert [h["body"] for h in store.draft_history(a)] == ["v1", "v2"]
+
+
+def test_a_draft_the_gm_edited_is_not_overwritten_by_a_recount(store):
+    did, _ = store.upsert_draft(game="g", kind="votecount", phase="D1", slot="", target="thread",
+                                markup="bbcode", lang="it", title="", body="v1", at=T)
+    store.edit_draft(did, "my words", T)
+    _, changed = store.upsert_draft(game="g", kind="votecount", phase="D1", slot="", target="thread",
+                                    markup="bbcode", lang="it", title="", body="v2", at=T)
+    assert not changed and store.draft(did).body == "my words"
+
+
+def test_finding_reported_once_unless_it_changes(store):
+    assert store.record_finding("g", "k1", {"msg": "a"}, T)
+    assert not store.record_finding("g", "k1", {"msg": "a"}, T + timedelta(minutes=1))
+    assert store.record_finding("g", "k1", {"msg": "b"}, T + timedelta(minutes=2))
+
+
+def test_newer_schema_is_refused_with_a_clear_message(tmp_path):
+    p = tmp_path / "s.sqlite"
+    Store(p).close()
+    db = sqlite3.connect(p)
+    db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION + 1),))
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="newer forummod"):
+        Store(p)
+
+
+def test_a_corrupted_file_is_refused_with_a_clear_message(tmp_path):
+    p = tmp_path / "s.sqlite"
+    p.write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(StoreError, match="not a usable forummod store"):
+        Store(p)
+
+
+def test_recorded_seed_is_kept(store):
+    assert store.set_game_seed("g", 42, T) == 42
+    assert store.set_game_seed("g", 7, T) == 42
