@@ -170,12 +170,16 @@ class Ruleset:
         return catalog.ACTIONS.get(self.name, {})
 
     # ------------------------------------------------------------------ setup
-    def deal(self, setup: Setup, pool: Mapping[str, int]) -> dict[str, str]:
-        """Random deal of `pool` (role -> count) with the recorded seed: reproducible."""
+    def deal(self, setup: Setup, pool: Mapping[str, int]) -> Setup:
+        """Random deal of `pool` (role -> count) with the recorded seed: reproducible.
+
+        Returns the setup with `roles` filled; rulesets with cards left over (one-night's
+        centre, the village Thief's two cards) override this to put them in `extra`.
+        """
         cards = [r for r, n in sorted(pool.items()) for _ in range(n)]
         rng = random.Random(f"deal:{setup.seed}")
         rng.shuffle(cards)
-        return dict(zip(setup.players, cards))
+        return replace(setup, roles=dict(zip(setup.players, cards)))
 
     def initial_state(self, setup: Setup) -> GameState:
         players = tuple(
