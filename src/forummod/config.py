@@ -32,7 +32,7 @@ DraftKind = Literal[
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class WorkspaceConfig:
     store: Path | None = setting(None, "SQLite store file; empty = the user data dir (e.g. ~/.local/share/forummod/store.sqlite)")
     adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml); they override the bundled ones")
@@ -45,7 +45,7 @@ class WorkspaceConfig:
         return Path(platformdirs.user_data_dir("forummod")) / "store.sqlite"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SiteConfig:
     engine: str = setting(doc="forum engine profile: phpbb, vbulletin, xenforo, discourse, smf, invision, mybb, forumfree, discuz, flaskbb, spirit, archive, or 'auto'", required=True)
     base_url: str = setting("", "forum root URL, e.g. https://forum.example.org/ (not needed for engine 'archive')")
@@ -72,14 +72,14 @@ class SiteConfig:
         return ZoneInfo(self.timezone)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ReplacementConfig:
     name: str = setting(doc="forum name of the player who was replaced", required=True)
     at: datetime | None = setting(None, "when the replacement took over (ISO 8601 with offset)")
     at_post: int | None = setting(None, "or: the first game-thread post number of the replacement")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlayerConfig:
     name: str = setting(doc="the player's forum name (the current occupant of the seat)", required=True)
     aliases: tuple[str, ...] = setting((), "other names players use for them (nicknames, short forms)")
@@ -89,7 +89,7 @@ class PlayerConfig:
     user_id: str = setting("", "forum user id, when names can change")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SetupConfig:
     roles: Mapping[str, int] = setting(types.MappingProxyType({}), "role id -> count for a random deal; empty = roles come from the players or roles_file")
     deal: Literal["config", "random"] = setting("config", "'config' = roles as written; 'random' = deal `roles` with the game's seed")
@@ -97,7 +97,7 @@ class SetupConfig:
     centre: tuple[str, ...] = setting((), "one-night only: the three centre cards (Links, Midden, Rechts) when the GM deals by hand")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScheduleConfig:
     start: datetime | None = setting(None, "game start (the GM's opening post), ISO 8601 with offset; empty = first game-thread post")
     first_phase: Literal["", "night", "day"] = setting("", "phase the game opens with; empty = the ruleset's default")
@@ -117,7 +117,7 @@ class ScheduleConfig:
                     raise ValueError(f"{key}: {e}") from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PhasePin:
     name: str = setting(doc="phase name: 'D1', 'N2', ... ('Day 1' and 'Night 2' also work)", required=True)
     start: datetime | None = setting(None, "when the phase started (ISO 8601)")
@@ -128,7 +128,7 @@ class PhasePin:
     action_deadline: datetime | None = setting(None, "night only: when night actions were due, if not at the end")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class VoteConfig:
     forms: tuple[VoteForm, ...] = setting(("bold", "tag"), "which vote forms count: bold (a bold 'VOTE: X'), tag ([vote]X[/vote]), hash (##vote X), plain (a vote phrase on its own line), pm (votes sent by PM)")
     edit_policy: EditPolicy = setting("latest", "an edited post's votes: 'latest' version, 'original' version, or 'void' (ignore them); always flagged")
@@ -137,7 +137,7 @@ class VoteConfig:
     fuzzy_cutoff: int = setting(80, "fuzzy name matching: minimum similarity (0-100) to consider a name")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ChecksConfig:
     activity_blocks: bool | None = setting(None, "require a post in every block of block_hours; empty = the ruleset's default (on for one-night)")
     block_hours: int = setting(24, "length of an activity block in hours, counted from the phase start")
@@ -148,14 +148,14 @@ class ChecksConfig:
     verbatim_words: int = setting(12, "a post copying this many consecutive words of a GM PM is flagged (ON-D4)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PublishConfig:
     auto: tuple[DraftKind, ...] = setting((), "draft kinds published without the GM's click (e.g. ['votecount']); empty = never")
     marker: bool = setting(True, "add an invisible marker to each published post, used to find it again after a crash")
     pm_subject_prefix: str = setting("", "text put before the subject of every PM the tool sends, e.g. '[Lupus 12]'")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GmEventConfig:
     kind: Literal["kill", "revive", "replace", "modkill", "lynch", "no_lynch", "set_role", "extend", "approve", "note"] = setting(doc="what the GM did", required=True)
     at: datetime | None = setting(None, "when (ISO 8601)")
@@ -168,7 +168,7 @@ class GmEventConfig:
     note: str = setting("", "free text shown in the log")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameConfig:
     site: str = setting(doc="name of a [sites.<name>] table", required=True)
     thread: str = setting(doc="the game thread: URL or the engine's thread id", required=True)
@@ -212,7 +212,7 @@ class GameConfig:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Config:
     workspace: WorkspaceConfig = setting(WorkspaceConfig(), "where forummod keeps its data")
     sites: Mapping[str, SiteConfig] = setting(types.MappingProxyType({}), "forums, by a name you choose")
@@ -297,10 +297,12 @@ def validate(cfg: Config) -> None:
             raise ConfigError(f"{p}.base_url", f"engine {site.engine!r} needs the forum's base_url")
         elif not site.base_url.startswith(("http://", "https://")):
             raise ConfigError(f"{p}.base_url", f"{site.base_url!r} must start with http:// or https://")
+        if site.engine in ("archive", "auto"):
+            continue
         from forummod.forum.registry import known_engines
 
         engines = known_engines(cfg.workspace.adapters_dir)
-        if site.engine not in engines and site.engine != "auto":
+        if site.engine not in engines:
             from forummod.schema import _did_you_mean
 
             raise ConfigError(f"{p}.engine", f"unknown engine {site.engine!r}" + _did_you_mean(site.engine, engines)

@@ -8,6 +8,7 @@ reports the first problem as `ConfigError("games.g1.rulset", "unknown key; did y
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import difflib
 import re
@@ -29,6 +30,8 @@ def setting(default: Any = MISSING, doc: str = "", *, required: bool = False, **
         raise TypeError("use tuple or types.MappingProxyType defaults for frozen config")
     if default is MISSING:
         return field(metadata=md)
+    if isinstance(default, types.MappingProxyType):
+        return field(default_factory=lambda: default, metadata=md)
     return field(default=default, metadata=md)
 
 
@@ -143,7 +146,7 @@ def _type_name(tp: Any) -> str:
         return "one of " + ", ".join(repr(a) for a in get_args(tp))
     if origin is tuple:
         return "a list"
-    if origin is dict:
+    if origin in (dict, collections.abc.Mapping):
         return "a table"
     if dataclasses.is_dataclass(tp):
         return "a table"
@@ -225,7 +228,7 @@ def convert(tp: Any, value: Any, path: str) -> Any:
             raise ConfigError(path, f"expected a list, got {value!r}")
         item_tp = args[0] if args else Any
         return tuple(convert(item_tp, v, f"{path}[{i}]") for i, v in enumerate(value))
-    if origin is dict or tp is dict:
+    if origin in (dict, collections.abc.Mapping) or tp is dict:
         args = get_args(tp) or (str, Any)
         if not isinstance(value, dict):
             raise ConfigError(path, f"expected a table, got {value!r}")

@@ -1,17 +1,51 @@
-"""`forummod replay`: not built yet."""
+"""`forummod replay CONFIG`: rebuild a game from its stored posts and messages.
+
+For an `archive` site the files are loaded first. `--approve-all` approves every proposal
+as the engine makes it: the way to run a whole archived game through a ruleset.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.commands._common import config_path, parse_time, print_json
 
 NAME = "replay"
-HELP = "(not built yet)"
+HELP = "rebuild a game from stored posts and PMs (archives are loaded first) and print its status"
 
 
 def add_arguments(p) -> None:
-    add_common(p)
+    p.add_argument("config_file", nargs="?", type=Path, metavar="CONFIG", help="config file (or use --config)")
+    add_common(p, game=True)
+    p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made")
+    p.add_argument("--now", metavar="TIME", help="replay up to TIME (default: the end of the archive, or now)")
+    p.add_argument("--memory", action="store_true", help="use a throw-away in-memory store (archives only)")
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'replay' is not built yet in this version")
+    from forummod.config import load_config
+    from forummod.report import status_report
+    from forummod.service import Workspace, analyse_game, poll_game
+    from forummod.store import Store
+
+    path = args.config_file or config_path(args)
+    cfg = load_config(path)
+    store = Store(":memory:") if args.memory else None
+    with Workspace(cfg, store) as ws:
+        gid = ws.only_game(args.game)
+        site = cfg.sites[cfg.game(gid).site]
+        if site.engine == "archive":
+            rep = poll_game(ws, gid)
+            if not rep.ok:
+                raise SystemExit(f"forummod replay: could not load the archive: {rep.error}")
+        now = parse_time(args.now, cfg.game(gid).tz) if args.now else None
+        a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)
+        rep = status_report(a)
+        if args.json:
+            print_json(rep)
+        else:
+            from forummod.commands.status import format_status
+
+            print(format_status(rep))
+        return 0

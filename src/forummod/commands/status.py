@@ -1,17 +1,43 @@
-"""`forummod status`: not built yet."""
+"""`forummod status`: phase, who is alive, who died how, pending proposals, winners."""
 
 from __future__ import annotations
 
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.commands._common import open_workspace, parse_time, print_json
 
 NAME = "status"
-HELP = "(not built yet)"
+HELP = "show the game's state: phase, living and dead players, pending proposals, winners"
 
 
 def add_arguments(p) -> None:
-    add_common(p)
+    add_common(p, game=True)
+    p.add_argument("--approve-all", action="store_true", help="approve every proposal (what-if view)")
+    p.add_argument("--now", metavar="TIME", help="analyse the game as of TIME (ISO 8601)")
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'status' is not built yet in this version")
+    from forummod.report import status_report
+    from forummod.service import analyse_game
+
+    with open_workspace(args) as ws:
+        gid = ws.only_game(args.game)
+        now = parse_time(args.now, ws.cfg.game(gid).tz) if args.now else None
+        a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)
+        rep = status_report(a)
+        if args.json:
+            print_json(rep)
+        else:
+            print(format_status(rep))
+        return 0
+
+
+def format_status(rep) -> str:
+    lines = [f"{rep['game']} ({rep['ruleset']}) — {rep['phase'] or 'not started'}"]
+    lines.append(f"  alive ({len(rep['alive'])}): {', '.join(rep['alive'])}")
+    for d in rep["dead"]:
+        lines.append(f"  dead: {d['name']} — {d['role']} ({d['cause']}, {d['phase']})")
+    for p in rep["pending"]:
+        lines.append(f"  pending: {p['key']} — {p['summary']}  (approve: forummod gm approve {p['key']})")
+    if rep["game_over"]:
+        lines.append(f"  GAME OVER: {rep['result']} — winners: {', '.join(rep['winners']) or 'nobody'}")
+    return "\n".join(lines)

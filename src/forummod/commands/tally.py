@@ -1,17 +1,82 @@
-"""`forummod tally`: not built yet."""
+"""`forummod tally`: the vote count now, or as it stood before a post or at a moment."""
 
 from __future__ import annotations
 
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.commands._common import open_workspace, parse_time, print_json
+from forummod.errors import UsageError
 
 NAME = "tally"
-HELP = "(not built yet)"
+HELP = "show the current vote count (GM view; --public for the thread view)"
 
 
 def add_arguments(p) -> None:
-    add_common(p)
+    add_common(p, game=True)
+    p.add_argument("--at", metavar="POST_NUMBER|TIME",
+                   help="the count just before game-thread post POST_NUMBER, or at TIME (ISO 8601)")
+    p.add_argument("--public", action="store_true", help="the count as the thread may see it (secret votes hidden)")
+    p.add_argument("--now", metavar="TIME", help=argparse_suppress())
+
+
+def argparse_suppress():
+    import argparse
+
+    return argparse.SUPPRESS
+
+
+def at_options(args, ws, gid):
+    """(now, until_post) from --at / --now."""
+    game = ws.cfg.game(gid)
+    now = parse_time(args.now, game.tz) if getattr(args, "now", None) else None
+    until = None
+    if getattr(args, "at", None):
+        if args.at.strip().isdigit():
+            until = int(args.at)
+            from forummod.service import load_inputs
+
+            posts = load_inputs(ws, gid).posts.get("game", ())
+            match = [p for p in posts if p.number == until]
+            if not match:
+                raise UsageError(f"no game-thread post number {until} in the store (poll first?)")
+            now = match[0].created_at
+        else:
+            now = parse_time(args.at, game.tz)
+    return now, until
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'tally' is not built yet in this version")
+    from forummod.report import tally_report
+    from forummod.service import analyse_game
+
+    with open_workspace(args) as ws:
+        gid = ws.only_game(args.game)
+        now, until = at_options(args, ws, gid)
+        a = analyse_game(ws, gid, now=now, until_post=until)
+        rep = tally_report(a, public=args.public)
+        if args.json:
+            print_json(rep)
+        else:
+            print(format_tally(rep))
+        return 0
+
+
+def format_tally(rep) -> str:
+    lines = [f"{rep['game']} — {rep['phase'] or 'no phase yet'}" + (f" (vote closes {rep['vote_close']})"
+                                                                       if rep.get("vote_close") else "")]
+    t = rep["tally"]
+    if t is None:
+        lines.append("  no vote in progress")
+    else:
+        if t["majority"]:
+            lines.append(f"  majority: {t['majority']} of {t['living']}")
+        for c in t["candidates"]:
+            name = "No lynch" if c["no_lynch"] else c["name"]
+            voters = ", ".join(v["voter"] + (f" x{v['weight']:g}" if v["weight"] != 1 else "") for v in c["voters"])
+            extra = f" (+{c['bonus']:g} {c['bonus_note']})" if c["bonus"] else ""
+            lines.append(f"  {name} ({c['total']:g}){extra}: {voters}")
+        lines.append(f"  not voting ({len(t['not_voting'])}): {', '.join(t['not_voting'])}")
+    for r in rep["rejected_votes"]:
+        lines.append(f"  ✗ {r['voter']} → {r['target']}: {r['reason']}" + (f" [{r['rule']}]" if r["rule"] else ""))
+    for i in rep["issues"]:
+        lines.append(f"  ! {i['message']}")
+    return "\n".join(lines)

@@ -1,0 +1,56 @@
+"""Helpers shared by the command modules: open the workspace, parse times, print JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from forummod.errors import UsageError
+
+
+def config_path(args) -> Path:
+    from forummod.cli import default_config_path
+
+    return Path(args.config) if getattr(args, "config", None) else default_config_path()
+
+
+def open_workspace(args, **kw):
+    from forummod.service import Workspace
+
+    return Workspace.open(config_path(args), **kw)
+
+
+def parse_time(text: str, tz=None) -> datetime:
+    """ISO 8601; a time without offset is read in `tz` (the game's timezone) or UTC."""
+    try:
+        dt = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(f"{text!r} is not a date-time like 2026-12-01T21:00 or 2026-12-01T21:00+01:00") from None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=tz or timezone.utc)
+    return dt.astimezone(timezone.utc)
+
+
+def to_jsonable(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, datetime):
+        return obj.isoformat()
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        items = [to_jsonable(x) for x in obj]
+        return sorted(items, key=str) if isinstance(obj, (set, frozenset)) else items
+    if isinstance(obj, (dict, MappingProxyType)):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, Path):
+        return str(obj)
+    return obj
+
+
+def print_json(data: Any) -> None:
+    json.dump(to_jsonable(data), sys.stdout, ensure_ascii=False, indent=2, sort_keys=False)
+    sys.stdout.write("\n")

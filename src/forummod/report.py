@@ -1,0 +1,118 @@
+"""Plain-data reports of an analysed game, for `--json` output and the terminal.
+
+Pure functions of a `GameAnalysis`; the field names are the documented JSON interface of
+`forummod tally --json` and `forummod status --json`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from forummod.engine.types import Tally
+from forummod.model import NO_LYNCH, Issue
+
+
+def _t(dt) -> str | None:
+    return dt.isoformat() if dt is not None else None
+
+
+def _source(src) -> dict[str, Any] | None:
+    if src is None:
+        return None
+    return {"kind": src.kind, "id": src.id, "number": src.number, "thread": src.thread, "url": src.url}
+
+
+def issue_dict(i: Issue) -> dict[str, Any]:
+    return {"code": i.code, "message": i.message, "severity": i.severity, "player": i.player,
+            "candidates": list(i.candidates), "rule": i.rule, "at": _t(i.at), "source": _source(i.source),
+            "details": i.details}
+
+
+def tally_dict(t: Tally | None) -> dict[str, Any] | None:
+    if t is None:
+        return None
+    return {
+        "phase": t.phase,
+        "round": t.round,
+        "at": _t(t.at),
+        "living": t.living,
+        "majority": t.majority,
+        "restricted_to": list(t.restricted_to),
+        "public_view": t.public,
+        "candidates": [
+            {
+                "name": c.name,
+                "no_lynch": c.name == NO_LYNCH,
+                "total": c.total,
+                "bonus": c.bonus,
+                "bonus_note": c.bonus_note,
+                "to_majority": (t.majority - c.total) if t.majority else None,
+                "voters": [{"voter": v.voter, "weight": v.weight, "note": v.note, "at": _t(v.at),
+                            "post_id": v.source.id if v.source else None,
+                            "post_number": v.source.number if v.source else None,
+                            "via": v.source.kind if v.source else None,
+                            "secret": v.secret} for v in c.voters],
+            }
+            for c in t.candidates
+        ],
+        "not_voting": list(t.not_voting),
+    }
+
+
+def tally_report(a, *, public: bool = False) -> dict[str, Any]:
+    run = a.run
+    st = run.state
+    tally = a.ruleset.tally(st, a.now, public=True) if public and st.phase and st.phase.kind == "day" \
+        else run.current_tally
+    phase_name = st.phase.name if st.phase else None
+    rejections = [r for r in run.rejections if r.kind in ("vote", "unvote") and (not public or r.public)]
+    if phase_name:
+        ph = st.phase
+        rejections = [r for r in rejections if r.at is None or r.at >= ph.start]
+    return {
+        "game": a.game_id,
+        "ruleset": a.game.ruleset,
+        "now": _t(a.now),
+        "phase": phase_name,
+        "phase_kind": st.phase.kind if st.phase else None,
+        "vote_close": _t(st.phase.votes_close_at()) if st.phase and st.phase.kind == "day" else None,
+        "tally": tally_dict(tally),
+        "rejected_votes": [{"voter": r.actor, "target": r.target, "reason": r.reason, "rule": r.rule,
+                            "message": r.message, "at": _t(r.at), "source": _source(r.source)} for r in rejections],
+        "issues": [issue_dict(i) for i in a.extraction_issues if phase_name is None or i.at is None
+                   or st.phase is None or i.at >= st.phase.start],
+    }
+
+
+def status_report(a) -> dict[str, Any]:
+    st = a.run.state
+    out = st.outcome
+    return {
+        "game": a.game_id,
+        "ruleset": a.game.ruleset,
+        "now": _t(a.now),
+        "phase": st.phase.name if st.phase else None,
+        "phase_start": _t(st.phase.start) if st.phase else None,
+        "phase_end": _t(st.phase.end) if st.phase else None,
+        "alive": [p.name for p in st.players if p.alive],
+        "dead": [{"name": p.name, "role": p.death.revealed or p.role, "revealed": p.death.revealed is not None,
+                  "phase": p.death.phase, "cause": p.death.cause, "at": _t(p.death.at)}
+                 for p in st.players if not p.alive and p.death is not None],
+        "pending": [{"key": p.key, "kind": p.kind, "phase": p.phase, "summary": p.summary,
+                     "created_at": _t(p.created_at)} for p in st.proposals if p.status == "pending"],
+        "decided": [{"key": p.key, "status": p.status, "summary": p.summary, "decided_at": _t(p.decided_at)}
+                    for p in st.proposals if p.status != "pending"],
+        "waiting": [f"{type(e).__name__} {getattr(getattr(e, 'phase', None), 'name', '')}".strip()
+                    for e in a.run.waiting],
+        "game_over": out is not None,
+        "result": out.result if out else None,
+        "winners": list(out.winners) if out else [],
+        "win_reason": out.reason if out else None,
+        "rejections": len(a.run.rejections),
+        "issues": len(a.extraction_issues),
+    }
+
+
+def secret_roles(a) -> dict[str, str]:
+    """The GM-only role list (never in public drafts)."""
+    return {p.name: p.role for p in a.run.state.players}
