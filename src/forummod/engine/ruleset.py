@@ -41,6 +41,16 @@ class RoleSpec:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """Something a player must still do before a deadline (checks warn the GM about it)."""
+
+    player: str
+    actions: tuple[str, ...]  # verbs that satisfy it (or ("vote",) for a compulsory PM vote)
+    rule: str | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True)
 class Timing:
     """Default deadlines of a ruleset; the config's [schedule] overrides each one."""
 
@@ -470,6 +480,12 @@ class Ruleset:
         run.reject(ev.action, ev.actor, "unsupported", at=ev.at, source=ev.source,
                    message=f"{self.name} does not handle day action {ev.action!r}")
         return st
+
+    def required_actions(self, st: GameState, phase: Phase) -> tuple[Requirement, ...]:
+        """Actions still owed for `phase` (compulsory powers, compulsory PM votes), given the
+        actions queued so far. The checks module warns the GM before the deadline (e.g. WH-I2,
+        WH-C3, ON-V1/D11). Default: nothing is compulsory."""
+        return ()
 
     def resolve_night(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
         """Default: no night powers; nothing happens."""
