@@ -299,6 +299,8 @@ def to_toml_value(v: Any) -> str:
     if isinstance(v, tuple):
         return "[" + ", ".join(to_toml_value(x) for x in v) + "]"
     if isinstance(v, (dict, types.MappingProxyType)):
+        if not v:
+            return "{}"
         return "{ " + ", ".join(f"{k} = {to_toml_value(x)}" for k, x in v.items()) + " }"
     if isinstance(v, ZoneInfo):
         return f'"{v.key}"'
