@@ -398,7 +398,8 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
     for ce in game.events:
         if ce.kind == "extend" and ce.until is not None and ce.phase:
             exts.append(Extension(PhaseId.parse(ce.phase), ce.until))
-    return build_phases(timing, start=start, tz=game.tz, now=now, pins=pins, extensions=exts, post_times=post_times)
+    return build_phases(timing, start=start, tz=game.tz, now=now, pins=pins, extensions=exts, post_times=post_times,
+                        max_phases=ruleset.max_phases or 400)
 
 
 def game_setup(ruleset: Ruleset, game: GameConfig, seed: int) -> Setup:

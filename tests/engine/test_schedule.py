@@ -80,3 +80,9 @@ def test_phases_stop_after_the_first_future_one():
 def test_a_clock_time_equal_to_the_start_means_the_next_day():
     base = local(2026, 12, 1, 22, 0)
     assert resolve(ClockOrDuration.parse("22:00"), base, ROME) == local(2026, 12, 2, 22, 0)
+
+
+def test_an_offset_is_elapsed_time_even_when_the_start_is_given_in_local_time():
+    start = datetime(2026, 10, 24, 20, 0, tzinfo=ROME)  # not converted to UTC by the caller
+    end = resolve(ClockOrDuration.parse("72h"), start, ROME)
+    assert end - start.astimezone(UTC) == timedelta(hours=72)

@@ -172,9 +172,19 @@ class _Driver:
         if isinstance(ev, Draw):
             return replace(st, seed=ev.seed) if ev.name == "seed" else st
         if st.outcome is not None and not isinstance(ev, (PhaseStart, PhaseEnd)):
-            if isinstance(ev, (VoteEvent, UnvoteEvent, ActionEvent)):
-                run.reject(getattr(ev, "action", "vote"), getattr(ev, "voter", "") or getattr(ev, "actor", ""),
-                           "game_over", at=ev.at, source=getattr(ev, "source", None), message="the game is over")
+            if isinstance(ev, (VoteEvent, UnvoteEvent)):
+                ph = st.phase
+                if ph is not None and ph.kind == "day" and f"votes:{ph.name}" in st.closed \
+                        and rs.counts_channel(ev):
+                    # still report a late vote as late (e.g. ON-V1), not just "game over"
+                    run.reject("vote", ev.voter, "late", at=ev.at, source=ev.source, rule=rs.vote_rule,
+                               message=f"the vote of {ph.name} is closed")
+                else:
+                    run.reject("vote", ev.voter, "game_over", at=ev.at, source=ev.source,
+                               message="the game is over")
+            elif isinstance(ev, ActionEvent):
+                run.reject(ev.action, ev.actor, "game_over", at=ev.at, source=ev.source,
+                           message="the game is over")
             return st
         if isinstance(ev, PhaseStart):
             if st.outcome is not None:

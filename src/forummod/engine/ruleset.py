@@ -148,6 +148,7 @@ class Ruleset:
     has_no_lynch: ClassVar[bool] = False
     vote_rule: ClassVar[str | None] = None  # rule id cited on generic vote rejections
     activity_blocks: ClassVar[bool] = False  # ON-D2: default of checks.activity_blocks
+    max_phases: ClassVar[int | None] = None  # a game with a fixed length (one-night: N1, D1)
 
     def __init__(self, options: Any = None):
         self.options = options if options is not None else self.Options()

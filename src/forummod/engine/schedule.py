@@ -41,7 +41,8 @@ class Extension:
 def resolve(spec: ClockOrDuration, base: datetime, tz: ZoneInfo) -> datetime:
     """The instant a deadline spec names, counted from `base` (an aware datetime)."""
     if spec.offset is not None:
-        return base + spec.offset.td
+        # elapsed time: add in UTC (aware arithmetic in a local zone would add wall-clock time)
+        return base.astimezone(timezone.utc) + spec.offset.td
     assert spec.clock is not None
     local = base.astimezone(tz)
     day = local.date()
