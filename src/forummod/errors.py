@@ -61,6 +61,10 @@ class NetworkError(ForumError):
     """Connection, timeout or server error that outlived the retries."""
 
 
+class BudgetExceeded(ForumError):
+    """The site's hourly request budget is used up; the next poll goes on from the cursor."""
+
+
 class LoginRequired(ForumError):
     """The forum answered with a login page where content was expected (session expired)."""
 

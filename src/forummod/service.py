@@ -96,15 +96,10 @@ class Workspace:
 
 
 def make_site_adapter(site_name: str, site: SiteConfig, cfg: Config, store: Store, clock: Clock) -> Any:
-    if site.engine == "archive":
-        from forummod.forum.archive import ArchiveAdapter
-
-        assert site.posts_file is not None
-        return ArchiveAdapter(site.posts_file, site.messages_file, gm_name=site.username or "GM", clock=clock)
     from forummod.forum.registry import make_adapter
 
     return make_adapter(site_name, site, user_adapters_dir=cfg.workspace.adapters_dir,
-                        cookie_store=StoreCookieJar(store))
+                        cookie_store=StoreCookieJar(store), clock=clock)
 
 
 def thread_refs(game: GameConfig) -> list[ThreadRef]:

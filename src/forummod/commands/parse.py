@@ -1,17 +1,77 @@
-"""`forummod parse`: not built yet."""
+"""`forummod parse PAGE.html`: print the posts of a saved forum page (bug reports, profile writing).
+
+Without --engine the engine is recognised from the page itself; a page of an unsupported
+engine is reported as unknown (exit code 2), never parsed into garbage.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.errors import UsageError
 
 NAME = "parse"
-HELP = "(not built yet)"
+HELP = "print the posts of a saved forum page (recognises the engine unless --engine is given)"
 
 
 def add_arguments(p) -> None:
+    p.add_argument("page", type=Path, metavar="PAGE.html", help="a saved thread page (HTML, or Discourse JSON)")
+    p.add_argument("--engine", metavar="NAME", help="engine profile to use (default: recognise it)")
+    p.add_argument("--timezone", metavar="TZ", default="UTC", help="timezone the page shows times in (default UTC)")
+    p.add_argument("--url", metavar="URL", default="", help="the page's address (page numbers, links)")
+    p.add_argument("--adapters", type=Path, metavar="DIR", help="folder of your own profiles (overrides bundled)")
     add_common(p)
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'parse' is not built yet in this version")
+    from forummod.forum.detect import detect_engine
+    from forummod.forum.discourse import is_json, parse_topic_json
+    from forummod.forum.html_engine import parse_thread_page, text_without_marks
+    from forummod.forum.http import decode_body
+    from forummod.forum.registry import get_profile, profiles
+
+    try:
+        tz = ZoneInfo(args.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UsageError(f"unknown timezone {args.timezone!r}") from None
+    try:
+        text = decode_body(args.page.read_bytes(), None)
+    except OSError as e:
+        raise UsageError(f"cannot read {args.page}: {e.strerror}") from None
+    user_dir = args.adapters
+    engine = args.engine or detect_engine(profiles(user_dir), text, where=str(args.page))
+    prof = get_profile(engine, user_dir)
+    url = args.url or args.page.resolve().as_uri()
+    now = datetime.now(timezone.utc)
+    if prof.adapter == "discourse" and is_json(text):
+        page = parse_topic_json(prof, text, url=url, base_url=args.url or "https://discourse.invalid", tz=tz)
+    else:
+        page = parse_thread_page(prof, text, url=url, tz=tz, now=now)
+    rows = [{
+        "id": p.post_id, "number": p.number, "author": p.author, "author_id": p.author_id,
+        "created_at": p.created_at.isoformat(), "edited_at": p.edited_at.isoformat() if p.edited_at else None,
+        "edited": p.edited, "page": p.page, "text": text_without_marks(p.html), "html": p.html,
+    } for p in page.posts]
+    if args.json:
+        json.dump({"engine": engine, "title": page.title, "page": page.page, "last_page": page.last_page,
+                   "next_url": page.next_url, "posts": rows,
+                   "issues": [{"code": i.code, "message": i.message} for i in page.issues]},
+                  sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    print(f"{args.page}: {engine}, {len(rows)} posts, page {page.page} of {page.last_page}"
+          + (f", {page.title!r}" if page.title else ""))
+    for r in rows:
+        edited = f" (edited {r['edited_at'] or ''})".replace(" )", ")") if r["edited"] else ""
+        head = f"#{r['number']} [{r['id']}] {r['author']}" + (f" ({r['author_id']})" if r["author_id"] else "")
+        print(f"\n{head} {r['created_at']}{edited}")
+        body = r["text"]
+        print("  " + (body[:500] + ("…" if len(body) > 500 else "")).replace("\n", "\n  "))
+    for i in page.issues:
+        print(f"! {i.code}: {i.message}", file=sys.stderr)
+    return 0

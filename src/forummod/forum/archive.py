@@ -215,3 +215,10 @@ class ArchiveAdapter:
     def sent_messages(self) -> list[dict[str, Any]]:
         """What was sent as PMs (for tests and the demo)."""
         return [r for r in self._outbox_rows() if r.get("kind") == "pm"]
+
+
+def make_adapter(site_name: str, site: Any, *, clock: Callable[[], datetime] | None = None) -> ArchiveAdapter:
+    """The archive adapter for a configured `archive` site."""
+    if site.posts_file is None:
+        raise ArchiveError(f"sites.{site_name}: engine 'archive' needs posts_file")
+    return ArchiveAdapter(site.posts_file, site.messages_file, gm_name=site.username or "GM", clock=clock)

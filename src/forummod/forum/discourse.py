@@ -1,0 +1,268 @@
+"""Discourse through its JSON API (the HTML crawler view, parsed by the profile, is the fallback).
+
+Threads: `/t/<id>.json` gives the post id stream and the first posts; `/t/<id>/posts.json?
+post_ids[]=...` gives the rest in chunks of 20, the "pages" of a Discourse topic. A poll
+re-reads the last chunk it saw (to notice edits and deletions) plus any new chunk.
+Private messages: `/topics/private-messages/<user>.json` then `/t/<id>.json` per changed
+conversation. API reads record no read-timings, so nothing is marked read.
+Auth: `Api-Key`/`Api-Username` headers when an API key is configured, else the
+`/session/csrf` + `POST /session` login.
+"""
+
+from __future__ import annotations
+
+import json
+
+from datetime import datetime, tzinfo
+from typing import Any, Callable, Mapping, Sequence
+from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
+
+import lxml.html
+
+from forummod.config import SiteConfig
+from forummod.errors import ForumError, LayoutChanged, LoginFailed, LoginRequired
+from forummod.forum.base import InboxPoll, ParsedPage, Progress, ThreadPoll, ThreadRef
+from forummod.forum.cookies import CookieStore
+from forummod.forum.dates import parse_iso
+from forummod.forum.html_adapter import WRITE_SIDE, HtmlAdapter
+from forummod.forum.html_engine import normalise_body, thread_id_of
+from forummod.forum.http import HttpClient
+from forummod.forum.login import read_secret
+from forummod.forum.poller import content_hash
+from forummod.model import Cursor, PageRef, Published, RawMessage, RawPost
+
+CHUNK = 20
+
+
+def normalise_cooked(profile: Any, cooked: str) -> str:
+    """Discourse's rendered HTML with data-fm marks (quotes are aside.quote[data-username])."""
+    frag = lxml.html.fragment_fromstring(cooked or "", create_parent="div")
+    frag.set("class", "cooked")
+    return normalise_body(profile, frag)
+
+
+def posts_from_json(profile: Any, data: Mapping[str, Any], *, base_url: str, tz: tzinfo,
+                    slug_url: str = "") -> list[RawPost]:
+    """Posts of a topic / posts.json / single-post answer, in post_number order."""
+    if "post_stream" in data:
+        raw = data["post_stream"].get("posts", [])
+    elif "latest_posts" in data:
+        raw = data["latest_posts"]
+    elif "cooked" in data:
+        raw = [data]
+    else:
+        raw = []
+    out: list[RawPost] = []
+    for p in raw:
+        if p.get("post_type", 1) not in (1, None) and p.get("post_type") != 4:
+            continue  # moderator actions / small actions are not posts a player wrote
+        created = parse_iso(str(p.get("created_at", "")), tz)
+        if created is None:
+            raise LayoutChanged(profile.name, base_url, "post.created_at", f"post {p.get('id')} has no created_at")
+        version = int(p.get("version") or 1)
+        edited_at = parse_iso(str(p.get("last_edited_at") or p.get("updated_at") or ""), tz) if version > 1 else None
+        topic = p.get("topic_id")
+        url = f"{base_url.rstrip('/')}/t/{p.get('topic_slug') or '-'}/{topic}/{p.get('post_number')}" if topic else slug_url
+        out.append(RawPost(post_id=str(p["id"]), author=p.get("username") or "", created_at=created,
+                           html=normalise_cooked(profile, p.get("cooked", "")), number=p.get("post_number"),
+                           author_id=str(p["user_id"]) if p.get("user_id") is not None else None,
+                           edited_at=edited_at, edited=version > 1, url=url))
+    out.sort(key=lambda r: (r.number or 0))
+    return out
+
+
+def parse_topic_json(profile: Any, text: str, *, url: str, base_url: str, tz: tzinfo) -> ParsedPage:
+    """A /t/<id>.json or /t/<id>/posts.json answer as a ParsedPage (pure)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise LayoutChanged(profile.name, url, "json", f"not JSON: {e}") from None
+    posts = posts_from_json(profile, data, base_url=base_url, tz=tz)
+    if not posts:
+        raise LayoutChanged(profile.name, url, "post_stream.posts", "no posts in the answer")
+    stream = data.get("post_stream", {}).get("stream")
+    last = (len(stream) + CHUNK - 1) // CHUNK if stream else None
+    return ParsedPage(posts=tuple(posts), page=1, last_page=last, thread_id=str(data.get("id", "")) or None,
+                      title=data.get("title"))
+
+
+def is_json(text: str) -> bool:
+    s = text.lstrip()
+    return s.startswith("{") or s.startswith("[")
+
+
+class DiscourseAdapter:
+    """Read side of Discourse; the write side comes with issue 7."""
+
+    def __init__(self, site_name: str, site: SiteConfig, profile: Any, *, http: HttpClient | None = None,
+                 cookie_store: CookieStore | None = None, clock: Callable[[], datetime] | None = None):
+        self.site_name, self.site, self.profile = site_name, site, profile
+        self.engine = profile.name
+        self.http = http or HttpClient.from_site(site_name, site, cookie_store=cookie_store)
+        self.tz = ZoneInfo(site.timezone)
+        self.html = HtmlAdapter(site_name, site, profile, http=self.http, clock=clock)
+        self._clock = clock
+        self._authed = False
+        if site.api_key_env:
+            key = read_secret(site.api_key_env, site_name=site_name, what="API key")
+            self.http.session.headers["Api-Key"] = key  # type: ignore[union-attr]
+            self.http.session.headers["Api-Username"] = site.username or "system"  # type: ignore[union-attr]
+            self._authed = True
+
+    @property
+    def base(self) -> str:
+        return self.site.base_url.rstrip("/")
+
+    def thread_id(self, thread: ThreadRef) -> str:
+        url = thread.url.strip()
+        if url.isdigit():
+            return url
+        tid = thread_id_of(self.profile, url)
+        if not tid:
+            raise ForumError(f"discourse: {url} is not a topic URL (/t/<slug>/<id>)")
+        return tid
+
+    # ------------------------------------------------------------------ auth
+
+    def login(self) -> None:
+        if self._authed:
+            return
+        if not self.site.username:
+            raise LoginRequired(f"{self.site_name}: Discourse needs username + password_env or api_key_env")
+        password = read_secret(self.site.password_env, use_keyring=self.site.use_keyring, site_name=self.site_name)
+        hdr = {"X-Requested-With": "XMLHttpRequest", "Accept": "application/json"}
+        csrf = self.http.get("/session/csrf", headers=hdr, check_login=False)
+        token = json.loads(csrf.text).get("csrf", "") if is_json(csrf.text) else ""
+        ans = self.http.post("/session", {"login": self.site.username, "password": password},
+                             headers={**hdr, "X-CSRF-Token": token})
+        data = json.loads(ans.text) if is_json(ans.text) else {}
+        if ans.status >= 400 or data.get("error"):
+            raise LoginFailed(f"discourse: login refused: {data.get('error') or ans.status}")
+        self.http.save_cookies()
+        self._authed = True
+
+    def _json(self, path: str, params: Mapping[str, Any] | Sequence[tuple[str, Any]] | None = None) -> tuple[dict, int]:
+        url = path + (("?" + urlencode(params, doseq=True)) if params else "")
+        f = self.http.get(url, headers={"Accept": "application/json"}, check_login=False)
+        if f.status in (401, 403) and not self._authed and self.site.username:
+            self.login()
+            f = self.http.get(url, headers={"Accept": "application/json"}, check_login=False)
+        if f.status in (401, 403):
+            raise LoginRequired(f"discourse: {url} needs a login (HTTP {f.status})")
+        if f.status >= 400:
+            raise ForumError(f"discourse: GET {url}: HTTP {f.status}")
+        if not is_json(f.text):
+            raise LayoutChanged(self.engine, url, "json", "the answer is not JSON")
+        return json.loads(f.text), f.nbytes
+
+    # ------------------------------------------------------------------ threads
+
+    def poll_thread(self, thread: ThreadRef, cursor: Cursor | None, progress: Progress | None = None) -> ThreadPoll:
+        tid = self.thread_id(thread)
+        before = (self.http.stats.requests, self.http.stats.bytes)
+        try:
+            topic, _ = self._json(f"/t/{tid}.json")
+        except LayoutChanged:
+            # JSON refused (API disabled or a proxy page): the HTML crawler view via the profile
+            return self.html.poll_thread(ThreadRef(f"{self.base}/t/{tid}", thread.role), cursor, progress)
+        stream: list[int] = list(topic.get("post_stream", {}).get("stream", []))
+        have = {p.id: p for p in posts_from_json(self.profile, topic, base_url=self.base, tz=self.tz)}
+        chunks = [stream[i:i + CHUNK] for i in range(0, len(stream), CHUNK)] or [[]]
+        seen = int(dict(cursor.extra).get("seen", "0")) if cursor else 0
+        start = max(0, (seen - 1) // CHUNK) if cursor else 0
+        posts: list[RawPost] = []
+        pages: list[int] = []
+        for ci in range(start, len(chunks)):
+            ids = chunks[ci]
+            missing = [i for i in ids if str(i) not in have]
+            if missing:
+                data, _ = self._json(f"/t/{tid}/posts.json", [("post_ids[]", i) for i in missing])
+                for p in posts_from_json(self.profile, data, base_url=self.base, tz=self.tz):
+                    have[p.post_id] = p
+            for i in ids:
+                p = have.get(str(i))
+                if p is not None:
+                    from dataclasses import replace
+
+                    posts.append(replace(p, page=ci + 1))
+            pages.append(ci + 1)
+            if progress is not None:
+                progress(len(pages), len(chunks))
+        if not posts and stream:
+            raise LayoutChanged(self.engine, f"{self.base}/t/{tid}.json", "post_stream", "stream ids without posts")
+        new_cursor = Cursor(stream=f"thread:{tid}", last_page=len(chunks), pages_total=len(chunks),
+                            last_post_id=str(stream[-1]) if stream else None,
+                            page_ref=PageRef(url=f"{self.base}/t/{tid}.json", content_hash=content_hash(json.dumps(stream))),
+                            extra=(("seen", str(len(stream))),))
+        return ThreadPoll(thread_id=tid, posts=tuple(posts), pages_fetched=tuple(pages), cursor=new_cursor,
+                          requests=self.http.stats.requests - before[0], bytes=self.http.stats.bytes - before[1])
+
+    # ------------------------------------------------------------------ inbox
+
+    def poll_inbox(self, cursor: Cursor | None, known_ids: frozenset[str] = frozenset()) -> InboxPoll:
+        if not self.site.username:
+            raise LoginRequired(f"{self.site_name}: reading PMs needs sites.{self.site_name}.username")
+        if not self._authed:
+            self.login()
+        before = (self.http.stats.requests, self.http.stats.bytes)
+        seen = dict(cursor.extra) if cursor else {}
+        new_seen = dict(seen)
+        messages: list[RawMessage] = []
+        for box in ("", "-sent"):
+            data, _ = self._json(f"/topics/private-messages{box}/{self.site.username}.json")
+            for t in data.get("topic_list", {}).get("topics", []):
+                key = f"topic:{t['id']}"
+                version = f"{t.get('highest_post_number')}|{t.get('last_posted_at') or t.get('bumped_at')}"
+                if seen.get(key) == version:
+                    continue
+                new_seen[key] = version
+                topic, _ = self._json(f"/t/{t['id']}.json")
+                messages.extend(m for m in messages_from_topic(self.profile, topic, base_url=self.base, tz=self.tz)
+                                if m.message_id not in known_ids)
+        uniq = {m.message_id: m for m in messages}
+        return InboxPoll(messages=tuple(uniq.values()),
+                         cursor=Cursor(stream="inbox", extra=tuple(sorted(new_seen.items())),
+                                       last_post_id=next(reversed(uniq), None) if uniq else (cursor.last_post_id if cursor else None)),
+                         requests=self.http.stats.requests - before[0], bytes=self.http.stats.bytes - before[1])
+
+    # ------------------------------------------------------------------ write side (issue 7)
+
+    def reply(self, thread: ThreadRef, body: str, marker: str | None = None) -> Published:
+        raise NotImplementedError(WRITE_SIDE)
+
+    def send_pm(self, to: str, subject: str, body: str, marker: str | None = None) -> Published:
+        raise NotImplementedError(WRITE_SIDE)
+
+    def find_published(self, marker: str, thread: ThreadRef | None = None,
+                       since: datetime | None = None) -> Published | None:
+        raise NotImplementedError(WRITE_SIDE)
+
+
+def messages_from_topic(profile: Any, topic: Mapping[str, Any], *, base_url: str, tz: tzinfo) -> list[RawMessage]:
+    """The posts of a private-message topic as messages (recipients: the other allowed users)."""
+    details = topic.get("details", {}) or {}
+    allowed = [u.get("username") for u in details.get("allowed_users", []) if u.get("username")]
+    allowed += [g.get("name") for g in details.get("allowed_groups", []) if g.get("name")]
+    subject = topic.get("title", "")
+    out = []
+    for p in posts_from_json(profile, topic, base_url=base_url, tz=tz):
+        recips = tuple(u for u in allowed if u != p.author)
+        out.append(RawMessage(message_id=p.post_id, sender=p.author, created_at=p.created_at, body_html=p.html,
+                              recipients=recips, subject=subject, conversation_id=str(topic.get("id", "")) or None,
+                              sender_id=p.author_id, url=p.url))
+    return out
+
+
+def private_topics(data: Mapping[str, Any]) -> list[dict]:
+    """Topics of a private-messages list answer (pure helper for tests and the CLI)."""
+    users = {u["id"]: u.get("username") for u in data.get("users", [])}
+    out = []
+    for t in data.get("topic_list", {}).get("topics", []):
+        parts = [users.get(p.get("user_id")) for p in (t.get("participants") or []) + (t.get("posters") or [])]
+        out.append({"id": t["id"], "title": t.get("title", ""), "last_posted_at": t.get("last_posted_at"),
+                    "unread": bool(t.get("unread") or t.get("new_posts") or t.get("unseen")),
+                    "participants": sorted({p for p in parts if p})})
+    return out
+
+

@@ -1,0 +1,180 @@
+"""`ForumAdapter` for every engine described by an HTML profile.
+
+Fetching goes through `HttpClient`; parsing through the pure functions of `html_engine`.
+A page that turns out to be the login form triggers one login (when credentials are
+configured) and one retry; otherwise `LoginRequired` goes up to the service.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Callable
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
+
+from forummod.config import SiteConfig
+from forummod.errors import LoginRequired, UsageError
+from forummod.forum.base import InboxPoll, Progress, ThreadPoll, ThreadRef
+from forummod.forum.cookies import CookieStore
+from forummod.forum.html_engine import (
+    InboxRow,
+    is_login_page,
+    parse_inbox,
+    parse_message_page,
+    parse_thread_page,
+    thread_id_of,
+)
+from forummod.forum.http import Fetched, HttpClient
+from forummod.forum.login import login_with_form, read_secret
+from forummod.forum.poller import poll_pages
+from forummod.model import Cursor, Published, RawMessage
+
+WRITE_SIDE = "write side: issue 7"
+
+
+def first_page_url(profile: Any, url: str) -> str:
+    """The URL of page 1 of the thread `url` points into (page markers removed)."""
+    parts = urlsplit(url)
+    p = profile.pagination
+    query = parts.query
+    path = parts.path
+    if p.param:
+        q = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != p.param]
+        query = urlencode(q)
+    if p.path_regex:
+        def drop(m: re.Match[str]) -> str:
+            s = m.group(0)
+            for i in range(1, (m.lastindex or 0) + 1):
+                if m.group(i):
+                    a, b = m.span(i)
+                    a -= m.start(0)
+                    b -= m.start(0)
+                    repl = "0" if p.kind == "offset" else "1"
+                    return s[:a] + repl + s[b:]
+            return s
+        newpath = re.sub(p.path_regex, drop, path)
+        newquery = re.sub(p.path_regex, drop, query)
+        path, query = newpath, newquery
+    return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
+
+
+class HtmlAdapter:
+    """Read side of a profile-driven forum. The write side comes with issue 7."""
+
+    def __init__(self, site_name: str, site: SiteConfig, profile: Any, *, http: HttpClient | None = None,
+                 cookie_store: CookieStore | None = None, clock: Callable[[], datetime] | None = None):
+        self.site_name, self.site, self.profile = site_name, site, profile
+        self.engine = profile.name
+        self.http = http or HttpClient.from_site(site_name, site, cookie_store=cookie_store)
+        if self.http.login_page is None:
+            self.http.login_page = lambda url, text: is_login_page(self.profile, url, text)
+        self.tz = ZoneInfo(site.timezone)
+        self._clock = clock
+        self._logged_in = False
+
+    # ------------------------------------------------------------------ helpers
+
+    def now(self) -> datetime:
+        return self._clock() if self._clock else self.http.now()
+
+    @property
+    def date_order(self) -> str:
+        """Numeric date order: the profile's for English boards, day-first elsewhere."""
+        return self.profile.date_order if self.site.language == "en" else ("YMD" if self.site.language == "zh" else "DMY")
+
+    def thread_url(self, thread: ThreadRef) -> str:
+        url = thread.url.strip()
+        if re.fullmatch(r"\d+", url):
+            if not self.profile.thread_url:
+                raise UsageError(f"{self.engine}: give the thread as a URL (this engine has no URL template)")
+            base = self.site.base_url if self.site.base_url.endswith("/") else self.site.base_url + "/"
+            url = self.profile.thread_url.format(base=base, thread=url)
+        return self.http.absolute(url)
+
+    def thread_id(self, thread: ThreadRef) -> str:
+        url = thread.url.strip()
+        if re.fullmatch(r"\d+", url):
+            return url
+        tid = thread_id_of(self.profile, url)
+        return tid or first_page_url(self.profile, url)
+
+    def login(self) -> None:
+        """Log in with the configured account (password from the environment or keyring)."""
+        if not self.site.username:
+            raise LoginRequired(f"{self.site_name}: the forum wants a login but sites.{self.site_name}.username is empty")
+        password = read_secret(self.site.password_env, use_keyring=self.site.use_keyring, site_name=self.site_name)
+        login_with_form(self.http, self.profile, self.site.username, password)
+        self._logged_in = True
+
+    def _get(self, url: str, etag: str | None = None, last_modified: str | None = None) -> Fetched:
+        try:
+            return self.http.get(url, etag=etag, last_modified=last_modified)
+        except LoginRequired:
+            if self._logged_in or not self.site.username:
+                raise
+            self.login()
+            return self.http.get(url, etag=etag, last_modified=last_modified)
+
+    # ------------------------------------------------------------------ threads
+
+    def parse_page(self, text: str, url: str, first_number: int | None = None):
+        from dataclasses import replace
+
+        prof = self.profile
+        if self.date_order != prof.date_order:
+            prof = replace(prof, date_order=self.date_order)
+        return parse_thread_page(prof, text, url=url, tz=self.tz, now=self.now(), first_number=first_number)
+
+    def poll_thread(self, thread: ThreadRef, cursor: Cursor | None, progress: Progress | None = None) -> ThreadPoll:
+        return poll_pages(thread_id=self.thread_id(thread), first_url=first_page_url(self.profile, self.thread_url(thread)),
+                          cursor=cursor, fetch=self._get, parse=self.parse_page, progress=progress)
+
+    # ------------------------------------------------------------------ inbox
+
+    def poll_inbox(self, cursor: Cursor | None, known_ids: frozenset[str] = frozenset()) -> InboxPoll:
+        """New private messages. Rows whose version (last activity) did not change since the
+        cursor are not opened again, so known conversations cost nothing."""
+        spec = self.profile.inbox
+        if not spec.url:
+            raise UsageError(f"{self.engine}: the profile has no inbox page")
+        before = (self.http.stats.requests, self.http.stats.bytes)
+        seen = dict(cursor.extra) if cursor else {}
+        page = self._get(spec.url)
+        if is_login_page(self.profile, page.url, page.text):
+            self.login()
+            page = self._get(spec.url)
+        rows = parse_inbox(self.profile, page.text, url=page.url, tz=self.tz, now=self.now())
+        messages: list[RawMessage] = []
+        new_seen = dict(seen)
+        for row in rows:
+            key = f"row:{row.id}"
+            if row.id in known_ids or (row.version and seen.get(key) == row.version):
+                new_seen[key] = row.version
+                continue
+            for msg in self.read_message(row):
+                if msg.message_id not in known_ids:
+                    messages.append(msg)
+            new_seen[key] = row.version
+        new_cursor = Cursor(stream="inbox", last_page=1, pages_total=1,
+                            last_post_id=messages[-1].message_id if messages else (cursor.last_post_id if cursor else None),
+                            extra=tuple(sorted(new_seen.items())))
+        return InboxPoll(messages=tuple(messages), cursor=new_cursor,
+                         requests=self.http.stats.requests - before[0], bytes=self.http.stats.bytes - before[1])
+
+    def read_message(self, row: InboxRow) -> list[RawMessage]:
+        f = self._get(row.url)
+        return parse_message_page(self.profile, f.text, url=f.url, tz=self.tz, now=self.now(), row=row,
+                                  me=self.site.username)
+
+    # ------------------------------------------------------------------ write side (issue 7)
+
+    def reply(self, thread: ThreadRef, body: str, marker: str | None = None) -> Published:
+        raise NotImplementedError(WRITE_SIDE)
+
+    def send_pm(self, to: str, subject: str, body: str, marker: str | None = None) -> Published:
+        raise NotImplementedError(WRITE_SIDE)
+
+    def find_published(self, marker: str, thread: ThreadRef | None = None,
+                       since: datetime | None = None) -> Published | None:
+        raise NotImplementedError(WRITE_SIDE)

@@ -1,0 +1,529 @@
+"""The profile-driven HTML parser: thread pages, inbox pages and message pages to records.
+
+Everything here is pure (text in, records out; `now` is a parameter) and runs on lxml with
+selectors compiled once per profile, because a poll of a long game parses many pages.
+A page that yields no posts is a `LayoutChanged`, never an empty success.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Any, Iterable, Sequence
+from urllib.parse import parse_qsl, urljoin, urlsplit
+
+import lxml.html
+from lxml import etree
+
+from forummod.errors import LayoutChanged
+from forummod.forum.base import FM_ATTR, ParsedPage
+from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
+from forummod.forum.profile import Extractor, Fields, Profile
+from forummod.model import Issue, RawMessage, RawPost
+
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+_DIGITS = re.compile(r"\d+")
+
+
+def parse_html(text: str | bytes) -> Any:
+    """An lxml root for a page (tolerant of XML declarations and stray bytes)."""
+    if isinstance(text, bytes):
+        from forummod.forum.http import decode_body
+
+        text = decode_body(text, None)
+    text = _XML_DECL.sub("", text, count=1)
+    if not text.strip():
+        text = "<html></html>"
+    try:
+        return lxml.html.document_fromstring(text)
+    except (etree.ParserError, ValueError):
+        return lxml.html.document_fromstring("<html><body></body></html>")
+
+
+def first(extractors: Sequence[Extractor], el: Any) -> str | None:
+    for ex in extractors:
+        v = ex.first(el)
+        if v:
+            return v
+    return None
+
+
+class _Sticky:
+    """Ordered fallbacks that try first the extractor that worked on the previous post:
+    posts of one page share a layout, so long fallback lists cost one XPath per post."""
+
+    __slots__ = ("extractors", "best")
+
+    def __init__(self, extractors: Sequence[Extractor]):
+        self.extractors = tuple(extractors)
+        self.best = 0
+
+    def order(self) -> Iterable[tuple[int, Extractor]]:
+        if self.extractors:
+            yield self.best, self.extractors[self.best]
+        for i, ex in enumerate(self.extractors):
+            if i != self.best:
+                yield i, ex
+
+    def first(self, el: Any) -> str | None:
+        for i, ex in self.order():
+            v = ex.first(el)
+            if v:
+                self.best = i
+                return v
+        return None
+
+    def first_element(self, el: Any) -> Any | None:
+        for i, ex in self.order():
+            found = ex.elements(el)
+            if found:
+                self.best = i
+                return found[0]
+        return None
+
+
+def first_element(extractors: Sequence[Extractor], el: Any) -> Any | None:
+    for ex in extractors:
+        found = ex.elements(el)
+        if found:
+            return found[0]
+    return None
+
+
+def all_elements(extractors: Sequence[Extractor], el: Any) -> tuple[list[Any], Extractor | None]:
+    """Elements of the first extractor that finds any (ordered fallbacks)."""
+    for ex in extractors:
+        found = ex.elements(el)
+        if found:
+            return found, ex
+    return [], None
+
+
+def _sources(extractors: Sequence[Extractor]) -> str:
+    return " | ".join(e.source for e in extractors) or "(none)"
+
+
+def text_of(el: Any) -> str:
+    return " ".join(el.text_content().split())
+
+
+def text_without_marks(html: str) -> str:
+    """Plain text of a normalised body without its quotes, spoilers, code and signatures."""
+    frag = lxml.html.fragment_fromstring(html, create_parent="div")
+    for bad in frag.xpath(f".//*[@{FM_ATTR}]"):
+        parent = bad.getparent()
+        if parent is not None:
+            bad.drop_tree()
+    for br in frag.iter("br"):
+        br.tail = "\n" + (br.tail or "")
+    for blk in frag.iter("p", "div", "li", "blockquote"):
+        blk.tail = "\n" + (blk.tail or "")
+    text = frag.text_content()
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    return "\n".join(line for line in lines if line)
+
+
+# --------------------------------------------------------------------------- dates
+
+
+@dataclass(frozen=True)
+class DateContext:
+    tz: tzinfo
+    now: datetime
+    order: str = "DMY"
+    formats: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+
+
+def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext) -> datetime | None:
+    """The first date any extractor yields: attributes as ISO/Unix, text via the tolerant parser,
+    dateparser only when nothing else understood any candidate."""
+    texts: list[str] = []
+    for ex in extractors:
+        for v in ex.values(el):
+            if ex.attr:
+                dt = parse_attr_value(v, ctx.tz)
+                if dt is not None:
+                    return dt
+            try:
+                return parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=ctx.formats,
+                                        languages=ctx.languages, allow_dateparser=False)
+            except DateNotUnderstood:
+                texts.append(v)
+            break  # one value per extractor: the first match is the one the profile meant
+    for v in texts[:1]:
+        try:
+            return parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=ctx.formats,
+                                    languages=ctx.languages, allow_dateparser=True)
+        except DateNotUnderstood:
+            pass
+    return None
+
+
+def date_context(profile: Profile, tz: tzinfo, now: datetime) -> DateContext:
+    return DateContext(tz=tz, now=now, order=profile.date_order, formats=profile.date_formats,
+                       languages=profile.languages)
+
+
+# --------------------------------------------------------------------------- bodies
+
+
+def normalise_body(profile: Profile, body: Any) -> str:
+    """Mark quotes/spoilers/code/signatures with data-fm (and quote authors), drop clutter,
+    and return the body's HTML. Mutates `body`, which belongs to a tree parsed for this call."""
+    for ex in profile.remove:
+        for el in ex.elements(body):
+            if el is not body and el.getparent() is not None:
+                el.drop_tree()
+    for mark in profile.marks:
+        for el in mark.selector.elements(body):
+            if el.get(FM_ATTR):
+                continue
+            el.set(FM_ATTR, mark.kind)
+            author = first(mark.author, el) if mark.author else None
+            if mark.header is not None:
+                prev = el.getprevious()
+                if prev is not None and mark.header(prev):
+                    prev.set(FM_ATTR, mark.kind)
+                    if author is None and mark.author_from_header is not None:
+                        m = mark.author_from_header.search(text_of(prev))
+                        if m:
+                            author = m.group(1).strip()
+            if author and mark.kind == "quote":
+                if mark.author_from_header is not None and not mark.header:
+                    m = mark.author_from_header.search(author)
+                    author = m.group(1).strip() if m else author
+                el.set("data-fm-author", author)
+    return lxml.html.tostring(body, encoding="unicode", with_tail=False)
+
+
+# --------------------------------------------------------------------------- pagination
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    current: int | None
+    last: int | None
+    next_url: str | None
+    links: dict[int, str]  # page number -> absolute URL, as the page links them
+    per_page: int | None  # learned from offset links
+
+
+def page_of_url(profile: Profile, url: str, per_page: int | None = None) -> int | None:
+    """The page number a URL asks for, if the profile knows how pages are written."""
+    p = profile.pagination
+    if p.kind == "offset":
+        off = _offset_of(profile, url)
+        if off is None:
+            return None
+        if off == 0:
+            return 1
+        return (off // per_page) + 1 if per_page else None
+    if p.path_regex:
+        m = re.search(p.path_regex, url)
+        if m:
+            return int(next(g for g in m.groups() if g) if m.groups() else m.group(0))
+    if p.param:
+        q = dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+        if p.param in q:
+            v = _DIGITS.search(q[p.param])
+            if v:
+                return int(v.group(0))
+    return None
+
+
+def _offset_of(profile: Profile, url: str) -> int | None:
+    """Index of the first post a URL asks for (offset-style engines: phpBB start=, SMF topic=N.15)."""
+    p = profile.pagination
+    if p.kind != "offset":
+        return None
+    if p.path_regex:
+        m = re.search(p.path_regex, url)
+        if m:
+            return int(next(g for g in m.groups() if g) if m.groups() else m.group(0))
+    if p.param:
+        q = dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+        v = q.get(p.param)
+        if v is None:
+            return 0
+        m = _DIGITS.search(v)
+        return int(m.group(0)) if m else None
+    return 0 if p.path_regex else None
+
+
+def read_pagination(profile: Profile, root: Any, url: str) -> PageInfo:
+    """Page numbers and links of a thread page (current page, last page, next URL)."""
+    p = profile.pagination
+    links: dict[int, str] = {}
+    offsets: set[int] = set()
+    anchors, _ = all_elements(p.links, root)
+    for a in anchors:
+        href = a.get("href")
+        if not href or href.startswith(("#", "javascript")):
+            continue
+        absu = urljoin(url, href)
+        if p.kind == "offset":
+            off = _offset_of(profile, absu)
+            if off is not None:
+                offsets.add(off)
+        txt = text_of(a)
+        n = int(txt) if txt.isdigit() else None
+        if n is None and p.kind != "offset":
+            n = page_of_url(profile, absu)
+        if n is not None:
+            links.setdefault(n, absu)
+    per_page = None
+    if offsets:
+        positive = sorted(o for o in offsets if o > 0)
+        if positive:
+            per_page = min(b - a for a, b in zip([0, *positive], positive) if b > a) if len(positive) else None
+    per_page = per_page or (p.per_page or None)
+    current = None
+    cur = first(p.current, root)
+    if cur:
+        m = _DIGITS.search(cur)
+        current = int(m.group(0)) if m else None
+    if current is None:
+        current = page_of_url(profile, url, per_page)
+    if current is None:
+        current = 1  # every engine leaves the page indicator out of the first page's URL
+    last = None
+    for ex in p.last:
+        for v in ex.values(root):
+            m = re.findall(r"\d+", v)
+            if m:
+                last = max(last or 0, int(m[-1]))
+    if links:
+        last = max(last or 0, max(links))
+    if current is not None and (last is None or last < current):
+        last = current
+    next_url = None
+    nxt = first(p.next, root)
+    if nxt and not nxt.startswith(("#", "javascript")):
+        next_url = urljoin(url, nxt)
+    elif current is not None and current + 1 in links:
+        next_url = links[current + 1]
+    if current is not None and last is not None and current >= last:
+        next_url = None
+    return PageInfo(current=current, last=last, next_url=next_url, links=links, per_page=per_page)
+
+
+# --------------------------------------------------------------------------- thread pages
+
+
+def _int(v: str | None) -> int | None:
+    if not v:
+        return None
+    m = _DIGITS.search(v.replace(",", "").replace(".", ""))
+    return int(m.group(0)) if m else None
+
+
+def thread_id_of(profile: Profile, url: str) -> str | None:
+    m = profile.match_thread(url)
+    if not m:
+        return None
+    gd = m.groupdict()
+    return gd.get("thread") or (m.group(1) if m.groups() else None)
+
+
+def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzinfo, now: datetime,
+                      first_number: int | None = None, root: Any = None) -> ParsedPage:
+    """Posts, page numbers and title of one thread page; LayoutChanged when no post is found."""
+    if root is None:
+        root = parse_html(html)
+    f = profile.posts
+    containers, used = all_elements(f.container, root)
+    if not containers:
+        raise LayoutChanged(profile.name, url, _sources(f.container), "no post container on the page")
+    info = read_pagination(profile, root, url)
+    ctx = date_context(profile, tz, now)
+    if first_number is None and info.current is not None:
+        per = info.per_page or profile.pagination.per_page or None
+        off = _offset_of(profile, url)
+        if off is not None and profile.pagination.kind == "offset":
+            first_number = off + 1
+        elif info.current == 1:
+            first_number = 1
+        elif per:
+            first_number = (info.current - 1) * per + 1
+    posts: list[RawPost] = []
+    issues: list[Issue] = []
+    seen: set[str] = set()
+    missing_dates: list[int] = []
+    prev_time: datetime | None = None
+    no_author = 0
+    f_id, f_author, f_author_id, f_number, f_body = (_Sticky(f.id), _Sticky(f.author), _Sticky(f.author_id),
+                                                     _Sticky(f.number), _Sticky(f.body))
+    date_order = _Sticky(f.date)
+    for el in containers:
+        if f.skip and any(ex.elements(el) for ex in f.skip):
+            continue
+        pid = f_id.first(el)
+        if not pid or pid in seen:
+            continue  # ads and duplicated anchors carry no (new) post id
+        seen.add(pid)
+        author = f_author.first(el) or ""
+        if not author:
+            no_author += 1
+        created = read_date([ex for _, ex in date_order.order()], el, ctx)
+        if created is None:
+            missing_dates.append(len(posts))
+        edited_at = read_date(f.edited_at, el, ctx) if f.edited_at else None
+        edited = bool(edited_at) or any(ex.elements(el) for ex in f.edited)
+        number = _int(f_number.first(el))
+        if number is None and first_number is not None:
+            number = first_number + len(posts)
+        body = f_body.first_element(el)
+        if body is None:
+            issues.append(Issue("post_without_body", f"post {pid}: no body matched {_sources(f.body)}",
+                                severity="warning", details=url))
+            html_body = ""
+        else:
+            html_body = normalise_body(profile, body)
+        posts.append(RawPost(post_id=pid, author=author, created_at=created or prev_time or now, html=html_body,
+                             number=number, author_id=f_author_id.first(el), edited_at=edited_at,
+                             edited=edited, page=info.current, url=urljoin(url, f"#{pid}")))
+        prev_time = created or prev_time
+    if not posts:
+        raise LayoutChanged(profile.name, url, _sources(f.id),
+                            f"{len(containers)} post containers ({used.source if used else '?'}) but no post id")
+    if no_author == len(posts):
+        raise LayoutChanged(profile.name, url, _sources(f.author), "no post author found")
+    if len(missing_dates) == len(posts):
+        raise LayoutChanged(profile.name, url, _sources(f.date), "no post date could be read")
+    if missing_dates:
+        fixed = list(posts)
+        nxt = None
+        for i in range(len(fixed) - 1, -1, -1):  # a post with no readable date takes the next known one
+            if i in missing_dates:
+                if nxt is not None and fixed[i].created_at is now:
+                    fixed[i] = _replace_time(fixed[i], nxt)
+                issues.append(Issue("date_unreadable", f"post {fixed[i].post_id}: date not readable, "
+                                    f"using a neighbour's time", severity="warning", details=url))
+            else:
+                nxt = fixed[i].created_at
+        posts = fixed
+    title = first(profile.title_sel, root)
+    return ParsedPage(posts=tuple(posts), page=info.current, last_page=info.last, next_url=info.next_url,
+                      thread_id=thread_id_of(profile, url), title=title, issues=tuple(issues))
+
+
+def _replace_time(post: RawPost, when: datetime) -> RawPost:
+    from dataclasses import replace
+
+    return replace(post, created_at=when)
+
+
+# --------------------------------------------------------------------------- login pages
+
+
+def is_login_page(profile: Profile, url: str, text: str, root: Any = None) -> bool:
+    """True when a page is the forum's login form rather than the content asked for."""
+    spec = profile.login
+    if not spec.login_page:
+        return False
+    if root is None:
+        if "password" not in text.lower():
+            return False
+        root = parse_html(text)
+    post = first_element(profile.posts.container, root)
+    if post is not None and first(profile.posts.id, post):
+        return False  # content is there; a login box in the sidebar does not count
+    return any(ex.elements(root) for ex in spec.login_page)
+
+
+# --------------------------------------------------------------------------- inbox
+
+
+@dataclass(frozen=True)
+class InboxRow:
+    """One line of the inbox list: a message or a conversation."""
+
+    id: str
+    url: str
+    subject: str = ""
+    sender: str = ""
+    sender_id: str | None = None
+    at: datetime | None = None
+    unread: bool = False
+    recipients: tuple[str, ...] = ()
+    version: str = ""  # changes when a conversation gets a new message (reply count, last date)
+
+
+def parse_inbox(profile: Profile, html: str | bytes, *, url: str, tz: tzinfo, now: datetime) -> list[InboxRow]:
+    """Rows of the inbox page. An empty inbox is legitimate, so no LayoutChanged here."""
+    root = parse_html(html)
+    spec = profile.inbox
+    f = spec.rows
+    rows, _ = all_elements(f.container, root)
+    ctx = date_context(profile, tz, now)
+    out: list[InboxRow] = []
+    for el in rows:
+        link = first(f.link, el)
+        rid = first(f.id, el)
+        if not rid and link:
+            rid = link
+        if not rid:
+            continue
+        if not link and spec.message_url:
+            link = spec.message_url.format(id=rid)
+        if not link:
+            continue
+        recips = tuple(v for ex in f.recipients for v in ex.values(el))
+        version = first(f.version, el) or ""
+        at = read_date(f.date, el, ctx)
+        out.append(InboxRow(id=rid, url=urljoin(url, link), subject=first(f.subject, el) or "",
+                            sender=first(f.author, el) or "", sender_id=first(f.author_id, el), at=at,
+                            unread=any(ex.elements(el) for ex in f.unread), recipients=recips,
+                            version=version or (at.isoformat() if at else "")))
+    return out
+
+
+def parse_message_page(profile: Profile, html: str | bytes, *, url: str, tz: tzinfo, now: datetime,
+                       row: InboxRow | None = None, me: str = "") -> list[RawMessage]:
+    """Messages on a message or conversation page; LayoutChanged when none is found."""
+    root = parse_html(html)
+    spec = profile.inbox
+    f = spec.page
+    containers, _ = all_elements(f.container, root)
+    if not containers:
+        raise LayoutChanged(profile.name, url, _sources(f.container), "no message on the message page")
+    ctx = date_context(profile, tz, now)
+    subject = first(spec.page_subject, root) or (row.subject if row else "")
+    page_recips = tuple(v for ex in spec.page_recipients for v in ex.values(root))
+    conv_id = row.id if row else None
+    out: list[RawMessage] = []
+    for i, el in enumerate(containers):
+        mid = first(f.id, el)
+        if not mid:
+            mid = row.id if (row and len(containers) == 1) else (f"{conv_id}:{i + 1}" if conv_id else None)
+        if not mid:
+            continue
+        sender = first(f.author, el) or (row.sender if row and len(containers) == 1 else "")
+        created = read_date(f.date, el, ctx) or (row.at if row else None)
+        if created is None:
+            raise LayoutChanged(profile.name, url, _sources(f.date), f"message {mid}: no date")
+        body = first_element(f.body, el)
+        body_html = normalise_body(profile, body) if body is not None else ""
+        recips = tuple(v for ex in f.recipients for v in ex.values(el)) or page_recips
+        if not recips and row is not None:
+            recips = row.recipients
+        participants = set(recips) | ({row.sender} if row and row.sender else set())
+        if not recips or set(recips) == {sender}:
+            others = tuple(sorted(p for p in participants if p and p != sender))
+            recips = others or ((me,) if me and me != sender else ())
+        recips = tuple(r for r in dict.fromkeys(recips) if r and r != sender) or recips
+        out.append(RawMessage(message_id=str(mid), sender=sender, created_at=created, body_html=body_html,
+                              recipients=recips, subject=subject, conversation_id=conv_id,
+                              sender_id=first(f.author_id, el), url=url))
+    if not out:
+        raise LayoutChanged(profile.name, url, _sources(f.id), "message containers without ids")
+    return out
+
+
+def iter_marked(html: str) -> Iterable[tuple[str, str | None]]:
+    """(kind, author) of every data-fm element in a body, for tests and debugging."""
+    frag = lxml.html.fragment_fromstring(html, create_parent="div")
+    for el in frag.xpath(f".//*[@{FM_ATTR}]"):
+        yield el.get(FM_ATTR), el.get("data-fm-author")

@@ -1,0 +1,115 @@
+"""Incremental polling of paged threads: fetch the last known page and whatever follows it.
+
+A poll with a cursor re-fetches only the last page it saw (conditionally: a 304 ends the
+poll after one request) and then follows "next" links. Every post of every re-fetched page
+comes back with its page number, so the store can notice edits and deletions there. The
+first poll walks the whole thread from page 1 and reports progress.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from forummod.errors import ForumError, LayoutChanged
+from forummod.forum.base import ParsedPage, Progress, ThreadPoll
+from forummod.forum.http import Fetched
+from forummod.model import Cursor, Issue, PageRef, RawPost
+
+Fetch = Callable[[str, str | None, str | None], Fetched]  # (url, etag, last_modified)
+Parse = Callable[[str, str, int | None], ParsedPage]  # (text, url, first post number or None)
+
+MAX_PAGES_PER_POLL = 10_000  # a loop guard, far above any real game
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _extra(cursor: Cursor | None) -> dict[str, str]:
+    return dict(cursor.extra) if cursor else {}
+
+
+@dataclass
+class _Walk:
+    requests: int = 0
+    nbytes: int = 0
+
+
+def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: Fetch, parse: Parse,
+               progress: Progress | None = None, keep_pages: bool = True) -> ThreadPoll:
+    """One poll of a thread (see module doc). `fetch` raises on network trouble; a page that
+    no longer exists (404/410) makes the poll start again from page 1 with an Issue."""
+    walk = _Walk()
+    issues: list[Issue] = []
+    stream = f"thread:{thread_id}"
+
+    def get(url: str, ref: PageRef | None) -> Fetched:
+        f = fetch(url, ref.etag if ref else None, ref.last_modified if ref else None)
+        walk.requests += 1
+        walk.nbytes += f.nbytes
+        return f
+
+    ref = cursor.page_ref if cursor else None
+    extra = _extra(cursor)
+    first_number: int | None = None
+    if ref is not None:
+        f = get(ref.url, ref)
+        if f.not_modified:
+            return ThreadPoll(thread_id=thread_id, posts=(), pages_fetched=(), cursor=cursor,  # type: ignore[arg-type]
+                              requests=walk.requests, bytes=walk.nbytes, not_modified=True)
+        if f.status in (404, 410):
+            issues.append(Issue("page_gone", f"{ref.url} answered {f.status}; reading the thread again from page 1",
+                                severity="info"))
+            f = get(first_url, None)
+            first_number = 1
+        elif "first_number" in extra:
+            first_number = int(extra["first_number"])
+    else:
+        f = get(first_url, None)
+        first_number = 1
+
+    posts: list[RawPost] = []
+    pages: list[int] = []
+    raw: list[tuple[str, str]] = []
+    visited: set[str] = set()
+    last_page: int | None = cursor.pages_total if cursor else None
+    page_first = first_number
+    current_url = f.url
+    while True:
+        if f.status >= 400:
+            raise ForumError(f"GET {current_url}: HTTP {f.status}")
+        visited.add(current_url)
+        page = parse(f.text, current_url, first_number)
+        if not page.posts:
+            raise LayoutChanged("?", current_url, "?", "parser returned no posts")
+        pno = page.page if page.page is not None else (pages[-1] + 1 if pages else (cursor.last_page if cursor else 1))
+        posts.extend(replace(p, page=pno) if p.page != pno else p for p in page.posts)
+        pages.append(pno)
+        issues.extend(page.issues)
+        if keep_pages:
+            raw.append((current_url, f.text))
+        if page.last_page:
+            last_page = max(page.last_page, pno)
+        page_first = page.posts[0].number if page.posts[0].number is not None else first_number
+        ref = PageRef(url=current_url, etag=f.etag, last_modified=f.last_modified, content_hash=content_hash(f.text))
+        if progress is not None:
+            progress(len(pages) if cursor is None else pno, last_page)
+        nxt = page.next_url
+        if not nxt or nxt in visited or len(pages) >= MAX_PAGES_PER_POLL:
+            break
+        last_num = page.posts[-1].number
+        first_number = last_num + 1 if last_num is not None else None
+        current_url = nxt
+        f = get(nxt, None)
+        current_url = f.url if f.status < 400 else nxt
+
+    new_extra = {k: v for k, v in extra.items() if k not in ("first_number",)}
+    if page_first is not None:
+        new_extra["first_number"] = str(page_first)
+    new_cursor = Cursor(stream=stream, last_page=pages[-1], pages_total=last_page,
+                        last_post_id=posts[-1].post_id if posts else (cursor.last_post_id if cursor else None),
+                        page_ref=ref, extra=tuple(sorted(new_extra.items())))
+    return ThreadPoll(thread_id=thread_id, posts=tuple(posts), pages_fetched=tuple(pages), cursor=new_cursor,
+                      requests=walk.requests, bytes=walk.nbytes, issues=tuple(issues), pages=tuple(raw))
