@@ -87,6 +87,9 @@ _MIGRATIONS: dict[int, str] = {
         PRIMARY KEY (game, fkey));
     CREATE TABLE cookies (site TEXT PRIMARY KEY, data TEXT NOT NULL, updated_at TEXT NOT NULL);
     CREATE TABLE game_meta (game TEXT PRIMARY KEY, seed INTEGER NOT NULL, created_at TEXT NOT NULL);
+    CREATE TABLE snapshots (
+        game TEXT NOT NULL, key TEXT NOT NULL, hash TEXT NOT NULL, payload TEXT NOT NULL,
+        updated_at TEXT NOT NULL, PRIMARY KEY (game, key));
     """,
 }
 
@@ -574,6 +577,23 @@ class Store:
         with self.transaction():
             for k in fkeys:
                 self.db.execute("UPDATE findings SET reported_at=? WHERE game=? AND fkey=?", (iso(at), game, k))
+
+    # ------------------------------------------------------------------ snapshots
+    def remember(self, game: str, key: str, payload: Any, at: datetime) -> bool:
+        """Keep the latest value of something derived (e.g. the tally); True when it changed."""
+        data = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+        h = content_hash(data)
+        with self.transaction():
+            row = self.db.execute("SELECT hash FROM snapshots WHERE game=? AND key=?", (game, key)).fetchone()
+            if row is not None and row[0] == h:
+                return False
+            self.db.execute("INSERT OR REPLACE INTO snapshots(game, key, hash, payload, updated_at) VALUES (?,?,?,?,?)",
+                            (game, key, h, data, iso(at)))
+            return True
+
+    def snapshot(self, game: str, key: str) -> Any:
+        row = self.db.execute("SELECT payload FROM snapshots WHERE game=? AND key=?", (game, key)).fetchone()
+        return None if row is None else json.loads(row[0])
 
     # ------------------------------------------------------------------ cookies
     def load_cookies(self, site: str) -> list[dict[str, Any]]:

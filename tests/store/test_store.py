@@ -141,3 +141,10 @@ def test_a_corrupted_file_is_refused_with_a_clear_message(tmp_path):
 def test_recorded_seed_is_kept(store):
     assert store.set_game_seed("g", 42, T) == 42
     assert store.set_game_seed("g", 7, T) == 42
+
+
+def test_remember_says_when_a_derived_value_changed(store):
+    assert store.remember("g", "tally", {"Bob": 2}, T)
+    assert not store.remember("g", "tally", {"Bob": 2}, T)
+    assert store.remember("g", "tally", {"Bob": 3}, T)
+    assert store.snapshot("g", "tally") == {"Bob": 3}
