@@ -86,3 +86,10 @@ def test_an_offset_is_elapsed_time_even_when_the_start_is_given_in_local_time():
     start = datetime(2026, 10, 24, 20, 0, tzinfo=ROME)  # not converted to UTC by the caller
     end = resolve(ClockOrDuration.parse("72h"), start, ROME)
     assert end - start.astimezone(UTC) == timedelta(hours=72)
+
+
+def test_a_night_opened_in_the_morning_dawns_the_morning_after_its_deadline():
+    phases = build_phases(LUPUS_LIKE, start=local(2026, 12, 1, 8, 0), tz=ROME, now=local(2026, 12, 2, 12))
+    n1, d1 = phases[:2]
+    assert n1.action_deadline == local(2026, 12, 1, 22, 30)
+    assert n1.end == d1.start == local(2026, 12, 2, 9, 0)

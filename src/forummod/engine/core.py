@@ -214,7 +214,9 @@ class _Driver:
         if self._blocked(st) or self.deferred:
             self.deferred.append(ev)
             names = ", ".join(p.key for p in st.pending() if p.blocking)
-            self.run.note("waiting", f"{type(ev).__name__} of {getattr(ev, 'phase', '') and ev.phase.name} "
+            ph = getattr(ev, "phase", "")
+            label = ph.name if isinstance(ph, Phase) else str(ph or "")
+            self.run.note("waiting", f"{type(ev).__name__} of {label} "
                                      f"waits for the GM to decide {names or 'earlier proposals'}")
             return st
         return self._resolve(st, ev)

@@ -108,8 +108,9 @@ class RunContext:
              at: datetime | None = None) -> None:
         self.log.append(LogEntry(at or self.current_at, kind, text, source, rule))
 
-    def timer(self, at: datetime, name: str, phase: str = "", **data: Any) -> None:
-        self.timers.append(Timer(at=at, name=name, phase=phase, data=tuple(sorted(data.items()))))
+    def timer(self, at: datetime, name: str, phase: str = "", *, rank: int = 0, **data: Any) -> None:
+        """Schedule a deadline of the ruleset's own; rank 0 sorts before inputs at the same instant."""
+        self.timers.append(Timer(at=at, rank=rank, name=name, phase=phase, data=tuple(sorted(data.items()))))
 
     # ---- phases
     def phase_named(self, name: str) -> Phase | None:

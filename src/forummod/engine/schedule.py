@@ -90,12 +90,14 @@ def build_phases(timing: Timing, *, start: datetime, tz: ZoneInfo, now: datetime
         if kind == "day":
             close = resolve(timing.spec("vote_close"), ph_start, tz)
             end = resolve(timing.spec("day_end"), ph_start, tz)
-            end = max(end, close)
+            if end < close:  # a clock end earlier than the close means the one after it
+                end = resolve(timing.spec("day_end"), close, tz)
             deadline_fields = {"vote_close": close}
         else:
             due = resolve(timing.spec("action_deadline"), ph_start, tz)
             end = resolve(timing.spec("night_end"), ph_start, tz)
-            end = max(end, due)
+            if end < due:  # e.g. a night opened at 08:00: the dawn is the 09:00 after 22:30
+                end = resolve(timing.spec("night_end"), due, tz)
             deadline_fields = {"action_deadline": due}
         end_post = None
         if pin is not None:
