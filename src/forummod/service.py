@@ -145,42 +145,48 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     run_id = ws.store.start_poll_run(game_id, now)
     totals = {"new_posts": 0, "edited_posts": 0, "deleted_posts": 0, "new_messages": 0, "requests": 0, "bytes": 0}
     issues: list[Issue] = []
-    try:
-        fetched = []
-        for ref in thread_refs(game):
+    fetched = []
+    errors: list[str] = []
+    for ref in thread_refs(game):
+        try:
             thread_id = adapter.thread_id(ref)
             cursor = ws.store.cursor(site_name, f"thread:{thread_id}")
             cb = (lambda done, total, _r=ref.role: progress(_r, done, total)) if progress else None
             fetched.append((ref, adapter.poll_thread(ref, cursor, cb)))
-        msgs = None
-        if inbox and _has_inbox(ws.cfg.sites[site_name]):
+        except ForumError as e:  # one thread failing does not cost the others their posts
+            errors.append(f"{ref.role} thread: {e}")
+            issues.append(Issue("poll_failed", f"{ref.role} thread: {e}", at=now, severity="error"))
+    msgs = None
+    if inbox and _has_inbox(ws.cfg.sites[site_name]):
+        try:
             known = ws.store.message_ids(site_name)
             msgs = adapter.poll_inbox(ws.store.cursor(site_name, "inbox"), known)
-        with ws.store.transaction():
-            for ref, tp in fetched:
-                for url, body in tp.pages:
-                    ws.store.save_page(site_name, url, body, now)
-                stats = ws.store.save_posts(site_name, tp.thread_id, tp.posts, now, pages_fetched=tp.pages_fetched)
-                ws.store.set_cursor(site_name, tp.cursor, now)
-                totals["new_posts"] += stats.new
-                totals["edited_posts"] += stats.edited
-                totals["deleted_posts"] += stats.deleted
-                totals["requests"] += tp.requests
-                totals["bytes"] += tp.bytes
-                issues.extend(tp.issues)
-            if msgs is not None:
-                totals["new_messages"] += ws.store.save_messages(site_name, msgs.messages, now)
-                ws.store.set_cursor(site_name, msgs.cursor, now)
-                totals["requests"] += msgs.requests
-                totals["bytes"] += msgs.bytes
-                issues.extend(msgs.issues)
-        ws.store.finish_poll_run(run_id, ws.clock(), "ok", **totals)
-        return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), **totals)
-    except ForumError as e:
-        ws.store.finish_poll_run(run_id, ws.clock(), "failed", error=str(e), **totals)
-        log.warning("%s: poll failed: %s", game_id, e)
-        return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues),
-                          error=str(e), **totals)
+        except ForumError as e:
+            errors.append(f"inbox: {e}")
+            issues.append(Issue("poll_failed", f"inbox: {e}", at=now, severity="error"))
+    with ws.store.transaction():
+        for ref, tp in fetched:
+            for url, body in tp.pages:
+                ws.store.save_page(site_name, url, body, now)
+            stats = ws.store.save_posts(site_name, tp.thread_id, tp.posts, now, pages_fetched=tp.pages_fetched)
+            ws.store.set_cursor(site_name, tp.cursor, now)
+            totals["new_posts"] += stats.new
+            totals["edited_posts"] += stats.edited
+            totals["deleted_posts"] += stats.deleted
+            totals["requests"] += tp.requests
+            totals["bytes"] += tp.bytes
+            issues.extend(tp.issues)
+        if msgs is not None:
+            totals["new_messages"] += ws.store.save_messages(site_name, msgs.messages, now)
+            ws.store.set_cursor(site_name, msgs.cursor, now)
+            totals["requests"] += msgs.requests
+            totals["bytes"] += msgs.bytes
+            issues.extend(msgs.issues)
+    error = "; ".join(errors) or None
+    ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
+    if error:
+        log.warning("%s: poll failed: %s", game_id, error)
+    return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), error=error, **totals)
 
 
 def _has_inbox(site: SiteConfig) -> bool:

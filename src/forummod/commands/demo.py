@@ -1,17 +1,20 @@
-"""`forummod demo`: not built yet."""
+"""`forummod demo`: run the whole pipeline on the bundled demo game (no setup needed)."""
 
 from __future__ import annotations
 
-from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from pathlib import Path
 
 NAME = "demo"
-HELP = "(not built yet)"
+HELP = "run the main job on the bundled demo game: a local forum polled over HTTP, counted, checked, drafted"
 
 
 def add_arguments(p) -> None:
-    add_common(p)
+    p.add_argument("--dir", type=Path, default=None,
+                   help="workspace folder to keep the demo's config and store (default: a new temporary folder)")
+    p.add_argument("-v", "--verbose", action="store_true", help="log HTTP detail")
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'demo' is not built yet in this version")
+    from forummod.demo.run import run_demo
+
+    return run_demo(args.dir)

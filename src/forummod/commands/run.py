@@ -1,17 +1,23 @@
-"""`forummod run`: not built yet."""
+"""`forummod run`: the daemon. Polls every game at its interval and acts at every deadline.
+
+SIGHUP reloads the config; SIGTERM or Ctrl-C stop it cleanly (a running pass finishes first).
+"""
 
 from __future__ import annotations
 
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.commands._common import config_path
 
 NAME = "run"
-HELP = "(not built yet)"
+HELP = "run as a daemon: poll each game at its interval and act at every deadline (SIGHUP reloads the config)"
 
 
 def add_arguments(p) -> None:
-    add_common(p)
+    add_common(p, json=False)
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'run' is not built yet in this version")
+    from forummod.scheduler import Daemon
+
+    Daemon(config_path(args)).serve_forever()
+    return 0

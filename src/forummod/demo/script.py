@@ -36,7 +36,8 @@ PLAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Zeno", "martyr", ()),
 )
 
-NOW = t(3, 18, 0)  # the demo looks at the game on day 2 at 18:00
+FIRST_POLL = t(2, 18, 0)  # the GM's first look: day 1 at 18:00
+NOW = t(3, 18, 0)  # the demo looks at the game again on day 2 at 18:00
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ GAME: tuple[DemoPost, ...] = (
 )
 
 GRAVEYARD: tuple[DemoPost, ...] = (
-    DemoPost(GM, t(2, 22, 30), "Benvenuti nel cimitero. Qui possono scrivere solo i morti."),
+    DemoPost(GM, t(1, 21, 5), "Benvenuti nel cimitero. Qui possono scrivere solo i morti."),
     DemoPost("Fede", t(2, 22, 40), "Eccomi qui. Che peccato."),
     DemoPost("Dora", t(3, 15, 0), "Fede, chi è l'altro lupo?"),
 )
@@ -110,6 +111,7 @@ PMS: tuple[DemoPM, ...] = (
 
 #: The GM's decisions, as if taken with `forummod gm approve` after each deadline.
 DECISIONS: tuple[tuple[datetime, str], ...] = (
+    (t(2, 8, 55), "night:N1"),
     (t(2, 22, 20), "lynch:D1"),
     (t(3, 8, 55), "night:N2"),
 )

@@ -89,10 +89,10 @@ class PhpbbSite:
         items = []
         for p in range(1, pages + 1):
             if p == page:
-                items.append(f'<li class="active"><span>{p}</span></li>')
+                items.append(f'<li class="active"><span>{p}</span></li>\n')
             else:
                 items.append(f'<li><a class="button" href="./viewtopic.php?t={thread_id}&amp;start={(p - 1) * PER_PAGE}">'
-                             f"{p}</a></li>")
+                             f"{p}</a></li>\n")
         if page < pages:
             items.append(f'<li class="arrow next"><a class="button" rel="next" '
                          f'href="./viewtopic.php?t={thread_id}&amp;start={page * PER_PAGE}">Next</a></li>')
@@ -122,7 +122,7 @@ class PhpbbSite:
                 f'<body id="phpbb" class="section-viewtopic ltr">{login}<div id="page-body">'
                 f'<h2 class="topic-title"><a href="./viewtopic.php?t={thread_id}">{html.escape(t.title)}</a></h2>'
                 f'<div class="action-bar bar-top"><div class="pagination">{len(t.posts)} posts • '
-                f'Page <strong>{page}</strong> of <strong>{pages}</strong><ul>{"".join(items)}</ul></div></div>'
+                f'Page <strong>{page}</strong> of <strong>{pages}</strong>\n<ul>\n{"".join(items)}</ul></div></div>'
                 f'{"".join(body)}</div><div class="copyright">Powered by <a href="https://www.phpbb.com/">phpBB</a>'
                 f"® Forum Software © phpBB Limited</div></body></html>")
 
