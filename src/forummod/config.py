@@ -146,6 +146,8 @@ class ChecksConfig:
     exempt: tuple[str, ...] = setting((), "players exempt from activity checks")
     prod_after: Duration = setting(Duration(48 * 3600), "a living player silent this long goes on the prod list")
     verbatim_words: int = setting(12, "a post copying this many consecutive words of a GM PM is flagged (ON-D4)")
+    prod_phases: tuple[Literal["day", "night"], ...] = setting(("day",), "phases during which silent players go on the prod list")
+    disabled: tuple[str, ...] = setting((), "finding codes to leave out, e.g. ['activity_pending', 'edited_vote'] (codes: 'forummod check --help')")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -157,7 +159,8 @@ class PublishConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class GmEventConfig:
-    kind: Literal["kill", "revive", "replace", "modkill", "lynch", "no_lynch", "set_role", "extend", "approve", "note"] = setting(doc="what the GM did", required=True)
+    kind: Literal["kill", "revive", "replace", "modkill", "lynch", "no_lynch", "set_role", "set_vote", "shoot",
+                  "extend", "approve", "reject", "note"] = setting(doc="what the GM did (approve/reject take a proposal key or phase; shoot: a Jager's shot the GM enters)", required=True)
     at: datetime | None = setting(None, "when (ISO 8601)")
     at_post: int | None = setting(None, "or: the game-thread post number it happened at")
     player: str = setting("", "the player concerned")

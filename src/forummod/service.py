@@ -344,13 +344,14 @@ def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, 
         at, seq = _when(ce.at, ce.at_post, post_times)
         if at is None:
             continue
-        if ce.kind == "approve":
-            out.append(Decision(at=at, seq=seq, key=ce.phase if ":" in ce.phase else f"lynch:{ce.phase}"))
-        elif ce.kind in ("kill", "revive", "replace", "modkill", "lynch", "set_role", "note"):
+        if ce.kind in ("approve", "reject"):
+            key = ce.phase if ":" in ce.phase else f"lynch:{ce.phase}"
+            out.append(Decision(at=at, seq=seq, key=key, verdict=ce.kind))
+        elif ce.kind == "extend":
+            continue  # applied to the schedule in game_phases
+        else:
             out.append(Override(at=at, seq=seq, kind=ce.kind, player=ce.player, target=ce.target,
                                 role=ce.role, note=ce.note, source=Source("config", id=str(i))))
-        elif ce.kind == "no_lynch":
-            out.append(Decision(at=at, seq=seq, key=f"lynch:{ce.phase}", verdict="reject"))
     for ev in stored:
         p = ev.payload
         if ev.kind == "decision":

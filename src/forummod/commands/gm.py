@@ -46,6 +46,14 @@ def add_arguments(p) -> None:
     ac.add_argument("verb", help="ruleset verb, e.g. check, kill, protect")
     ac.add_argument("targets", nargs="*")
     ac.add_argument("--arg", action="append", default=[], metavar="KEY=VALUE", help="extra argument")
+    rd = sub.add_parser("revote-deadline", help="witch-hunt: set the deadline of the current revote round (D11)")
+    rd.add_argument("phase", help="the day, e.g. D2")
+    rd.add_argument("--until", required=True, help="the revote's deadline (ISO 8601)")
+    ov = sub.add_parser("override", help="a ruleset-specific override, e.g. 'shoot' for a Jager's shot the GM enters")
+    ov.add_argument("kind", help="override kind understood by the ruleset (shoot, no_lynch, ...)")
+    ov.add_argument("--player", default="")
+    ov.add_argument("--target", default="")
+    ov.add_argument("--note", default="")
     nt = sub.add_parser("note", help="write a note into the log")
     nt.add_argument("text")
 
@@ -102,6 +110,16 @@ def run(args) -> int:
             extra = dict(a.split("=", 1) for a in args.arg if "=" in a)
             payload = {"actor": args.actor, "action": args.verb, "targets": args.targets, "args": extra}
             kind = "action"
+        elif cmd == "revote-deadline":
+            payload = {"kind": "revote_deadline", "player": "", "note": parse_time(args.until, game.tz).isoformat(),
+                       "target": args.phase}
+            kind = "override"
+        elif cmd == "override":
+            for name in (args.player, args.target):
+                if name:
+                    _known(name, players)
+            payload = {"kind": args.kind, "player": args.player, "target": args.target, "note": args.note}
+            kind = "override"
         else:
             payload = {"kind": "note", "note": args.text}
             kind = "override"
