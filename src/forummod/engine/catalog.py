@@ -79,6 +79,8 @@ ACTIONS: dict[str, dict[str, ActionSpec]] = {
         ActionSpec("protect", ("guardian",), rule="VIL-N-04", doc="守 X / 守护 X"),
         ActionSpec("check", ("seer",), rule="VIL-N-05", doc="查验 X / 验 X"),
         ActionSpec("kill", ("werewolf", "white_werewolf"), rule="VIL-N-06", doc="刀 X / 杀 X / 击杀 X"),
+        ActionSpec("pack_submitter", ("werewolf", "white_werewolf"), rule="VIL-A-43",
+                   doc="the pack channel names who submits its kill (X 报刀)"),
         ActionSpec("spy", ("little_girl",), min_targets=0, max_targets=0, args=("mode",),
                    rule="VIL-N-07", doc="risk mode: small | big | sleep (also the Baker in risk mode)"),
         ActionSpec("watch", (), min_targets=0, max_targets=0, rule="VIL-N-08",

@@ -1,0 +1,37 @@
+"""What extraction needs to know about the game (built by the service from the config)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from forummod.model import Roster
+
+
+@dataclass(frozen=True)
+class ExtractContext:
+    """One game's extraction settings.
+
+    `forms` — which vote forms count (see `forummod.extract.votes`; default bold and tag).
+    `edit_policy` — "latest", "original" or "void" for a post whose votes an edit changed.
+    `fuzzy_cutoff` / `fuzzy_margin` — fuzzy name matching (0-100; see `names`).
+    `thread_role` — "game" or "graveyard": votes only come from the game thread.
+    """
+
+    ruleset: str  # "lupus-eresia", "witch-hunt", "one-night", "village", "mafia-majority"
+    language: str  # "en", "it", "ru", "nl", "zh" (English is always accepted too)
+    roster: Roster
+    forms: tuple[str, ...] = ("bold", "tag")
+    edit_policy: str = "latest"
+    count_no_lynch: bool = True
+    fuzzy_cutoff: int = 80
+    fuzzy_margin: int = 10
+    thread_role: str = "game"
+
+    def __post_init__(self) -> None:
+        from forummod.extract.votes import FORMS
+
+        bad = [f for f in self.forms if f not in FORMS]
+        if bad:
+            raise ValueError(f"unknown vote forms {bad}; known: {', '.join(FORMS)}")
+        if self.edit_policy not in ("latest", "original", "void"):
+            raise ValueError(f"edit_policy must be latest, original or void, not {self.edit_policy!r}")

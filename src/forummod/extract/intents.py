@@ -1,0 +1,288 @@
+"""From stored posts and PMs to intents and issues: the public face of extraction.
+
+Pure functions of (post or message, context): no I/O, no clock. Parsing never applies
+anything — a vote for a dead player is still a `VoteIntent` (the engine rejects it with a
+reason); what extraction cannot read with certainty becomes an `Issue` instead of a guess.
+
+Issue codes (severity): ``gm_vote`` (info), ``non_player_vote`` (warning),
+``vote_outside_game_thread`` (info), ``unknown_name`` / ``ambiguous_name`` /
+``homoglyph_name`` (warning), ``multiple_votes`` (info), ``edited_vote`` (warning),
+``vote_form_not_counted`` (info), ``no_lynch_not_counted`` (info), ``pm_vote_not_counted``
+(info), ``missing_target`` (warning), ``unparsed_action`` (warning), ``non_player_message``
+(warning).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+
+from forummod.engine.catalog import ACTIONS
+from forummod.extract.actions import ParsedAction, action_grammar
+from forummod.extract.context import ExtractContext
+from forummod.extract.names import NameIndex, NameMatch, name_index
+from forummod.extract.text import PostText, post_text
+from forummod.extract.votes import VoteAction, grammar
+from forummod.model import (
+    NO_LYNCH, ActionIntent, Extraction, Intent, Issue, Message, PlayerSlot, Post, PostVersion, Roster, Source,
+    UnvoteIntent, VoteIntent,
+)
+
+#: Rule that says how votes are cast, per ruleset (cited on vote issues).
+_VOTE_RULE = {"lupus-eresia": "LUP-V1", "witch-hunt": "WH-D7", "one-night": "ON-V1", "village": "VIL-V-2"}
+#: Day powers never read from a thread post: secret by nature (LUP-R7, LUP-R8).
+_NOT_IN_POSTS = frozenset({"secret_vote", "withdraw_secret_vote", "designate"})
+_SUBJECT_RE = re.compile(r"^\s*(?:(?:re|r|aw|sv|antw|ответ|回复|回覆|答复)\s*(?:\[\d+\])?\s*[:：]\s*)+", re.I)
+
+
+# --------------------------------------------------------------------------- posts
+
+
+def extract_post(post: Post, ctx: ExtractContext) -> Extraction:
+    """Votes, unvotes (and bold or role-prefixed day powers) of one thread post."""
+    index = name_index(ctx.roster, ctx.language)
+    versions = post.versions
+    texts = {v.version: post_text(v.html) for v in versions}
+    read = {v: grammar(ctx.language).find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
+                                          margin=ctx.fuzzy_margin) for v, pt in texts.items()}
+    chosen, edit_issues = _apply_edit_policy(post, ctx, read)
+    acts = read[chosen.version] if chosen is not None else []
+    counted = [a for a in acts if a.forms & set(ctx.forms)]
+    src = _post_source(post, ctx, chosen or versions[-1])
+    gate = _gate(post, ctx, counted, src)
+    if isinstance(gate, Issue) or gate is None:
+        return Extraction((), (gate,) if gate else ())
+    voter = gate.name
+    issues = [replace(i, player=voter) for i in edit_issues]
+    intents: list[Intent] = []
+    for a in counted:
+        r = _vote_to_intent(a, voter, post.created_at, src, ctx, "thread")
+        if isinstance(r, Issue):
+            issues.append(r)
+        elif r is not None:
+            intents.append(r)
+    votes = [i for i in intents if isinstance(i, VoteIntent)]
+    if len(votes) > 1:
+        issues.append(Issue("multiple_votes", f"{voter} cast {len(votes)} votes in one post; the last one counts: "
+                            + ", ".join(_target_label(v.target) for v in votes), post.created_at, src, voter,
+                            rule=_VOTE_RULE.get(ctx.ruleset), severity="info", details=_quote(counted)))
+    skipped = [a for a in acts if not (a.forms & set(ctx.forms))
+               and (a.no_lynch or (a.match is not None and a.match.ok) or (a.kind == "unvote" and a.strong))]
+    if skipped:
+        issues.append(Issue("vote_form_not_counted",
+                            f"{voter} wrote a vote in a form this game does not count "
+                            f"({'/'.join(sorted(skipped[0].forms))}; counted: {', '.join(ctx.forms)}): {_quote(skipped)}",
+                            post.created_at, src, voter, rule=_VOTE_RULE.get(ctx.ruleset), severity="info",
+                            details=_quote(skipped)))
+    a_int, a_iss = _day_actions(post, texts[(chosen or versions[-1]).version], voter, ctx, index, src)
+    intents += a_int
+    issues += a_iss
+    return Extraction(tuple(intents), tuple(issues))
+
+
+def _gate(post: Post, ctx: ExtractContext, counted: list[VoteAction], src: Source) -> PlayerSlot | Issue | None:
+    """The author's seat, or why this post gives no intents (an issue when it holds a vote)."""
+    author = post.author
+    quoted = _quote(counted)
+    if ctx.roster.is_gm(author):
+        return Issue("gm_vote", f"the GM {author} posted a vote phrase: {quoted}", post.created_at, src, author,
+                     severity="info", details=quoted) if counted else None
+    slot = _slot_for(ctx.roster, author, post.author_id)
+    if slot is None:
+        return Issue("non_player_vote", f"{author} is not a player of this game: {quoted}", post.created_at, src,
+                     author, details=quoted) if counted else None
+    if ctx.thread_role != "game":
+        return Issue("vote_outside_game_thread", f"vote phrase in the {ctx.thread_role} thread, not counted: "
+                     f"{quoted}", post.created_at, src, slot.name, severity="info", details=quoted) if counted else None
+    return slot
+
+
+def _apply_edit_policy(post: Post, ctx: ExtractContext,
+                       read: dict[int, list[VoteAction]]) -> tuple[PostVersion | None, list[Issue]]:
+    """The version whose votes count, and the ``edited_vote`` flag when an edit touched votes.
+
+    latest: the newest version; original: the first stored one; void: none when the votes
+    changed (or when the post shows an edit mark but its original was never stored).
+    """
+    versions = post.versions
+    forms = set(ctx.forms)
+    sig = {v.version: tuple(a.key() for a in read[v.version] if a.forms & forms) for v in versions}
+    first, last = versions[0], versions[-1]
+    changed = len(set(sig.values())) > 1
+    unseen = len(versions) == 1 and last.edited_at is not None and bool(sig[last.version])
+    if not (changed or unseen):
+        return last, []
+    src = _post_source(post, ctx, last)
+    old = _quote([a for a in read[first.version] if a.forms & forms]) or "(no vote)"
+    new = _quote([a for a in read[last.version] if a.forms & forms]) or "(no vote)"
+    if changed:
+        msg = (f"{post.author} edited the votes of post {src.label()}: original {old!s} -> latest {new!s}; "
+               f"policy '{ctx.edit_policy}'")
+        details = f"original (v{first.version}): {old}\nlatest (v{last.version}): {new}"
+        if len(versions) > 2:
+            details += f"\n({len(versions)} versions stored)"
+    else:
+        msg = (f"{post.author} edited post {src.label()} (at {last.edited_at:%Y-%m-%d %H:%M}), which has a vote: "
+               f"{new}; the original version was not stored; policy '{ctx.edit_policy}'")
+        details = f"latest (v{last.version}): {new}\noriginal: not stored"
+    issue = Issue("edited_vote", msg, post.created_at, src, post.author, details=details)
+    if ctx.edit_policy == "void":
+        return None, [issue]
+    if ctx.edit_policy == "original":
+        return first, [issue]
+    return last, [issue]
+
+
+def _vote_to_intent(a: VoteAction, voter: str, at: datetime, src: Source, ctx: ExtractContext,
+                    channel: str) -> Intent | Issue | None:
+    rule = _VOTE_RULE.get(ctx.ruleset)
+    if a.kind == "unvote":
+        target = a.match.name if a.match is not None and a.match.ok else None
+        return UnvoteIntent(voter, at, src, target, a.raw, channel)
+    if a.no_lynch:
+        if not ctx.count_no_lynch:
+            return Issue("no_lynch_not_counted", f"{voter} voted for no lynch, which this game does not count: "
+                         f"“{a.raw}”", at, src, voter, rule=rule, severity="info", details=a.raw)
+        return VoteIntent(voter, NO_LYNCH, at, src, a.raw, channel)
+    m = a.match
+    if m is None:
+        return None
+    if m.ok:
+        return VoteIntent(voter, m.name, at, src, a.raw, channel)
+    if m.status == "unknown" and not a.strong:
+        return None
+    return _name_issue(m, a.raw, voter, at, src, rule)
+
+
+def _name_issue(m: NameMatch, raw: str, who: str, at: datetime, src: Source, rule: str | None) -> Issue:
+    if m.status == "homoglyph":
+        return Issue("homoglyph_name", f"“{m.query}” looks like {', '.join(m.candidates)} but uses look-alike "
+                     f"letters from another alphabet: not counted: “{raw}”", at, src, who, m.candidates, rule,
+                     details=raw)
+    if m.status == "ambiguous":
+        return Issue("ambiguous_name", f"“{m.query}” could be {', '.join(m.candidates)}: not counted: “{raw}”",
+                     at, src, who, m.candidates, rule, details=raw)
+    hint = f" (closest: {', '.join(m.candidates)})" if m.candidates else ""
+    return Issue("unknown_name", f"“{m.query}” is not a player of this game{hint}: not counted: “{raw}”",
+                 at, src, who, m.candidates, rule, details=raw)
+
+
+def _day_actions(post: Post, pt: PostText, actor: str, ctx: ExtractContext, index: NameIndex,
+                 src: Source) -> tuple[list[Intent], list[Issue]]:
+    """Day powers written in the thread (village buildings, the Jager's shot, ON D9):
+    only lines with a role or building prefix, or bold lines starting with the keyword."""
+    specs = ACTIONS.get(ctx.ruleset, {})
+    verbs = frozenset(v for v, s in specs.items() if s.when in ("day", "any") and v not in _NOT_IN_POSTS)
+    if not verbs:
+        return [], []
+    ag = action_grammar(ctx.language, ctx.ruleset)
+    parsed: list[ParsedAction] = []
+    for s, e in pt.lines():
+        parsed += ag.parse_line(pt.text[s:e], index, actor, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
+                                margin=ctx.fuzzy_margin, verbs=verbs, need_prefix=True)
+    if not parsed:
+        for b in pt.bold:
+            piece = pt.text[b.start:b.end].strip()
+            parsed += ag.parse_line(piece, index, actor, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
+                                    margin=ctx.fuzzy_margin, verbs=verbs, anchored=True)
+    return _actions_to_intents(parsed, actor, post.created_at, src, "thread")
+
+
+# --------------------------------------------------------------------------- messages
+
+
+def extract_message(msg: Message, ctx: ExtractContext) -> Extraction:
+    """Actions (and, when "pm" is among the forms, votes: ON-V1) of one PM to the GM."""
+    if ctx.roster.is_gm(msg.sender):
+        return Extraction()
+    index = name_index(ctx.roster, ctx.language)
+    src = Source("message", msg.message_id, url=msg.url)
+    slot = _slot_for(ctx.roster, msg.sender, msg.sender_id)
+    pt = post_text(msg.body_html)
+    text = pt.text
+    if slot is None:
+        return Extraction((), (Issue("non_player_message", f"PM from {msg.sender}, who is not a player: “{_cut(text)}”",
+                                     msg.created_at, src, msg.sender, details=text),))
+    sender = slot.name
+    intents, issues = _read_pm_text(text, sender, msg, ctx, index, src)
+    if not intents and not issues and msg.subject:
+        subject = _SUBJECT_RE.sub("", msg.subject)
+        intents, issues = _read_pm_text(subject, sender, msg, ctx, index, src)
+    if not intents and not issues:
+        issues.append(Issue("unparsed_action", f"PM from {sender} not understood as an action: “{_cut(text)}”",
+                            msg.created_at, src, sender, details=(msg.subject + "\n" + text).strip()))
+    return Extraction(tuple(intents), tuple(issues))
+
+
+def _read_pm_text(text: str, sender: str, msg: Message, ctx: ExtractContext, index: NameIndex,
+                  src: Source) -> tuple[list[Intent], list[Issue]]:
+    ag = action_grammar(ctx.language, ctx.ruleset)
+    parsed: list[ParsedAction] = []
+    action_lines: set[int] = set()
+    for i, line in enumerate(text.split("\n")):
+        found = ag.parse_line(line, index, sender, at=msg.created_at, cutoff=ctx.fuzzy_cutoff,
+                              margin=ctx.fuzzy_margin)
+        if found:
+            action_lines.add(i)
+            parsed += found
+    intents, issues = _actions_to_intents(parsed, sender, msg.created_at, src, "pm")
+    votes = grammar(ctx.language).find_in_lines(text, index, "pm", at=msg.created_at, cutoff=ctx.fuzzy_cutoff,
+                                                margin=ctx.fuzzy_margin, skip=frozenset(action_lines))
+    if "pm" in ctx.forms:
+        for a in votes:
+            r = _vote_to_intent(a, sender, msg.created_at, src, ctx, "pm")
+            if isinstance(r, Issue):
+                issues.append(r)
+            elif r is not None:
+                intents.append(r)
+    else:
+        readable = [a for a in votes if a.no_lynch or a.kind == "unvote" or (a.match is not None and a.match.ok)]
+        if readable:
+            issues.append(Issue("pm_vote_not_counted", f"{sender} sent a vote by PM, which this game does not "
+                                f"count (votes go in the thread): {_quote(readable)}", msg.created_at, src, sender,
+                                rule=_VOTE_RULE.get(ctx.ruleset), severity="info", details=_quote(readable)))
+    return intents, issues
+
+
+def _actions_to_intents(parsed: list[ParsedAction], actor: str, at: datetime, src: Source,
+                        channel: str) -> tuple[list[Intent], list[Issue]]:
+    intents: list[Intent] = []
+    issues: list[Issue] = []
+    for p in parsed:
+        if p.problems:
+            issues += [_name_issue(m, p.raw, actor, at, src, None) for m in p.problems]
+        elif p.missing:
+            issues.append(Issue("missing_target", f"{actor}: “{p.raw}” reads as {p.verb} but names too few players",
+                                at, src, actor, details=p.raw))
+        else:
+            intents.append(ActionIntent(actor, p.verb, at, src, p.targets, p.role_hint, p.args, p.raw, channel))
+    return intents, issues
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _slot_for(roster: Roster, account: str, account_id: str | None) -> PlayerSlot | None:
+    if account_id:
+        for p in roster.players:
+            if p.user_id and p.user_id == account_id:
+                return p
+    return roster.slot_of_account(account)
+
+
+def _post_source(post: Post, ctx: ExtractContext, v: PostVersion) -> Source:
+    return Source("post", post.post_id, post.number, ctx.thread_role, post.url, v.version)
+
+
+def _quote(acts: list[VoteAction]) -> str:
+    return "; ".join(f"“{a.raw}”" for a in acts)
+
+
+def _target_label(t: str) -> str:
+    return "no lynch" if t == NO_LYNCH else t
+
+
+def _cut(text: str, n: int = 300) -> str:
+    t = " ".join(text.split())
+    return t if len(t) <= n else t[: n - 1] + "…"

@@ -1,0 +1,318 @@
+"""Text model of a post: what the player wrote themselves, with bold and vote-tag spans.
+
+`post_text(html)` walks the lxml tree once. It drops everything a vote must never come
+from: quotes (nested too), spoilers, code, signatures, struck-through and hidden text. It
+keeps the positions of bold runs and of vote tags so the vote grammar can ask "is this
+phrase bold?". Adapters mark excluded containers with ``data-fm`` (see
+`forummod.forum.base.FM_ATTR`); archive files and corpus records are not normalised, so the
+raw markup of common engines is recognised as well (phpBB ``blockquote``/``quotecontent``,
+vBulletin ``bbcode_quote``, XenForo ``bbCodeBlock--quote``, Discourse ``aside.quote``,
+``details`` spoilers, ``div.signature``, ``s``/``del``/``line-through``...). Literal BBCode
+left unrendered by a forum (``[b]VOTE: x[/b]``, ``[quote]...[/quote]``) is handled by
+`forummod.extract.bbcode` afterwards.
+
+Line structure follows the rendering: ``br`` and block elements start a new line, source
+newlines inside text are just spaces, and inline ``div``s (MafiaScum renders bold as
+``<div style="display:inline;font-weight:bold">``) stay inline.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import lxml.etree
+import lxml.html
+
+from forummod.extract.normalize import INVISIBLE
+
+FM_ATTR = "data-fm"  # same name as forummod.forum.base.FM_ATTR (kept local: extract imports no forum code)
+FM_KINDS = frozenset({"quote", "spoiler", "code", "signature"})
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of `PostText.text`: ``kind`` is ``bold`` or ``vote``/``unvote`` (a vote tag)."""
+
+    start: int
+    end: int
+    kind: str = "bold"
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """Material left out of the player's own text, kept for checks and diagnostics.
+
+    `kind`: quote, spoiler, code, signature, strike or hidden; `author` is the quoted
+    player when the markup says (``data-fm-author``, ``<cite>X wrote:</cite>``).
+    """
+
+    kind: str
+    text: str
+    author: str | None = None
+
+
+@dataclass(frozen=True)
+class PostText:
+    """The player's own words of one post body, with bold and vote-tag positions."""
+
+    text: str
+    bold: tuple[Span, ...] = ()
+    tags: tuple[Span, ...] = ()
+    hidden: tuple[Hidden, ...] = ()
+
+    def lines(self) -> tuple[tuple[int, int], ...]:
+        """(start, end) offsets of every line of `text`."""
+        out = []
+        pos = 0
+        for line in self.text.split("\n"):
+            out.append((pos, pos + len(line)))
+            pos += len(line) + 1
+        return tuple(out)
+
+    def line_at(self, pos: int) -> tuple[int, int]:
+        start = self.text.rfind("\n", 0, pos) + 1
+        end = self.text.find("\n", pos)
+        return start, (len(self.text) if end < 0 else end)
+
+    def bold_at(self, pos: int) -> Span | None:
+        for s in self.bold:
+            if s.start <= pos < s.end:
+                return s
+        return None
+
+
+# --------------------------------------------------------------------------- markup tables
+
+_BLOCK = frozenset({
+    "p", "div", "li", "ul", "ol", "tr", "table", "tbody", "thead", "h1", "h2", "h3", "h4", "h5",
+    "h6", "hr", "dd", "dt", "dl", "section", "article", "header", "footer", "center", "fieldset",
+    "legend", "figure", "figcaption", "address", "main", "nav", "form", "td", "th", "caption",
+})
+_DROP = frozenset({"script", "style", "noscript", "template", "head", "title", "iframe", "object",
+                   "button", "select", "textarea", "audio", "video"})
+_CODE_TAGS = frozenset({"code", "pre", "samp", "xmp", "listing"})
+_STRIKE_TAGS = frozenset({"s", "strike", "del"})
+_CODE_CLASSES = frozenset({"code", "codebox", "codecontent", "codeblock", "codeheader", "codetitle",
+                           "bbcode_code", "bbcodecode", "prettyprint", "highlight-code", "codemain"})
+_SIG_CLASSES = frozenset({"sig", "postsig", "post_sig", "post-sig", "signaturecontainer"})
+#: Post-body containers some engines build from a blockquote (vBulletin 4, XenForo 1): not quotes.
+_CONTAINER_CLASSES = frozenset({"postcontent", "messagetext", "selectquotecontainer", "bbwrapper", "message-body"})
+_VOTE_TAG_CLASSES = frozenset({"bbvote", "vote", "votetag", "vote-tag", "bbcode-vote", "bbcode_vote"})
+_WS = re.compile(r"[\s\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_WROTE = re.compile(r"^\s*(.+?)\s+(?:wrote|said|scrive|ha scritto|писал|писала|пишет|schreef|schrieb|写道|寫道|說|说)\b", re.I)
+_MAX_DEPTH = 400
+
+
+def _style(el) -> str:
+    return (el.get("style") or "").lower().replace(" ", "")
+
+
+def _classes(el) -> list[str]:
+    return (el.get("class") or "").lower().split()
+
+
+def _excluded_kind(el, tag: str) -> str | None:
+    """Why this element is not the player's own text, or None."""
+    fm = el.get(FM_ATTR)
+    if fm in FM_KINDS:
+        return fm
+    classes = _classes(el)
+    if any(c in _CONTAINER_CLASSES for c in classes):
+        return None
+    if tag in _STRIKE_TAGS:
+        return "strike"
+    if tag in _CODE_TAGS:
+        return "code"
+    if tag == "details":
+        return "spoiler"
+    if tag in _DROP:
+        return "hidden"
+    for c in classes:
+        if "quote" in c and not c.startswith(("js-", "user-action", "u-icon")):
+            return "quote"
+        if "spoiler" in c or c in ("sp-wrap", "sp-body", "sp-head"):
+            return "spoiler"
+        if c in _CODE_CLASSES or c.endswith("--code"):
+            return "code"
+        if "signature" in c or c in _SIG_CLASSES:
+            return "signature"
+    if tag in ("blockquote", "q"):
+        return "quote"
+    st = _style(el)
+    if st:
+        if "line-through" in st:
+            return "strike"
+        if "display:none" in st or "visibility:hidden" in st:
+            return "hidden"
+    return None
+
+
+def _bold_state(el, tag: str) -> bool | None:
+    """True/False when this element sets the weight, None when it inherits."""
+    if tag in ("b", "strong"):
+        return True
+    st = _style(el)
+    if "font-weight:" in st:
+        w = st.split("font-weight:", 1)[1].split(";", 1)[0].replace("!important", "")
+        if w in ("bold", "bolder") or (w.isdigit() and int(w) >= 600):
+            return True
+        if w in ("normal", "lighter") or (w.isdigit() and int(w) < 600):
+            return False
+    return None
+
+
+def _is_inline_div(el) -> bool:
+    st = _style(el)
+    return "display:inline" in st
+
+
+def _quote_author(el) -> str | None:
+    a = el.get("data-fm-author")
+    if a:
+        return a
+    for cite in el.iter("cite"):
+        m = _WROTE.match(cite.text_content() or "")
+        return (m.group(1) if m else (cite.text_content() or "").strip()) or None
+    return None
+
+
+# --------------------------------------------------------------------------- builder
+
+
+class _Builder:
+    """Accumulates text with collapsed whitespace and records span offsets."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.pos = 0
+        self.last = ""
+        self.bold = False
+        self.bold_start = 0
+        self.bold_spans: list[tuple[int, int]] = []
+        self.tags: list[Span] = []
+        self.hidden: list[Hidden] = []
+
+    def add(self, s: str | None) -> None:
+        if not s:
+            return
+        s = _WS.sub(" ", s.translate(INVISIBLE))
+        if s[:1] == " " and self.last in ("", " ", "\n"):
+            s = s[1:]
+        if not s:
+            return
+        self.parts.append(s)
+        self.pos += len(s)
+        self.last = s[-1]
+
+    def newline(self) -> None:
+        if self.last in ("", "\n"):
+            return
+        if self.last == " ":
+            self.parts[-1] = self.parts[-1][:-1]
+            self.pos -= 1
+        self.parts.append("\n")
+        self.pos += 1
+        self.last = "\n"
+
+    def set_bold(self, on: bool) -> None:
+        if on == self.bold:
+            return
+        if on:
+            self.bold_start = self.pos
+        elif self.pos > self.bold_start:
+            self.bold_spans.append((self.bold_start, self.pos))
+        self.bold = on
+
+    def result(self) -> PostText:
+        self.set_bold(False)
+        text = "".join(self.parts)
+        text = text.rstrip(" \n")
+        n = len(text)
+        bold = _merge((min(s, n), min(e, n)) for s, e in self.bold_spans)
+        tags = tuple(Span(min(t.start, n), min(t.end, n), t.kind) for t in self.tags if min(t.end, n) > t.start)
+        return PostText(text, bold, tags, tuple(self.hidden))
+
+
+def _merge(spans) -> tuple[Span, ...]:
+    out: list[list[int]] = []
+    for s, e in sorted(spans):
+        if e <= s:
+            continue
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return tuple(Span(s, e) for s, e in out)
+
+
+def _walk(el, b: _Builder, depth: int) -> None:
+    tag = el.tag
+    if not isinstance(tag, str):  # comment or processing instruction: only its tail is text
+        b.add(el.tail)
+        return
+    tag = tag.lower()
+    if depth > _MAX_DEPTH:
+        b.add(el.text_content())
+        b.add(el.tail)
+        return
+    kind = _excluded_kind(el, tag)
+    if kind is not None:
+        if kind != "hidden" or tag not in _DROP:
+            b.hidden.append(Hidden(kind, " ".join(el.text_content().split()),
+                                   _quote_author(el) if kind == "quote" else None))
+        if tag in _BLOCK or tag == "blockquote" or kind in ("quote", "spoiler", "code", "signature"):
+            b.newline()
+        b.add(el.tail)
+        return
+    if tag == "br":
+        b.newline()
+        b.add(el.tail)
+        return
+    block = tag in _BLOCK and not (tag == "div" and _is_inline_div(el))
+    if block:
+        b.newline()
+    saved_bold = b.bold
+    weight = _bold_state(el, tag)
+    if weight is not None:
+        b.set_bold(weight)
+    is_tag = any(c in _VOTE_TAG_CLASSES for c in _classes(el))
+    tag_start = b.pos
+    b.add(el.text)
+    for child in el:
+        _walk(child, b, depth + 1)
+    if is_tag and b.pos > tag_start:
+        title = (el.get("title") or "").lower()
+        b.tags.append(Span(tag_start, b.pos, "unvote" if "unvote" in title else "vote"))
+    if weight is not None:
+        b.set_bold(saved_bold)
+    if block:
+        b.newline()
+    b.add(el.tail)
+
+
+def _from_plain(text: str) -> PostText:
+    lines = [_WS.sub(" ", ln.translate(INVISIBLE)).strip() for ln in text.splitlines()]
+    return PostText("\n".join(ln for ln in lines if ln))
+
+
+def post_text(html: str) -> PostText:
+    """The text model of one post or PM body (HTML, or plain text when it has no tags)."""
+    from forummod.extract.bbcode import apply_bbcode
+
+    if not html or not html.strip():
+        return PostText("")
+    if "<" not in html:
+        pt = _from_plain(html)
+    else:
+        try:
+            root = lxml.html.fragment_fromstring(html, create_parent="div")
+        except (lxml.etree.ParserError, ValueError):
+            pt = _from_plain(re.sub(r"<[^>]*>", " ", html))
+        else:
+            b = _Builder()
+            b.add(root.text)
+            for child in root:
+                _walk(child, b, 1)
+            pt = b.result()
+    return apply_bbcode(pt)

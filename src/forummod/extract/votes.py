@@ -1,0 +1,262 @@
+"""Vote grammar: which phrases of a post are votes, unvotes or votes for "no lynch".
+
+The *forms* (config ``[games.<id>.votes].forms``; default ``("bold", "tag")``) say which
+kinds of writing count:
+
+``bold``
+    a bold run starting with a vote keyword (``VOTE: name``, ``Voto: X``, ``Голосую за X``,
+    ``Stem: X``, ``投票 X``), or containing one right after a comma or full stop
+    (``Cross fingers, vote X``); a bold keyword whose name follows unbolded
+    (``<b>Vote:</b> X``); a keyword at the start of a line followed by a bold name
+    (``Голосую за <b>Маша</b>``, witch-hunt §6).
+``tag``
+    a vote tag: ``[vote]name[/vote]`` (also ``[voto]``, ``[unvote]``) rendered or literal,
+    and MafiaScum's rendered ``<span class="bbvote">VOTE: name</span>``.
+``hash``
+    ``##vote name`` / ``##unvote`` (Mafia Universe style), anywhere on a line.
+``plain``
+    a vote phrase at the start of a line, without any markup. Off by default: "I would vote
+    X but..." must not count, and only the start of a line is ever read.
+``pm``
+    votes sent to the GM by private message (one-night ON-V1); read by `extract_message`.
+
+A phrase found in a form the game does not count is reported to the GM (info) when it names
+a player, so a player who forgot the bold hears about it. Phrases inside quotes, spoilers,
+code, signatures and struck-through text never reach this module (see `text`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Literal
+
+from forummod.extract.lexicon import Lexicon, lexicon
+from forummod.extract.names import NameIndex, NameMatch
+from forummod.extract.normalize import has_cjk
+from forummod.extract.text import PostText
+
+FORMS = ("bold", "tag", "hash", "plain", "pm")
+DEFAULT_FORMS = ("bold", "tag")
+
+_LEAD = re.compile(r"[\s*•·~«\"'(\[\-–—_]*")
+_SEP = " \t:：=-–—>»→~.,;!|"
+_AFTER_SEP = tuple(",;.!?|/，。；！？、:：")
+
+
+@dataclass(frozen=True)
+class VoteAction:
+    """One vote phrase as read, before the author or the game's forms are considered.
+
+    `kind` is vote or unvote (an abstention is an unvote). `match` is the resolved target
+    (None for a general unvote and for no lynch). `strong` marks phrases that are certainly
+    meant as votes (tags, hash, bold at the start): only those report unknown names.
+    """
+
+    kind: Literal["vote", "unvote"]
+    raw: str
+    start: int
+    forms: frozenset[str]
+    target_text: str = ""
+    match: NameMatch | None = None
+    no_lynch: bool = False
+    strong: bool = True
+    abstain: bool = False
+
+    def key(self) -> tuple[str, str | None]:
+        """What the phrase does, for comparing two versions of a post."""
+        if self.no_lynch:
+            return (self.kind, "__no_lynch__")
+        if self.match is not None and self.match.ok:
+            return (self.kind, self.match.name)
+        return (self.kind, self.target_text.casefold() or None)
+
+
+def _alternation(patterns: tuple[str, ...]) -> str:
+    ordered = sorted(patterns, key=len, reverse=True)
+    return "|".join(p + ("" if has_cjk(p) else r"(?!\w)") for p in ordered)
+
+
+class VoteGrammar:
+    """The compiled vote grammar of one language (plus English)."""
+
+    def __init__(self, lex: Lexicon) -> None:
+        w = lex.words
+        self.lex = lex
+        self.keyword = re.compile(
+            r"(?<![^\W\d_])(?:(?P<unvote>" + _alternation(w.unvote) + r")|(?P<abstain>"
+            + _alternation(w.abstain) + r")|(?P<vote>" + _alternation(w.vote) + r"))", re.I)
+        self.connector = re.compile(
+            r"(?:" + "|".join(c + (r"(?=\s*\S)" if has_cjk(c) else r"\s+") for c in
+                              sorted(w.connectors, key=len, reverse=True)) + r")", re.I)
+        self.no_lynch = re.compile(r"(?:" + _alternation(w.no_lynch) + r")", re.I)
+        self.alt = re.compile(r"\s*(?:" + "|".join(
+            a + ("" if not a[-1].isalpha() or has_cjk(a) else r"(?!\w)") for a in w.alt) + r")\s*", re.I)
+        self.stop = frozenset(s.casefold() for s in w.stop)
+        self.hash = re.compile(r"##\s*(?P<kind>un)?vote(?!\w)[\s:：]*(?P<arg>[^\n]*)", re.I)
+
+    # ------------------------------------------------------------------ reading a post
+
+    def find(self, pt: PostText, index: NameIndex, *, at: datetime | None = None,
+             cutoff: int = 80, margin: int = 10) -> list[VoteAction]:
+        """Every vote phrase of the post in any form, in text order (forms merged per phrase)."""
+        text = pt.text
+        found: dict[int, VoteAction] = {}
+
+        def add(acts: list[VoteAction]) -> None:
+            for a in acts:
+                old = found.get(a.start)
+                if old is None:
+                    found[a.start] = a
+                else:
+                    found[a.start] = VoteAction(old.kind, old.raw, old.start, old.forms | a.forms, old.target_text,
+                                                old.match, old.no_lynch, old.strong or a.strong, old.abstain)
+
+        resolve = lambda s: index.resolve(s, at=at, cutoff=cutoff, margin=margin)  # noqa: E731
+        for t in pt.tags:
+            add(self._segment(text, t.start, t.end, "tag", resolve, default=t.kind))
+        for b in pt.bold:
+            for s, e in _line_pieces(text, b.start, b.end):
+                add(self._segment(text, s, e, "bold", resolve, anywhere=True, extend=True))
+            ls, _ = pt.line_at(b.start)
+            head = text[ls:b.start]
+            m = self.keyword.match(head, _LEAD.match(head).end())
+            if m and not self._clean(head[m.end():]):
+                _, le = pt.line_at(b.start)
+                add(self._segment(text, ls, le, "bold", resolve))
+        for m in self.hash.finditer(text):
+            kind = "unvote" if m.group("kind") else "vote"
+            add([self._action(kind, m.group(0), m.start(), "hash", m.group("arg"), resolve, strong=True)])
+        for s, e in pt.lines():
+            add(self._segment(text, s, e, "plain", resolve))
+        return [found[k] for k in sorted(found)]
+
+    def find_in_lines(self, text: str, index: NameIndex, form: str, *, at: datetime | None = None,
+                      cutoff: int = 80, margin: int = 10, skip: frozenset[int] = frozenset()) -> list[VoteAction]:
+        """Vote phrases in plain lines (PMs): at a line start, or after a comma or full stop."""
+        resolve = lambda s: index.resolve(s, at=at, cutoff=cutoff, margin=margin)  # noqa: E731
+        out: list[VoteAction] = []
+        pos = 0
+        for i, line in enumerate(text.split("\n")):
+            if i not in skip:
+                out += self._segment(text, pos, pos + len(line), form, resolve, anywhere=True)
+            pos += len(line) + 1
+        return out
+
+    # ------------------------------------------------------------------ one segment
+
+    def _segment(self, text: str, s: int, e: int, form: str, resolve, *, anywhere: bool = False,
+                 extend: bool = False, default: str | None = None) -> list[VoteAction]:
+        seg = text[s:e]
+        lead = _LEAD.match(seg).end()
+        matches = list(self.keyword.finditer(seg))
+        first = next((m for m in matches if m.start() == lead), None)
+        strong = first is not None
+        if first is None and anywhere:
+            first = next((m for m in matches if _after_sep(seg, m.start())), None)
+        if first is None:
+            if default is not None and seg[lead:].strip():
+                return [self._action(default, seg.strip(), s + lead, form, seg[lead:], resolve, strong=True)]
+            return []
+        out: list[VoteAction] = []
+        cur = first
+        while cur is not None:
+            kind = _kind(cur)
+            nxt = next((m for m in matches if m.start() >= cur.end()
+                        and (_after_sep(seg, m.start()) or kind != "vote")), None)
+            arg = seg[cur.end(): nxt.start() if nxt else len(seg)]
+            raw = seg[cur.start(): nxt.start() if nxt else len(seg)].strip().rstrip(",;，；")
+            if extend and nxt is None and not arg.strip(_SEP):
+                line_end = text.find("\n", e)
+                arg = text[e: len(text) if line_end < 0 else line_end]
+                raw = (raw + " " + arg.strip()).strip()
+            single = has_cjk(cur.group(0)) and len(cur.group(0).strip()) == 1
+            is_strong = (strong and cur is first and not single and (form != "plain" or ":" in arg[:3] or "：" in arg[:3])) \
+                or form in ("tag", "hash")
+            out.append(self._action(kind, raw, s + cur.start(), form, arg, resolve, strong=is_strong,
+                                    abstain=cur.group("abstain") is not None))
+            cur = nxt
+        return out
+
+    def _action(self, kind: str, raw: str, start: int, form: str, arg: str, resolve, *, strong: bool,
+                abstain: bool = False) -> VoteAction:
+        if kind == "abstain":
+            kind, abstain = "unvote", True
+        target = self._clean(arg)
+        forms = frozenset({form})
+        if kind == "unvote":
+            if abstain or not target:
+                return VoteAction("unvote", raw, start, forms, strong=strong, abstain=abstain)
+            m = resolve(target)
+            return VoteAction("unvote", raw, start, forms, target, m if m.ok else None, strong=strong)
+        if not target:
+            return VoteAction("vote", raw, start, forms, "", None, strong=False)
+        first_word = target.split()[0].casefold().strip(".,;:!?") if target.split() else ""
+        if first_word in self.stop and not resolve(target).ok:
+            return VoteAction("vote", raw, start, forms, target, None, strong=False)
+        nl = self.no_lynch.match(target)
+        if nl:
+            m = resolve(target)
+            if not (m.ok and m.consumed >= nl.end()):
+                return VoteAction("vote", raw, start, forms, target, None, no_lynch=True, strong=strong)
+        m = resolve(target)
+        if m.ok:
+            m = self._undecided(m, target, resolve)
+        return VoteAction("vote", raw, start, forms, target, m, strong=strong)
+
+    def _clean(self, arg: str) -> str:
+        t = arg.strip().lstrip(_SEP + "([{\"'«“").strip()
+        while True:
+            m = self.connector.match(t)
+            if not m:
+                break
+            t = t[m.end():].lstrip(_SEP).strip()
+        return t.rstrip(" .,;!?)]}\"'»”")
+
+    def _undecided(self, m: NameMatch, target: str, resolve) -> NameMatch:
+        """``X / or / Y``: two names joined by "or" are an undecided vote, reported as ambiguous."""
+        rest = target[m.consumed:]
+        a = self.alt.match(rest)
+        if not a:
+            return m
+        rest = rest[a.end():]
+        while True:
+            a2 = self.alt.match(rest)
+            if not a2 or a2.end() == 0:
+                break
+            rest = rest[a2.end():]
+        other = resolve(rest)
+        if other.ok and other.name != m.name:
+            return NameMatch(target, "ambiguous", None, "alternative", 0.0, (m.name, other.name), len(target))
+        return m
+
+
+def _kind(m: re.Match) -> str:
+    if m.group("unvote") is not None:
+        return "unvote"
+    if m.group("abstain") is not None:
+        return "abstain"
+    return "vote"
+
+
+def _after_sep(seg: str, pos: int) -> bool:
+    before = seg[:pos].rstrip()
+    return before.endswith(_AFTER_SEP)
+
+
+def _line_pieces(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    out = []
+    while s < e:
+        nl = text.find("\n", s, e)
+        end = e if nl < 0 else nl
+        if end > s:
+            out.append((s, end))
+        s = end + 1
+    return out
+
+
+@lru_cache(maxsize=None)
+def grammar(language: str) -> VoteGrammar:
+    return VoteGrammar(lexicon(language))
