@@ -1,0 +1,73 @@
+"""Moderation checks: pure functions of a `CheckContext` returning `Finding`s.
+
+    ctx = CheckContext.from_analysis(analysis, store, gm_accounts=(site.username,))
+    findings = run_checks(ctx)                              # every finding true at ctx.now
+    fresh = new_findings(store, game_id, findings, now)     # only those not reported yet
+
+Families: `activity` (blocks, ON-D2), `prod` (post counts, prod list), `conduct` (posting
+places LUP-G2/G3, refused votes and actions, ON-V2, edited votes; `verbatim`: ON-D4) and
+`actions` (compulsory actions before the deadline); `reporting` is the only module with I/O.
+A crashing check becomes a `check_failed` finding instead of hiding the others: malformed
+input is data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+
+from forummod.checks.actions import check_missing_actions
+from forummod.checks.activity import check_activity
+from forummod.checks.conduct import (
+    check_action_rejections, check_dead_posts, check_edited_votes, check_graveyard_posts, check_pm_vote_mismatch,
+    check_vote_rejections,
+)
+from forummod.checks.context import CheckContext, GmPm
+from forummod.checks.findings import Finding
+from forummod.checks.prod import PlayerPosts, check_prod, post_counts, prod_list
+from forummod.checks.reporting import check_context, new_findings, unreported
+from forummod.checks.rules import CODES
+from forummod.checks.verbatim import check_verbatim
+
+Check = Callable[[CheckContext], list[Finding]]
+
+CHECKS: tuple[Check, ...] = (
+    check_activity,
+    check_prod,
+    check_dead_posts,
+    check_graveyard_posts,
+    check_vote_rejections,
+    check_pm_vote_mismatch,
+    check_verbatim,
+    check_edited_votes,
+    check_action_rejections,
+    check_missing_actions,
+)
+
+_EPOCH = datetime.min.replace(tzinfo=timezone.utc)
+
+
+def run_checks(ctx: CheckContext, checks: Sequence[Check] = CHECKS) -> list[Finding]:
+    """Every finding of every check, minus the codes in `checks.disabled`, oldest first."""
+    out: list[Finding] = []
+    for check in checks:
+        try:
+            out.extend(check(ctx))
+        except Exception as e:  # one broken check must not hide the others
+            out.append(Finding(code="check_failed", key=f"check_failed:{check.__name__}", severity="error",
+                               message=f"{check.__name__} failed: {type(e).__name__}: {e}"))
+    off = set(ctx.cfg.disabled)
+    seen: set[str] = set()
+    unique = []
+    for f in out:
+        if f.code in off or f.key in seen:
+            continue
+        seen.add(f.key)
+        unique.append(f)
+    return sorted(unique, key=lambda f: (f.at or _EPOCH, f.code, f.player or "", f.key))
+
+
+__all__ = [
+    "CHECKS", "CODES", "CheckContext", "Finding", "GmPm", "PlayerPosts", "check_context", "new_findings",
+    "post_counts", "prod_list", "run_checks", "unreported",
+]

@@ -117,13 +117,13 @@ def _apply_edit_policy(post: Post, ctx: ExtractContext,
     old = _quote([a for a in read[first.version] if a.forms & forms]) or "(no vote)"
     new = _quote([a for a in read[last.version] if a.forms & forms]) or "(no vote)"
     if changed:
-        msg = (f"{post.author} edited the votes of post {src.label()}: original {old!s} -> latest {new!s}; "
+        msg = (f"{post.author} edited the votes of {src.label()}: original {old!s} -> latest {new!s}; "
                f"policy '{ctx.edit_policy}'")
         details = f"original (v{first.version}): {old}\nlatest (v{last.version}): {new}"
         if len(versions) > 2:
             details += f"\n({len(versions)} versions stored)"
     else:
-        msg = (f"{post.author} edited post {src.label()} (at {last.edited_at:%Y-%m-%d %H:%M}), which has a vote: "
+        msg = (f"{post.author} edited {src.label()} (at {last.edited_at:%Y-%m-%d %H:%M}), which has a vote: "
                f"{new}; the original version was not stored; policy '{ctx.edit_policy}'")
         details = f"latest (v{last.version}): {new}\noriginal: not stored"
     issue = Issue("edited_vote", msg, post.created_at, src, post.author, details=details)

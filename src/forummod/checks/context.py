@@ -1,0 +1,268 @@
+"""`CheckContext`: everything a check reads, frozen, with the lookups every check needs.
+
+Built from a `GameAnalysis` by the service (`CheckContext.from_analysis`) or by hand in tests.
+Posts and messages stamped after `now` are left out here once, so every check sees the game
+exactly as it stood at `now` (a replay with `--now` gives the findings of that moment).
+Players are named by their seat's current name (the engine's name); forum accounts map to
+seats through the roster, replacements included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
+from functools import cached_property
+from typing import Any, Mapping
+from zoneinfo import ZoneInfo
+
+from forummod.config import ChecksConfig, GameConfig
+from forummod.engine.ruleset import Ruleset
+from forummod.engine.types import GameRun, GameState, Phase, Player
+from forummod.model import Issue, Message, Post, Roster, Source
+
+
+_EPOCH = datetime.min.replace(tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class GmPm:
+    """Text the GM sent one player by PM (role PM, night result): the ON-D4 reference."""
+
+    player: str  # seat name
+    text: str  # HTML, BBCode or markdown body
+    at: datetime
+    source: Source
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who held a seat when: `holders` are (account, until) oldest first; the last has until None."""
+
+    player: str
+    holders: tuple[tuple[str, datetime | None], ...]
+
+    @property
+    def accounts(self) -> tuple[str, ...]:
+        return tuple(a for a, _ in self.holders)
+
+    def holder_at(self, t: datetime) -> str:
+        for account, until in self.holders:
+            if until is None or t < until:
+                return account
+        return self.holders[-1][0]
+
+    def joined_at(self) -> datetime | None:
+        """When the current occupant took the seat (None: from the start)."""
+        return self.holders[-2][1] if len(self.holders) > 1 else None
+
+    def changes(self) -> tuple[datetime, ...]:
+        return tuple(u for _, u in self.holders[:-1] if u is not None)
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    game: GameConfig
+    ruleset: Ruleset
+    run: GameRun
+    roster: Roster
+    now: datetime
+    posts: Mapping[str, tuple[Post, ...]] = field(default_factory=dict)  # thread role -> posts
+    messages: tuple[Message, ...] = ()  # PMs to the GM
+    gm_pms: Mapping[str, tuple[GmPm, ...]] = field(default_factory=dict)  # seat name -> PMs the GM sent
+    intents: tuple[Any, ...] = ()  # VoteIntent / UnvoteIntent / ActionIntent from extraction
+    issues: tuple[Issue, ...] = ()  # extraction issues
+    game_id: str = ""
+
+    @classmethod
+    def from_analysis(cls, a: Any, store: Any = None, *, gm_pms: Mapping[str, tuple[GmPm, ...]] | None = None,
+                      gm_accounts: tuple[str, ...] = ()) -> "CheckContext":
+        """The context of a `service.GameAnalysis`. The GM's sent PMs (ON-D4) are `gm_pms`, or
+        read from `store` when one is given (`reporting.gm_pms_from_store`; `gm_accounts` adds
+        the site's GM login to the game's `gm` names)."""
+        now = a.now
+        posts = {role: tuple(p for p in ps if p.created_at <= now) for role, ps in a.inputs.posts.items()}
+        messages = tuple(m for m in a.inputs.messages if m.created_at <= now)
+        ctx = cls(game=a.game, ruleset=a.ruleset, run=a.run, roster=a.roster, now=now, posts=posts,
+                  messages=messages, gm_pms=dict(gm_pms or {}), intents=tuple(a.intents),
+                  issues=tuple(a.extraction_issues), game_id=a.game_id)
+        if store is not None and gm_pms is None:
+            from forummod.checks.reporting import gm_pms_from_store
+
+            ctx = replace(ctx, gm_pms=gm_pms_from_store(store, ctx, gm_accounts))
+        return ctx
+
+    # ------------------------------------------------------------------ plain views
+    @property
+    def state(self) -> GameState:
+        return self.run.state
+
+    @property
+    def cfg(self) -> ChecksConfig:
+        return self.game.checks
+
+    @property
+    def ruleset_name(self) -> str:
+        return self.game.ruleset
+
+    @cached_property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.game.timezone)
+
+    def thread(self, role: str) -> tuple[Post, ...]:
+        """Posts of one thread role stamped at or before `now`."""
+        return tuple(p for p in self.posts.get(role, ()) if p.created_at <= self.now)
+
+    def fmt(self, dt: datetime | None) -> str:
+        """A time as the GM reads it: the game's timezone, minutes."""
+        if dt is None:
+            return "?"
+        return dt.astimezone(self.tz).strftime("%Y-%m-%d %H:%M %Z")
+
+    def phase_named(self, name: str) -> Phase | None:
+        for p in self.run.phases:
+            if p.name == name:
+                return p
+        return None
+
+    def phase_at(self, at: datetime | None) -> str | None:
+        """The name of the latest phase begun by `at`."""
+        if at is None:
+            return None
+        found = None
+        for ph in self.run.phases:
+            if ph.start <= at:
+                found = ph.name
+        return found
+
+    @property
+    def game_start(self) -> datetime | None:
+        return min((p.start for p in self.run.phases), default=None)
+
+    @property
+    def game_over_at(self) -> datetime | None:
+        out = self.state.outcome
+        if out is None:
+            return None
+        return out.at or self.now
+
+    # ------------------------------------------------------------------ seats and accounts
+    @cached_property
+    def seats(self) -> dict[str, Seat]:
+        """Seat name -> who held it when: the roster's replacements (config and GM commands),
+        then renames only the engine knows (config `replace` events of archived games)."""
+        post_times = {p.number: p.created_at for p in self.posts.get("game", ()) if p.number is not None}
+
+        def when(at: datetime | None, at_post: int | None) -> datetime:
+            t = at if at is not None else post_times.get(at_post) if at_post is not None else None
+            return t if t is not None else _EPOCH  # unknown: taken as before anything we check
+
+        event_times = {ev.player.casefold(): when(ev.at, ev.at_post) for ev in self.game.events if ev.kind == "replace"}
+        out: dict[str, Seat] = {}
+        for pl in self.state.players:
+            slot = self.roster.slot(pl.name) or next(
+                (self.roster.slot(n) for n in pl.replaced if self.roster.slot(n) is not None), None)
+            holders = [(r.previous, when(r.at, r.at_post)) for r in (slot.replacements if slot else ())]
+            known = {a.casefold() for a, _ in holders} | {pl.name.casefold()}
+            for old in (*pl.replaced, *((slot.name,) if slot else ())):
+                if old.casefold() not in known:
+                    holders.append((old, event_times.get(old.casefold(), _EPOCH)))
+                    known.add(old.casefold())
+            holders.sort(key=lambda h: h[1])
+            out[pl.name] = Seat(pl.name, tuple(holders) + ((pl.name, None),))
+        return out
+
+    @cached_property
+    def _account_map(self) -> dict[str, str]:
+        m: dict[str, str] = {}
+        for seat in self.seats.values():
+            for a in seat.accounts:
+                m.setdefault(a.casefold(), seat.player)
+        return m
+
+    def player_of(self, account: str | None) -> str | None:
+        """The seat an account plays (current or former occupant), or None for outsiders and GMs."""
+        if not account or self.is_gm(account):
+            return None
+        return self._account_map.get(account.casefold())
+
+    def is_gm(self, account: str) -> bool:
+        key = account.casefold()
+        return self.roster.is_gm(account) or any(g.casefold() == key for g in self.game.gm)
+
+    def holder_at(self, player: str, t: datetime) -> str:
+        seat = self.seats.get(player)
+        return seat.holder_at(t) if seat else player
+
+    def is_exempt(self, player: str) -> bool:
+        ex = {e.casefold() for e in self.cfg.exempt}
+        seat = self.seats.get(player)
+        accounts = seat.accounts if seat else (player,)
+        return any(a.casefold() in ex for a in accounts)
+
+    # ------------------------------------------------------------------ life and death
+    def player(self, name: str) -> Player | None:
+        for p in self.state.players:
+            if p.name == name:
+                return p
+        return None
+
+    def death_at(self, name: str) -> datetime | None:
+        """When a dead player died: the engine's time, else their death phase's end or start."""
+        p = self.player(name)
+        if p is None or p.alive or p.death is None:
+            return None
+        if p.death.at is not None:
+            return p.death.at
+        ph = self.phase_named(p.death.phase)
+        if ph is None:
+            return None
+        return ph.end or ph.start
+
+    def alive_at(self, name: str, t: datetime) -> bool:
+        """Alive at instant `t` (a player dead with no known time counts as dead throughout)."""
+        p = self.player(name)
+        if p is None:
+            return False
+        if p.alive:
+            return True
+        d = self.death_at(name)
+        return d is not None and t < d
+
+    def alive_through(self, name: str, end: datetime) -> bool:
+        """Alive for the whole span up to `end` (died at or after `end`, or alive)."""
+        p = self.player(name)
+        if p is None:
+            return False
+        if p.alive:
+            return True
+        d = self.death_at(name)
+        return d is not None and d >= end
+
+    @cached_property
+    def _post_roles(self) -> dict[tuple[str, str], str]:
+        return {(p.thread, p.post_id): role for role, ps in self.posts.items() for p in ps}
+
+    def role_of(self, post: Post) -> str:
+        """The thread role ("game", "graveyard") a post was read from."""
+        return self._post_roles.get((post.thread, post.post_id), "game")
+
+    def posts_by_player(self, roles: tuple[str, ...]) -> dict[str, list[Post]]:
+        """Seat name -> its posts in the given threads, oldest first (GMs and outsiders left out)."""
+        out: dict[str, list[Post]] = {}
+        for role in roles:
+            for p in self.thread(role):
+                who = self.player_of(p.author)
+                if who is not None:
+                    out.setdefault(who, []).append(p)
+        for ps in out.values():
+            ps.sort(key=lambda p: p.created_at)
+        return out
+
+
+def hours(td: timedelta) -> str:
+    """A span in hours for messages: '24', '12.5'."""
+    return f"{td.total_seconds() / 3600:g}"
+
+
+def post_source(p: Post, role: str) -> Source:
+    return Source("post", p.post_id, p.number, role, p.url, p.versions[-1].version if p.versions else None)

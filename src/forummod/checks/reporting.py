@@ -1,0 +1,92 @@
+"""The only part of `checks` that touches the store: once-only reporting and the GM's sent PMs.
+
+"A finding is reported once, not on every poll, unless it changes": `new_findings` records
+every finding (`Store.record_finding` keeps a hash of its payload per key) and returns those
+never reported or changed since their report, then marks them reported. `unreported` answers
+the same question without writing (for `check --now`, a look at the past).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Iterable, Sequence
+
+from forummod.checks.context import CheckContext, GmPm
+from forummod.checks.findings import Finding
+from forummod.model import Source
+from forummod.store import Store, content_hash
+
+#: Draft kinds the GM sends one player by PM (the texts a post must not copy, ON-D4).
+PM_DRAFT_KINDS = ("role_pm", "night_result")
+
+
+def new_findings(store: Store, game_id: str, findings: Sequence[Finding], now: datetime, *,
+                 mark: bool = True) -> list[Finding]:
+    """Findings new or changed since they were last reported; recorded, and marked reported
+    unless `mark` is False (then the next call returns them again)."""
+    fresh: list[Finding] = []
+    with store.transaction():
+        for f in findings:
+            changed = store.record_finding(game_id, f.key, f.payload(), now)
+            row = store.finding(game_id, f.key)
+            if changed or (row is not None and row["reported_at"] is None):
+                fresh.append(f)
+        if mark and fresh:
+            store.mark_findings_reported(game_id, [f.key for f in fresh], now)
+    return fresh
+
+
+def unreported(store: Store, game_id: str, findings: Sequence[Finding]) -> list[Finding]:
+    """What `new_findings` would return, without writing anything."""
+    out = []
+    for f in findings:
+        row = store.finding(game_id, f.key)
+        if row is None or row["reported_at"] is None or row["fhash"] != _fhash(f.payload()):
+            out.append(f)
+    return out
+
+
+def _fhash(payload: dict[str, Any]) -> str:
+    # the same serialisation as Store.record_finding
+    return content_hash(json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str))
+
+
+def gm_pms_from_store(store: Store, ctx: CheckContext, gm_accounts: Iterable[str] = ()) -> dict[str, tuple[GmPm, ...]]:
+    """Seat name -> texts the GM sent that player: published PM drafts and stored PMs whose
+    sender is a GM account (conversation inboxes keep both sides)."""
+    gms = {g.casefold() for g in (*ctx.game.gm, *ctx.roster.gms, *gm_accounts) if g}
+    out: dict[str, list[GmPm]] = {}
+    for d in store.drafts(ctx.game_id, status="published"):
+        if d.kind not in PM_DRAFT_KINDS:
+            continue
+        player = ctx.player_of(_target_account(d.target))
+        if player is None:
+            continue
+        pub = store.publication(d.id)
+        at = (pub.finished_at if pub is not None and pub.finished_at is not None else d.updated_at)
+        src = Source("message", id=f"draft:{d.id}", url=pub.url if pub is not None else None)
+        out.setdefault(player, []).append(GmPm(player, d.body, at, src))
+    if gms:
+        for m in store.messages(ctx.game.site):
+            if m.sender.casefold() not in gms:
+                continue
+            for r in m.recipients:
+                player = ctx.player_of(r)
+                if player is not None:
+                    out.setdefault(player, []).append(
+                        GmPm(player, m.body_html, m.created_at, Source("message", id=m.message_id, url=m.url)))
+    return {k: tuple(sorted(v, key=lambda p: p.at)) for k, v in out.items()}
+
+
+def _target_account(target: str) -> str:
+    t = target.strip()
+    for prefix in ("pm:", "user:", "@"):
+        if t.lower().startswith(prefix):
+            return t[len(prefix):].strip()
+    return t
+
+
+def check_context(store: Store, analysis: Any, gm_accounts: Iterable[str] = ()) -> CheckContext:
+    """The context of an analysed game with the GM's sent PMs read from the store."""
+    return CheckContext.from_analysis(analysis, store, gm_accounts=tuple(gm_accounts))
