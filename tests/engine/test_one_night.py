@@ -916,3 +916,18 @@ def test_gm_replace_renames_the_seat_in_the_table():
     g = table(WOLVES, WOLVES_CENTRE).gm("replace", "Kraken", "Zed")
     run = g.run(now=g.clock + timedelta(minutes=1))
     assert ("Zed", "robber") in run.state.x.dealt
+
+
+def test_D11_players_without_a_pm_vote_are_listed_while_the_vote_is_open():
+    """ON-V1 / D11: the GM hears who has not voted by PM yet; a thread declaration is not a vote."""
+    from forummod.engine.registry import make_ruleset
+
+    g = table(WOLVES, WOLVES_CENTRE).day(1, hours=72)
+    pm_votes(g, ("Berber", "Tetmiera"))
+    g.vote("Kraken", "Berber", channel="thread")
+    run = g.run(now=g.phases[-1].start + timedelta(hours=2))
+    rs = make_ruleset("one-night")
+    owed = {r.player for r in rs.required_actions(run.state, run.state.phase)}
+    assert "Berber" not in owed  # voted by PM
+    assert "Kraken" in owed  # only declared in the thread
+    assert all(r.rule == "ON-V1" for r in rs.required_actions(run.state, run.state.phase))

@@ -21,7 +21,7 @@ from datetime import timedelta
 from typing import Any, Literal, Mapping
 
 from forummod.engine.events import ActionEvent, Override, Timer, UnvoteEvent, VoteEvent
-from forummod.engine.ruleset import RoleSpec, Ruleset, RunContext, Setup, Timing
+from forummod.engine.ruleset import Requirement, RoleSpec, Ruleset, RunContext, Setup, Timing
 from forummod.engine.types import (
     Fact, GameState, Kill, Outcome, Phase, PhaseId, Player, PrivateResult, Proposal, SetRole, VoteRecord,
 )
@@ -464,6 +464,14 @@ class OneNight(Ruleset):
         if ev.target == ev.voter and not self.options.self_vote:
             return ("self_vote", "ON-V1", "D11: a vote for oneself is invalid")
         return None
+
+    def required_actions(self, st: GameState, phase: Phase) -> tuple[Requirement, ...]:
+        """D11: players must vote by PM; list who has no valid PM vote yet while the vote is open."""
+        if phase.kind != "day" or not self.voting_open(st):
+            return ()
+        voted = {v.voter for v in st.votes}
+        return tuple(Requirement(p.name, ("vote",), "ON-V1", f"{p.name} has not sent a PM vote yet (D11)")
+                     for p in st.living() if p.name not in voted)
 
     def standing_votes(self, st: GameState, public: bool) -> tuple[VoteRecord, ...]:
         # PM votes are private to the GM (ON-V1): the thread-safe tally shows none of them

@@ -1,0 +1,289 @@
+"""The `village` ruleset class: data (roles, night order, facts, timing) and the hook dispatch.
+
+Setup data (`Setup.extra`):
+* `buildings`: player -> building code (§2.2); players not listed are Vagabonds. Without it the
+  tokens in `building_pool` (config `setup.buildings`, code -> count; farms default to
+  `setup.farms`) are drawn with the
+  game's seed (`setup.building_method`; a `draft` is recorded by the GM as `buildings`).
+* `thief_cards` (or `centre`): the Thief's two set-aside cards (§2.1).
+* `state`: a preset for tests and GM corrections, read once at the start: `alive` (the only living
+  players), `tokens` ({code or code@Pk: state}), `sheriff`, `poster`, `lovers`, `charmed`,
+  `guardian_last` ([night, player]), `potions` ({heal: bool, poison: bool}), `pyro_used`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any, Mapping
+
+from forummod.engine.events import ActionEvent, Timer
+from forummod.engine.ruleset import RoleSpec, Ruleset, RunContext, Setup, Timing
+from forummod.engine.types import Death, Fact, GameState, Phase
+from forummod.schema import Duration
+
+from .buildings import BuildingsMixin
+from .cascade import CascadeMixin
+from .common import CommonMixin
+from .dawn import DawnMixin
+from .day import DayMixin
+from .effects import VILLAGE_EFFECTS, Burn, RevealIdiot, apply_village_effect
+from .facts import FACTS
+from .night import NIGHT_ORDER_SEED, NightMixin
+from .options import VillageOptions
+from .sheriff import SheriffMixin
+from .state import Building, VillageX, faction_of_card, fresh_token
+from .votes import VoteMixin
+from .wins import WinsMixin
+
+BUILDING_CODES = ("farm", "church", "hovel", "school", "bakery", "barbershop", "bailiff", "tavern", "manor")
+
+DAY_HANDLERS = {
+    "silence": "on_silence", "barber": "on_barber", "confess": "on_confess", "restore": "on_restore",
+    "pardon": "on_pardon", "plead": "on_plead", "assign": "on_assign", "accept": "on_answer",
+    "refuse": "on_answer", "elect": "on_elect", "sheriff_choice": "on_sheriff_choice",
+    "successor": "on_successor", "shoot": "on_shoot", "scapegoat_ruling": "on_scapegoat_ruling",
+}
+REACTIONS = ("shoot", "successor", "scapegoat_ruling")  # sent by players who just died
+
+TIMERS = {
+    "thief_close": "timer_thief", "window": "window_timeout", "vote_open": "timer_vote_open",
+    "bk_window": "barkeeper_window_end", "revote_close": "revote_close", "sheriff_choice": "sheriff_choice_timeout",
+    "lord_close": "lord_close", "morning_close": "morning_close", "election_close": "election_close",
+    "day_power": "timer_day_power",
+}
+
+#: VIL-A-54: at equal timestamps the §5.2 order goes first (Confessor, Bonesetter, Barber): the later
+#: ones are handled a few microseconds after every input stamped at that instant.
+SAME_INSTANT_DELAY = {"restore": 1, "barber": 2}
+
+
+def _role(rid: str, faction: str, rule: str, unique: bool = True) -> RoleSpec:
+    wolf = rid in ("werewolf", "white_werewolf")
+    return RoleSpec(rid, faction, seen_as="werewolf" if wolf else "not_werewolf",
+                    counts_as="wolf" if wolf else "human", rule=rule, unique=unique)
+
+
+class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, SheriffMixin, CascadeMixin, WinsMixin,
+              CommonMixin, Ruleset):
+    name = "village"
+    title = "Werewolves of Millers Hollow: The Village (狼人村莊)"
+    language = "zh"
+    Options = VillageOptions
+    vote_rule = "VIL-V-2"
+    ROLES = {
+        "villager": _role("villager", "villagers", "VIL-R-VILLAGER", unique=False),
+        "werewolf": _role("werewolf", "werewolves", "VIL-R-WEREWOLF", unique=False),
+        "seer": _role("seer", "villagers", "VIL-R-SEER"),
+        "cupid": _role("cupid", "villagers", "VIL-R-CUPID"),
+        "witch": _role("witch", "villagers", "VIL-R-WITCH"),
+        "little_girl": _role("little_girl", "villagers", "VIL-R-LITTLE-GIRL"),
+        "hunter": _role("hunter", "villagers", "VIL-R-HUNTER"),
+        "thief": _role("thief", "villagers", "VIL-R-THIEF"),
+        "guardian": _role("guardian", "villagers", "VIL-R-GUARDIAN"),
+        "piper": _role("piper", "piper", "VIL-R-PIPER"),
+        "white_werewolf": _role("white_werewolf", "white_werewolf", "VIL-R-WHITE-WEREWOLF"),
+        "pyromaniac": _role("pyromaniac", "villagers", "VIL-A-36"),
+        "scandalmonger": _role("scandalmonger", "villagers", "VIL-A-36"),
+        "elder": _role("elder", "villagers", "VIL-R-ELDER"),
+        "idiot": _role("idiot", "villagers", "VIL-R-IDIOT"),
+        "scapegoat": _role("scapegoat", "villagers", "VIL-R-SCAPEGOAT"),
+    }
+    NIGHT_ORDER = NIGHT_ORDER_SEED
+    FACTS = FACTS
+    TIMING = Timing(first_phase="night", vote_close="48h", day_end="50h", action_deadline="24h", night_end="30h")
+
+    @classmethod
+    def default_timing(cls, options: Any) -> Timing:
+        """Phase deadlines from `time`: Wave 1 at `night_deadline`, dawn after the Witch's wave, the
+        vote close at `vote_close`, nightfall after the Lord's window."""
+        t = getattr(options, "time", None) or VillageOptions().time
+        d = lambda *parts: str(Duration(sum(p.seconds for p in parts)))  # noqa: E731
+        return Timing(first_phase="night", vote_close=d(t.vote_close), day_end=d(t.vote_close, t.lord_window),
+                      action_deadline=d(t.night_deadline), night_end=d(t.night_deadline, t.witch_deadline))
+
+    @classmethod
+    def check_setup(cls, game: Any, roles: Mapping[str, str]) -> tuple[str, str] | None:
+        for pl in getattr(game, "players", ()):
+            if pl.building and pl.building not in BUILDING_CODES:
+                return (f"players.{pl.name}.building", f"unknown building {pl.building!r} (one of {', '.join(BUILDING_CODES)})")
+        return None
+
+    # ------------------------------------------------------------------ setup
+    def initial_state(self, setup: Setup) -> GameState:
+        st = super().initial_state(setup)
+        alive = (setup.extra or {}).get("state", {}).get("alive")
+        if alive is not None:
+            for p in st.players:
+                if p.name not in alive:
+                    st = st.update_player(p.name, alive=False, death=Death(phase="", cause="preset"))
+        return st
+
+    def initial_x(self, st: GameState, setup: Setup) -> VillageX:
+        extra = setup.extra or {}
+        x = VillageX(buildings=self.deal_buildings(st, setup),
+                     thief_cards=tuple(self.canonical_role(c) for c in (extra.get("thief_cards") or extra.get("centre") or ())))
+        return self.apply_preset(x, extra.get("state") or {}, st)
+
+    def deal_buildings(self, st: GameState, setup: Setup) -> tuple[Building, ...]:
+        extra = setup.extra or {}
+        given = extra.get("buildings")
+        players = [p.name for p in st.players]
+        if given is None:
+            counts = dict(extra.get("building_pool") or extra.get("building_counts") or {})
+            counts.setdefault("farm", self.options.setup.farms)
+            bag = [c for c in BUILDING_CODES for _ in range(int(counts.get(c, 0)))]
+            rng = random.Random(f"buildings:{setup.seed}")  # §2.2: a recorded, reproducible draw
+            rng.shuffle(bag)
+            bag = (bag + [""] * len(players))[: len(players)]
+            rng.shuffle(bag)  # Vagabond tokens fill the gaps
+            given = dict(zip(players, bag))
+        return tuple(Building(code, p, fresh_token(code)) for p in players if (code := given.get(p, "")))
+
+    def apply_preset(self, x: VillageX, preset: Mapping[str, Any], st: GameState) -> VillageX:
+        if not preset:
+            return x
+        blds = list(x.buildings)
+        for key, token in (preset.get("tokens") or {}).items():
+            blds = [replace(b, token=token) if (b.id == key or b.code == key) else b for b in blds]
+        lovers = tuple(preset.get("lovers") or ())
+        cross = len(lovers) == 2 and faction_of_card(st.role_of(lovers[0])) != faction_of_card(st.role_of(lovers[1]))
+        potions = preset.get("potions") or {}
+        g = preset.get("guardian_last")
+        return replace(x, buildings=tuple(blds), lovers=lovers, lovers_cross=cross,
+                       sheriff=preset.get("sheriff"), election_done=bool(preset.get("sheriff")) or x.election_done,
+                       poster=preset.get("poster"), charmed=frozenset(preset.get("charmed") or ()),
+                       guardian_last=(int(g[0]), g[1]) if g else x.guardian_last,
+                       heal_left=potions.get("heal", True), poison_left=potions.get("poison", True),
+                       pyro_used=bool(preset.get("pyro_used", False)), thief_done=bool(preset.get("thief_done", False)))
+
+    # ------------------------------------------------------------------ phases
+    def on_phase_start(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
+        st = super().on_phase_start(st, phase, run)
+        if phase.kind == "night":
+            return self.start_night(st, phase, run)
+        return self.start_day(st, phase, run)
+
+    def start_day(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
+        n = phase.id.number
+        st = self.start_lynch(st, phase, run)
+        if not any(d == n for d, _ in st.x.mornings):  # no dawn before this day (first phase, GM restart)
+            st = self.open_morning(st, run, n)
+            if st.x.morning is None:
+                st = self.maybe_open_election(st, run, n)
+        return st
+
+    def on_phase_end(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
+        if phase.kind == "night" and st.x.tonight is not None and not st.x.tonight.dawned:
+            return self.dawn(st, phase, run)
+        return st
+
+    def timer_thief(self, st: GameState, timer: Timer, run: RunContext) -> GameState:
+        return self.close_wave0(st, timer.phase, run)
+
+    def timer_vote_open(self, st: GameState, timer: Timer, run: RunContext) -> GameState:
+        lynch = st.x.lynch
+        if lynch is None or lynch.day != timer.get("day") or lynch.stage != "waiting":
+            return st
+        return self.open_round(st, run, lynch.closes, round_=1)
+
+    def on_timer(self, st: GameState, timer: Timer, run: RunContext) -> GameState:
+        handler = TIMERS.get(timer.name)
+        return getattr(self, handler)(st, timer, run) if handler else st
+
+    # ------------------------------------------------------------------ actions
+    def on_action(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
+        spec = self.actions.get(ev.action)
+        if spec is None or spec.when == "night":
+            return super().on_action(st, ev, run)
+        problem = self._day_action_problem(st, ev, spec)
+        if problem is not None:
+            self.refuse(run, ev, problem[0], problem[1] or spec.rule, problem[2])
+            return st
+        delay = SAME_INSTANT_DELAY.get(ev.action)
+        if delay:  # VIL-A-54
+            run.timer(ev.at + timedelta(microseconds=delay), "day_power", st.phase.name if st.phase else "", event=ev)
+            return st
+        return getattr(self, DAY_HANDLERS[ev.action])(st, ev, run)
+
+    def timer_day_power(self, st: GameState, timer: Timer, run: RunContext) -> GameState:
+        ev = timer.get("event")
+        problem = self._day_action_problem(st, ev, self.actions[ev.action])
+        if problem is not None:
+            self.refuse(run, ev, problem[0], problem[1], problem[2])
+            return st
+        return getattr(self, DAY_HANDLERS[ev.action])(st, ev, run)
+
+    def _day_action_problem(self, st, ev, spec):
+        if st.outcome is not None:
+            return ("game_over", None, "the game is over")
+        if ev.by_gm and ev.action in ("successor", "elect"):  # GM's choice (VIL-A-06, VIL-A-07)
+            return None
+        if not st.has_player(ev.actor):
+            return ("non_player", None, f"{ev.actor} is not a player")
+        if ev.action not in REACTIONS and not st.is_alive(ev.actor):
+            return ("dead_actor", None, f"{ev.actor} is dead")
+        if not spec.min_targets <= len(ev.targets) <= spec.max_targets:
+            return ("target_count", None, f"{ev.action} takes {spec.min_targets}-{spec.max_targets} players")
+        for t in ev.targets:
+            if not st.has_player(t):
+                return ("non_player_target", None, f"{t} is not a player")
+        return None
+
+    # ------------------------------------------------------------------ applying proposals
+    def apply_effect(self, st: GameState, eff: Any, phase: str, run: RunContext):
+        if isinstance(eff, VILLAGE_EFFECTS):
+            return apply_village_effect(st, eff), []
+        return super().apply_effect(st, eff, phase, run)
+
+    def after_proposal(self, st: GameState, prop, killed: list[str], run: RunContext) -> GameState:
+        if prop.kind == "dawn":
+            return self.after_dawn(st, prop, killed, run)
+        st = self.cascade(st, killed, run)
+        if prop.kind == "lynch" and self.options.bailiff.day_vacancies == "after_execution" and st.x.lynch:
+            st = self.open_morning(st, run, st.x.lynch.day, label="after_execution")  # VIL-A-22
+        for eff in prop.effects:
+            if isinstance(eff, RevealIdiot) and st.x.sheriff == eff.player and not self.options.idiot.sheriff_keeps_title:
+                st, win = self.sheriff_gone(st, eff.player, run)  # VIL-A-57
+                st = self.open_windows(st, [win] if win else [], run)
+        return st
+
+    def after_dawn(self, st: GameState, prop, killed: list[str], run: RunContext) -> GameState:
+        tn = st.x.tonight
+        st = st.with_x(nights=st.x.nights + ((tn,) if tn else ()))
+        st = self.cascade(st, killed, run)
+        for eff in prop.effects:  # VIL-A-08: the Sheriff's farm burns
+            if isinstance(eff, Burn) and st.x.sheriff and eff.building == f"farm@{st.x.sheriff}" \
+                    and not self.options.sheriff.burned_farm_keeps_title:
+                st, win = self.sheriff_gone(st, st.x.sheriff, run)
+                st = self.open_windows(st, [win] if win else [], run)
+        n = tn.night if tn else 0
+        if self.check_win(st) is None and st.outcome is None:
+            if self.holding_windows(st):
+                st = self.post(st, run, f"pending:{prop.phase}", "announce",
+                               facts=(Fact.of("victory_pending", "VIL-D-01"),))
+            st = self.open_morning(st, run, n)  # VIL-D-01b
+            if st.x.morning is None or st.x.morning.day != n:
+                st = self.maybe_open_election(st, run, n)
+        return st
+
+    # ------------------------------------------------------------------ GM overrides
+    def on_override(self, st: GameState, ev, run: RunContext) -> GameState:
+        """`shoot`: a Hunter's shot the GM enters (VIL-R-HUNTER); `no_lynch`: the GM ends today's lynch."""
+        if ev.kind == "shoot" and st.has_player(ev.player):
+            act = ActionEvent(at=ev.at, actor=ev.player, action="shoot", targets=(ev.target,), source=ev.source,
+                              channel="gm", by_gm=True)
+            return self.on_shoot(st, act, run)
+        if ev.kind == "no_lynch" and st.x.lynch is not None and st.x.lynch.stage != "done":
+            run.note("override", "GM: no lynch today", source=ev.source)
+            return self.finish_no_lynch(st, run, "gm")
+        return super().on_override(st, ev, run)
+
+    # ------------------------------------------------------------------ GM replacements
+    def rename_in_x(self, x: VillageX, old: str, new: str) -> VillageX:
+        ren = lambda n: new if n == old else n  # noqa: E731
+        return replace(x, buildings=tuple(replace(b, holder=ren(b.holder)) for b in x.buildings),
+                       lovers=tuple(ren(n) for n in x.lovers), charmed=frozenset(ren(n) for n in x.charmed),
+                       sheriff=ren(x.sheriff) if x.sheriff else None, poster=ren(x.poster) if x.poster else None,
+                       silenced=frozenset(ren(n) for n in x.silenced))
