@@ -50,6 +50,27 @@ EXAMPLES: dict[tuple[str, str], Any] = {
     ("ScheduleConfig", "start"): "2026-12-01T21:00:00+01:00",
 }
 
+# small but playable setups for the other rulesets' example games
+GAME_SNIPPETS: dict[str, list[str]] = {
+    "one-night": [
+        'language = "nl"',
+        'players = [{ name = "Berber" }, { name = "Bobdebouwer" }, { name = "Kraken" }, { name = "Legioen" }, '
+        '{ name = "Tetmiera" }]',
+        'setup = { deal = "random", roles = { tanner = 1, hunter = 1, werewolf = 2, seer = 1, robber = 1, '
+        'troublemaker = 1, insomniac = 1 } }',
+    ],
+    "witch-hunt": [
+        'players = [{ name = "Маша", role = "witch" }, { name = "Саша", role = "witch" }, '
+        '{ name = "Петя", role = "herbalist" }, { name = "Игорь", role = "inquisitor" }, '
+        '{ name = "Оля", role = "gossip" }, { name = "Ваня" }, { name = "Лена" }]',
+    ],
+    "village": [
+        'players = [{ name = "小明", building = "farm" }, { name = "小红", building = "tavern" }, '
+        '{ name = "阿强", role = "werewolf" }, { name = "阿花", building = "school" }, { name = "老王", role = "seer" }, '
+        '{ name = "老李", role = "werewolf" }]',
+    ],
+}
+
 # keys shown as examples although their default is different (documented in the comment)
 EXAMPLE_NOTE = "example; default "
 
@@ -134,8 +155,9 @@ def example_config() -> str:
         gid = "lupus" if rs_name == "lupus-eresia" else rs_name.replace("-", "_")
         if gid != "lupus":
             L += [f"# A {cls.title or rs_name} game: only the keys that differ from the defaults.",
-                  f"[games.{gid}]", 'site = "archive"', 'thread = "game"', f'ruleset = "{rs_name}"',
-                  f'players = [{{ name = "P1" }}, {{ name = "P2" }}, {{ name = "P3" }}]', ""]
+                  f"[games.{gid}]", 'site = "archive"', 'thread = "game"', f'ruleset = "{rs_name}"']
+            L += GAME_SNIPPETS.get(rs_name, ['players = [{ name = "P1" }, { name = "P2" }, { name = "P3" }]'])
+            L += [""]
         L += [f"# Options of the {rs_name} ruleset, all at their defaults."]
         L += options_lines(cls.Options, f"games.{gid}.options") + [""]
     return "\n".join(L).rstrip() + "\n"

@@ -60,7 +60,7 @@ class Duration:
 
     def __str__(self) -> str:
         rest, out = self.seconds, ""
-        for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        for unit, size in (("h", 3600), ("m", 60), ("s", 1)):  # "48h" reads better than "2d"
             if rest >= size:
                 out += f"{rest // size}{unit}"
                 rest %= size
