@@ -61,12 +61,12 @@ def test_bad_selector_is_a_config_error_naming_the_key(tmp_path):
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))
-def test_make_adapter_gives_a_forum_adapter_with_placeholder_write_side(engine):
+def test_make_adapter_gives_a_forum_adapter_with_a_write_side(engine):
     site = SiteConfig(engine=engine, base_url="https://forum.example.test/")
     ad = make_adapter("s", site)
     assert isinstance(ad, ForumAdapter) and ad.engine == engine
-    with pytest.raises(NotImplementedError, match="issue 7"):
-        ad.reply(ThreadRef("https://forum.example.test/x"), "hi")
+    assert ad.profile.reply.enabled and ad.profile.pm.enabled  # issue 7: every engine can publish
+    assert ad.profile.reply.verified and ad.profile.pm.verified
 
 
 def test_thread_ids_from_urls():

@@ -80,14 +80,22 @@ class ForumAdapter(Protocol):
         """Fetch private messages not in `known_ids`, without marking unread ones as read where possible."""
 
     def reply(self, thread: ThreadRef, body: str, marker: str | None = None) -> Published:
-        """Post `body` as a reply in the thread; never retried blindly."""
+        """Post `body` (already carrying `marker`) as a reply in the thread, sent exactly once.
+
+        Waits for the engine's flood interval first. `PublishError` (with the forum's own
+        words) when the forum refused it; `forum.write.PublishUncertain`, a subclass, when it
+        may have been posted (lost answer, an answer that does not say): the caller must then
+        use `find_published`, never send again blindly. `marker` lets the adapter check the
+        post it is pointed at and find it when the answer names no id."""
 
     def send_pm(self, to: str, subject: str, body: str, marker: str | None = None) -> Published:
-        """Send a private message."""
+        """Send a private message to one recipient; same contract as `reply`."""
 
     def find_published(self, marker: str, thread: ThreadRef | None = None,
                        since: datetime | None = None) -> Published | None:
-        """Look for a post or PM carrying `marker` (exactly-once publishing after a crash)."""
+        """Our post (in `thread`) or sent PM (without `thread`) whose body carries `marker`,
+        searching back to `since`; None when the forum shows none (exactly-once after a crash).
+        Only reads."""
 
 
 #: Adapters normalise post bodies: every quote, spoiler, code block and signature container in

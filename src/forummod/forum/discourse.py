@@ -7,13 +7,18 @@ Private messages: `/topics/private-messages/<user>.json` then `/t/<id>.json` per
 conversation. API reads record no read-timings, so nothing is marked read.
 Auth: `Api-Key`/`Api-Username` headers when an API key is configured, else the
 `/session/csrf` + `POST /session` login.
+Writing: `POST /posts.json` (`topic_id` + `raw` for a reply; `title`, `raw`,
+`archetype=private_message`, `target_recipients` for a PM), once, never retried; a refusal
+(422 "posting too quickly", 429, 403) is a PublishError with Discourse's own words.
+`find_published` reads the topic's last posts (and `raw` when the cooked HTML lost the
+marker) or the account's sent private messages.
 """
 
 from __future__ import annotations
 
 import json
 
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
@@ -21,23 +26,29 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from forummod.config import SiteConfig
-from forummod.errors import ForumError, LayoutChanged, LoginFailed, LoginRequired
+from forummod.errors import ForumError, LayoutChanged, LoginFailed, LoginRequired, NetworkError, PublishError
 from forummod.forum.base import InboxPoll, ParsedPage, Progress, ThreadPoll, ThreadRef
 from forummod.forum.cookies import CookieStore
 from forummod.forum.dates import parse_iso
-from forummod.forum.html_adapter import WRITE_SIDE, HtmlAdapter
-from forummod.forum.html_engine import normalise_body, thread_id_of
+from forummod.forum.html_adapter import HtmlAdapter
+from forummod.forum.html_engine import cap_depth, normalise_body, thread_id_of
 from forummod.forum.http import HttpClient
 from forummod.forum.login import read_secret
 from forummod.forum.poller import content_hash
+from forummod.forum.write import PublishUncertain, flood_gate, has_marker, site_key
+from forummod.logsafe import register_secret
 from forummod.model import Cursor, PageRef, Published, RawMessage, RawPost
 
 CHUNK = 20
+FIND_POSTS = 40  # last posts of a topic searched by find_published
+FIND_PMS = 15  # newest sent private messages searched by find_published
+FIND_RAW = 10  # our posts whose raw text is fetched when the cooked HTML lost the marker
+SINCE_SLACK = timedelta(minutes=15)
 
 
 def normalise_cooked(profile: Any, cooked: str) -> str:
     """Discourse's rendered HTML with data-fm marks (quotes are aside.quote[data-username])."""
-    frag = lxml.html.fragment_fromstring(cooked or "", create_parent="div")
+    frag = lxml.html.fragment_fromstring(cap_depth(cooked or ""), create_parent="div")
     frag.set("class", "cooked")
     return normalise_body(profile, frag)
 
@@ -93,7 +104,7 @@ def is_json(text: str) -> bool:
 
 
 class DiscourseAdapter:
-    """Read side of Discourse; the write side comes with issue 7."""
+    """Discourse through its JSON API: threads, private messages, replies and PMs."""
 
     def __init__(self, site_name: str, site: SiteConfig, profile: Any, *, http: HttpClient | None = None,
                  cookie_store: CookieStore | None = None, clock: Callable[[], datetime] | None = None):
@@ -226,17 +237,110 @@ class DiscourseAdapter:
                                        last_post_id=next(reversed(uniq), None) if uniq else (cursor.last_post_id if cursor else None)),
                          requests=self.http.stats.requests - before[0], bytes=self.http.stats.bytes - before[1])
 
-    # ------------------------------------------------------------------ write side (issue 7)
+    # ------------------------------------------------------------------ write side
+
+    def _write_headers(self) -> dict[str, str]:
+        """Headers of a write: the API key travels in the session; a logged-in session needs a
+        fresh CSRF token (fetched with a GET, which is safe to repeat)."""
+        hdr = {"Accept": "application/json"}
+        if self.site.api_key_env:
+            return hdr
+        if not self._authed:
+            self.login()
+        csrf = self.http.get("/session/csrf", headers={"X-Requested-With": "XMLHttpRequest", **hdr},
+                             check_login=False)
+        token = json.loads(csrf.text).get("csrf", "") if is_json(csrf.text) else ""
+        if not token:
+            raise PublishError("discourse: no CSRF token from /session/csrf; nothing was sent")
+        register_secret(token)
+        return {**hdr, "X-CSRF-Token": token, "X-Requested-With": "XMLHttpRequest"}
+
+    def _create_post(self, payload: Mapping[str, Any], what: str, flood_interval: float) -> dict:
+        """POST /posts.json once; Discourse's JSON error list becomes the PublishError message."""
+        headers = self._write_headers()
+        gate = flood_gate(site_key(self.base), self.site.username or "system")
+        gate.reserve(flood_interval, 0.0, self.http.clock, self.http.sleep)
+        try:
+            f = self.http.post("/posts.json", dict(payload), headers=headers, allow_redirects=False)
+        except NetworkError as e:
+            gate.mark(self.http.clock())
+            raise PublishUncertain(f"discourse: the {what} was sent but no answer came back ({e}); look for it "
+                                   "(find_published) before sending again") from None
+        gate.mark(self.http.clock())
+        data = json.loads(f.text) if is_json(f.text) else {}
+        if f.status in (200, 201) and isinstance(data, dict) and data.get("id") is not None:
+            return data
+        errors = data.get("errors") if isinstance(data, dict) else None
+        said = "; ".join(str(e) for e in errors) if errors else (data.get("error") if isinstance(data, dict) else None)
+        wait = (data.get("extras") or {}).get("wait_seconds") if isinstance(data, dict) else None
+        if 400 <= f.status < 500:
+            raise PublishError(f"discourse: the forum refused the {what} (HTTP {f.status}): {said or f.text[:200]}"
+                               + (f" (wait {wait} s)" if wait else ""))
+        raise PublishUncertain(f"discourse: HTTP {f.status} to the {what}; it may have been posted: look for it "
+                               "(find_published) before sending again")
+
+    def _published(self, data: Mapping[str, Any]) -> Published:
+        slug = data.get("topic_slug") or "-"
+        url = f"{self.base}/t/{slug}/{data.get('topic_id')}/{data.get('post_number', 1)}"
+        at = parse_iso(str(data.get("created_at") or ""), self.tz) or self.html.now()
+        return Published(remote_id=str(data["id"]), url=url, at=at)
 
     def reply(self, thread: ThreadRef, body: str, marker: str | None = None) -> Published:
-        raise NotImplementedError(WRITE_SIDE)
+        tid = self.thread_id(thread)
+        data = self._create_post({"topic_id": tid, "raw": body}, "reply", self.profile.reply.flood_interval)
+        return self._published(data)
 
     def send_pm(self, to: str, subject: str, body: str, marker: str | None = None) -> Published:
-        raise NotImplementedError(WRITE_SIDE)
+        payload = {"title": subject, "raw": body, "archetype": "private_message", "target_recipients": to}
+        data = self._create_post(payload, "private message", self.profile.pm.flood_interval)
+        return self._published(data)
 
     def find_published(self, marker: str, thread: ThreadRef | None = None,
                        since: datetime | None = None) -> Published | None:
-        raise NotImplementedError(WRITE_SIDE)
+        if not marker:
+            raise PublishError("find_published needs a marker")
+        if not self._authed and self.site.username:
+            self.login()
+        if thread is not None:
+            tid = self.thread_id(thread)
+            topic, _ = self._json(f"/t/{tid}.json")
+            stream = list(topic.get("post_stream", {}).get("stream", []))[-FIND_POSTS:]
+            have = {p.post_id: p for p in posts_from_json(self.profile, topic, base_url=self.base, tz=self.tz)}
+            missing = [i for i in stream if str(i) not in have]
+            for k in range(0, len(missing), CHUNK):
+                data, _ = self._json(f"/t/{tid}/posts.json", [("post_ids[]", i) for i in missing[k:k + CHUNK]])
+                have.update({p.post_id: p for p in posts_from_json(self.profile, data, base_url=self.base, tz=self.tz)})
+            posts = [have[str(i)] for i in stream if str(i) in have]
+            return self._marked(posts, marker, since)
+        data, _ = self._json(f"/topics/private-messages-sent/{self.site.username}.json")
+        topics = data.get("topic_list", {}).get("topics", [])
+        for t in topics[:FIND_PMS]:
+            last = parse_iso(str(t.get("last_posted_at") or t.get("bumped_at") or ""), self.tz)
+            if since is not None and last is not None and last < since - SINCE_SLACK:
+                continue
+            topic, _ = self._json(f"/t/{t['id']}.json")
+            found = self._marked(posts_from_json(self.profile, topic, base_url=self.base, tz=self.tz), marker, since)
+            if found is not None:
+                return found
+        return None
+
+    def _marked(self, posts: Sequence[RawPost], marker: str, since: datetime | None) -> Published | None:
+        """Our post carrying the marker: in the cooked HTML, or else in its raw text (Discourse
+        strips comments and unknown attributes when it cooks)."""
+        me = (self.site.username or "").casefold()
+        raw_reads = 0
+        for p in posts:
+            if p.author.casefold() != me or (since is not None and p.created_at < since - SINCE_SLACK):
+                continue
+            if has_marker(p.html, marker):
+                return Published(remote_id=p.post_id, url=p.url, at=p.created_at)
+            if raw_reads >= FIND_RAW:
+                continue
+            raw_reads += 1
+            raw, _ = self._json(f"/posts/{p.post_id}.json")
+            if has_marker(str(raw.get("raw", "")), marker):
+                return Published(remote_id=p.post_id, url=p.url, at=p.created_at)
+        return None
 
 
 def messages_from_topic(profile: Any, topic: Mapping[str, Any], *, base_url: str, tz: tzinfo) -> list[RawMessage]:

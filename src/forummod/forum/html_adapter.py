@@ -14,12 +14,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from forummod.config import SiteConfig
-from forummod.errors import LoginRequired, UsageError
+from forummod.errors import LoginFailed, LoginRequired, UsageError
 from forummod.forum.base import InboxPoll, Progress, ThreadPoll, ThreadRef
 from forummod.forum.cookies import CookieStore
+from forummod.forum.html_write import FormWriter
 from forummod.forum.html_engine import (
     InboxRow,
     is_login_page,
+    page_complete,
     parse_inbox,
     parse_message_page,
     parse_thread_page,
@@ -28,9 +30,7 @@ from forummod.forum.html_engine import (
 from forummod.forum.http import Fetched, HttpClient
 from forummod.forum.login import login_with_form, read_secret
 from forummod.forum.poller import poll_pages
-from forummod.model import Cursor, Published, RawMessage
-
-WRITE_SIDE = "write side: issue 7"
+from forummod.model import Cursor, RawMessage
 
 
 def first_page_url(profile: Any, url: str) -> str:
@@ -59,8 +59,9 @@ def first_page_url(profile: Any, url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
 
 
-class HtmlAdapter:
-    """Read side of a profile-driven forum. The write side comes with issue 7."""
+class HtmlAdapter(FormWriter):
+    """A profile-driven forum: reading here, writing (reply, send_pm, find_published) in
+    `html_write.FormWriter`."""
 
     def __init__(self, site_name: str, site: SiteConfig, profile: Any, *, http: HttpClient | None = None,
                  cookie_store: CookieStore | None = None, clock: Callable[[], datetime] | None = None):
@@ -72,6 +73,7 @@ class HtmlAdapter:
         self.tz = ZoneInfo(site.timezone)
         self._clock = clock
         self._logged_in = False
+        self._login_refused = False
 
     # ------------------------------------------------------------------ helpers
 
@@ -108,13 +110,23 @@ class HtmlAdapter:
         self._logged_in = True
 
     def _get(self, url: str, etag: str | None = None, last_modified: str | None = None) -> Fetched:
+        """GET a forum page (whole pages only: see `page_complete`). A login page instead of
+        the content logs in and asks once more, at every session expiry of a long run (a
+        refused password is not tried again: forums lock accounts after a few attempts)."""
         try:
-            return self.http.get(url, etag=etag, last_modified=last_modified)
+            return self.http.get(url, etag=etag, last_modified=last_modified, complete=page_complete)
         except LoginRequired:
-            if self._logged_in or not self.site.username:
+            if not self.site.username:
                 raise
-            self.login()
-            return self.http.get(url, etag=etag, last_modified=last_modified)
+            if self._login_refused:
+                raise LoginFailed(f"{self.site_name}: the forum refused this run's login earlier; not trying again "
+                                  f"(check the password in ${self.site.password_env or 'the keyring'} and restart)") from None
+            try:
+                self.login()
+            except LoginFailed:
+                self._login_refused = True
+                raise
+            return self.http.get(url, etag=etag, last_modified=last_modified, complete=page_complete)
 
     # ------------------------------------------------------------------ threads
 
@@ -166,15 +178,3 @@ class HtmlAdapter:
         f = self._get(row.url)
         return parse_message_page(self.profile, f.text, url=f.url, tz=self.tz, now=self.now(), row=row,
                                   me=self.site.username)
-
-    # ------------------------------------------------------------------ write side (issue 7)
-
-    def reply(self, thread: ThreadRef, body: str, marker: str | None = None) -> Published:
-        raise NotImplementedError(WRITE_SIDE)
-
-    def send_pm(self, to: str, subject: str, body: str, marker: str | None = None) -> Published:
-        raise NotImplementedError(WRITE_SIDE)
-
-    def find_published(self, marker: str, thread: ThreadRef | None = None,
-                       since: datetime | None = None) -> Published | None:
-        raise NotImplementedError(WRITE_SIDE)

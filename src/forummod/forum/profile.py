@@ -25,7 +25,9 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from cssselect import HTMLTranslator
-from cssselect.parser import SelectorError
+from cssselect.parser import (
+    Attrib, Class, CombinedSelector, Element, Function, Hash, Negation, Pseudo, SelectorError, parse as parse_css,
+)
 from lxml import etree
 
 from forummod.errors import ConfigError
@@ -51,6 +53,11 @@ class Extractor:
     attr: str | None = None
     regex: re.Pattern[str] | None = None
     own: bool = False
+    # What every match needs below the context: (element, XPath condition) of the leftmost
+    # compound of each CSS alternative, or ("", xpath) for a raw XPath itself; None when that
+    # cannot be told. `probe_of` joins them, so one cheap XPath proves that a whole list of
+    # fallbacks finds nothing.
+    probe: tuple[tuple[str, str], ...] | None = None
 
     def elements(self, el: Any) -> list[Any]:
         if self.path is None:
@@ -66,29 +73,42 @@ class Extractor:
             return "".join(t for t in [node.text, *(c.tail for c in node)] if t)
         return node.text_content() if hasattr(node, "text_content") else "".join(node.itertext())
 
+    def nodes(self, el: Any) -> list[Any]:
+        """What the path finds below `el` (XPath string/number results as one string)."""
+        if self.path is None:
+            return [el]
+        found = self.path(el)
+        return found if isinstance(found, list) else [str(found)]
+
+    def value_of(self, node: Any) -> str | None:
+        """The cleaned value one found node gives ('' or None: it gives none)."""
+        raw = node if isinstance(node, str) else self._raw(node)
+        if raw is None:
+            return None
+        if self.regex is not None:
+            m = self.regex.search(raw)
+            if not m:
+                return None
+            raw = m.group(1) if m.groups() else m.group(0)
+        return " ".join(raw.split())
+
     def values(self, el: Any) -> Iterable[str]:
-        if self.path is not None:
-            found = self.path(el)
-            if not isinstance(found, list):  # XPath string()/number() results
-                found = [str(found)]
-        else:
-            found = [el]
+        return self.values_in(self.nodes(el))
+
+    def values_in(self, found: list[Any]) -> Iterable[str]:
         for node in found:
-            raw = node if isinstance(node, str) else self._raw(node)
-            if raw is None:
-                continue
-            if self.regex is not None:
-                m = self.regex.search(raw)
-                if not m:
-                    continue
-                raw = m.group(1) if m.groups() else m.group(0)
-            raw = " ".join(raw.split())
-            if raw:
-                yield raw
+            v = self.value_of(node)
+            if v:
+                yield v
 
     def first(self, el: Any) -> str | None:
-        for v in self.values(el):
-            return v
+        return self.first_in(self.nodes(el))
+
+    def first_in(self, found: list[Any]) -> str | None:
+        for node in found:  # a loop, not the generator: this runs for every field of every post
+            v = self.value_of(node)
+            if v:
+                return v
         return None
 
 
@@ -131,7 +151,114 @@ def _compile_extractor(spec: Any, where: str) -> Extractor:
         raise ConfigError(where, f"bad regex {regex!r}: {e}") from None
     source = spec.get("_str") or (f"{css or 'xpath:' + str(xpath)}" + (f" @{attr}" if attr else "")
                                   + (f" /{regex}/" if regex else ""))
-    return Extractor(source=source, path=path, attr=attr, regex=rx, own=bool(spec.get("own", False)))
+    if xpath is not None:
+        probe = _xpath_probe(xpath)
+    elif path is None or css.startswith(":self"):
+        probe = None
+    elif css.startswith("xpath:"):
+        probe = _xpath_probe(css[6:].strip())
+    else:
+        probe = _css_probe(css)
+    return Extractor(source=source, path=path, attr=attr, regex=rx, own=bool(spec.get("own", False)), probe=probe)
+
+
+def _css_probe(css: str) -> tuple[tuple[str, str], ...] | None:
+    """(element, condition) of the leftmost compound of each alternative of a CSS selector that
+    is searched below the context: with the descendant scope every combinator stays inside the
+    context's subtree, so no such element there means no match at all."""
+    try:
+        selectors = parse_css(css)
+        steps = []
+        for sel in selectors:
+            if sel.pseudo_element:
+                return None
+            tree = sel.parsed_tree
+            while isinstance(tree, CombinedSelector):
+                tree = tree.selector
+            step = _loose_step(tree)
+            if step is None:
+                return None
+            steps.append(step)
+        return tuple(steps) or None
+    except Exception:  # anything cssselect cannot take apart simply gets no probe
+        return None
+
+
+def _loose_step(compound: Any) -> tuple[str, str] | None:
+    """(element, condition) that every element matching `compound` meets: its tag, its classes
+    as plain substrings of @class, its id, its attributes' presence and values as substrings.
+    Looser than the selector (pseudo-classes are left out), hence cheaper to test, and still
+    necessary, which is all a probe needs."""
+    conds: list[str] = []
+    node = compound
+    while True:
+        if isinstance(node, Class):
+            conds.append(f"contains(@class, {_TRANSLATOR.xpath_literal(node.class_name)})")
+        elif isinstance(node, Hash):
+            conds.append(f"@id = {_TRANSLATOR.xpath_literal(node.id)}")
+        elif isinstance(node, Attrib):
+            cond = _loose_attrib(node)
+            if cond:
+                conds.append(cond)
+        elif isinstance(node, Element):
+            element = (node.element or "*").lower()
+            conds.sort(key=lambda c: not c.startswith("@") or " " in c)  # bare @attr: the cheapest test first
+            return element, " and ".join(conds)
+        elif not isinstance(node, (Attrib, Pseudo, Function, Negation)):
+            return None
+        node = node.selector
+
+
+def _loose_attrib(node: Any) -> str:
+    """A necessary condition for an attribute selector ('' when there is none to give)."""
+    name = node.attrib
+    if node.namespace or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.-]*", name or ""):
+        return ""
+    name = name.lower()
+    if node.operator == "exists":
+        return f"@{name}"
+    if node.operator == "!=":
+        return ""
+    value = _TRANSLATOR.xpath_literal(getattr(node.value, "value", node.value) or "")
+    return f"@{name} = {value}" if node.operator == "=" else f"contains(@{name}, {value})"
+
+
+def _xpath_probe(xpath: str) -> tuple[tuple[str, str], ...] | None:
+    """A raw XPath probes for itself when it is a relative location path (a node-set)."""
+    x = xpath.strip()
+    return (("", x),) if x.startswith((".//", "descendant::", "descendant-or-self::")) else None
+
+
+@lru_cache(maxsize=1024)
+def _compile_probe(steps: tuple[str, ...]) -> etree.XPath | None:
+    try:
+        return etree.XPath(" | ".join(steps))
+    except etree.XPathError:
+        return None
+
+
+def probe_of(extractors: Iterable[Extractor]) -> etree.XPath | None:
+    """One XPath that finds nothing below an element only when none of `extractors` finds
+    anything there (None when some extractor cannot be probed). Compound steps with the same
+    element are merged, so a long fallback list costs about one walk of the subtree."""
+    by_element: dict[str, list[str]] = {}
+    raw: list[str] = []
+    for ex in extractors:
+        if ex.probe is None:
+            return None
+        for element, cond in ex.probe:
+            if element:
+                by_element.setdefault(element, []).append(cond)
+            else:
+                raw.append(cond)
+    steps = []
+    for element, conds in by_element.items():
+        if "" in conds:
+            steps.append(f"descendant::{element}")
+        else:
+            steps.append(f"descendant::{element}[" + " or ".join(f"({c})" for c in dict.fromkeys(conds)) + "]")
+    steps += dict.fromkeys(raw)
+    return _compile_probe(tuple(steps)) if steps else None
 
 
 def _extractors(data: Mapping[str, Any], key: str, where: str) -> tuple[Extractor, ...]:
@@ -222,6 +349,53 @@ class InboxSpec:
 
 
 @dataclass(frozen=True)
+class WriteSpec:
+    """How to publish through one of the engine's forms (a reply, or a private message).
+
+    The adapter GETs the form page (`url`, or a `link` found on the thread page), keeps
+    every hidden field the form carries (CSRF tokens, post hashes, timestamps), fills the
+    text into the first `body` field the form has, adds `submit` (the button a browser
+    would send) and `fields`, and POSTs once. The answer is read in this order: a redirect
+    or meta refresh whose URL matches `id`; a URL in `refused` (the forum dropped it on
+    purpose); the forum's own `error` message; `links` on the answer page matching `id`;
+    `success`. Anything else is "maybe posted", which the caller resolves with
+    `find_published`, never by sending again.
+    """
+
+    url: str = ""  # form page, with {base} {thread} {thread_url} {to}; empty: no form page
+    link: tuple[Extractor, ...] = ()  # or: the form page's link on the thread page
+    form: tuple[Extractor, ...] = ()  # the <form> element on that page
+    action: str = ""  # POST target when there is no form page (template as `url`)
+    body: tuple[str, ...] = ()  # names of the text control, first present wins (else the only textarea)
+    subject: tuple[str, ...] = ()  # names of the subject/title control
+    to: tuple[str, ...] = ()  # names of the recipient control (PMs)
+    add_recipient: Mapping[str, str] = field(default_factory=dict)  # a first "add recipient" submit (phpBB)
+    recipient_added: tuple[Extractor, ...] = ()  # present once the recipient step accepted the name
+    submit: Mapping[str, str] = field(default_factory=dict)  # the submit button's name = value
+    fields: Mapping[str, str] = field(default_factory=dict)  # constant fields sent as given
+    drop: tuple[str, ...] = ()  # controls never to send (a rich editor's HTML twin, preview buttons)
+    csrf_meta: str = ""  # a <meta name=...> holding a token the form lacks
+    csrf_field: str = "csrf_token"  # the field that token goes into
+    min_form_age: float = 0.0  # seconds the engine wants between showing the form and the POST
+    flood_interval: float = 0.0  # minimum seconds between two writes of one account
+    id: tuple[re.Pattern[str], ...] = ()  # regexes (group 1) over redirect URLs and `links`
+    links: tuple[Extractor, ...] = ()  # on the answer page: links to the new post / message
+    error: tuple[Extractor, ...] = ()  # on the answer page: the forum's error message
+    success: tuple[Extractor, ...] = ()  # on the answer page: "your message was sent"
+    refused: tuple[tuple[re.Pattern[str], str], ...] = ()  # redirect URL pattern -> why nothing was posted
+    post_url: str = ""  # URL of the new post from {id} when the answer gives only the id
+    sent: tuple[str, ...] = ()  # PMs: sent-folder pages searched by find_published
+    sent_rows: Fields | None = None  # PMs: rows of those pages (default: the inbox rows)
+    raw_url: str = ""  # our own post's source (edit form, raw view) from {id}, when the HTML may lose the marker
+    raw: tuple[Extractor, ...] = ()  # where the source is on that page (default: the whole answer)
+    verified: str = ""  # how this form was checked: "real software: ...", "demo site", "documentation: ..."
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.url or self.link or self.action)
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     title: str
@@ -243,6 +417,8 @@ class Profile:
     pagination: Pagination = field(default_factory=Pagination)
     login: LoginSpec = field(default_factory=LoginSpec)
     inbox: InboxSpec = field(default_factory=InboxSpec)
+    reply: WriteSpec = field(default_factory=WriteSpec)
+    pm: WriteSpec = field(default_factory=WriteSpec)
     verified: str = ""  # "real pages: ..." or "documentation: ..." (shown by docs and tests)
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -255,7 +431,7 @@ class Profile:
 
 
 _TOP_KEYS = {"name", "title", "adapter", "example_urls", "urls", "detect", "dates", "thread", "post",
-             "body", "pagination", "login", "inbox", "verified", "hook"}
+             "body", "pagination", "login", "inbox", "verified", "hook", "reply", "pm"}
 
 
 def _regexes(values: Any, where: str) -> tuple[re.Pattern[str], ...]:
@@ -291,6 +467,74 @@ def _marks(data: Any, where: str) -> tuple[Mark, ...]:
         out.append(Mark(kind=kind, selector=selector, author=_extractors(m, "author", w), header=header,
                         author_from_header=rx[0] if rx else None))
     return tuple(out)
+
+
+_WRITE_KEYS = {"url", "link", "form", "action", "body", "subject", "to", "add_recipient", "recipient_added",
+               "submit", "fields", "drop", "csrf_meta", "csrf_field", "min_form_age", "flood_interval", "id",
+               "links", "error", "success", "refused", "post_url", "sent", "sent_rows", "raw_url", "raw",
+               "verified", "notes"}
+
+
+def _names(v: Any, where: str) -> tuple[str, ...]:
+    if isinstance(v, str):
+        return (v,)
+    if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) for x in v):
+        raise ConfigError(where, "expected a name or a list of names")
+    return tuple(v)
+
+
+def _str_table(v: Any, where: str) -> dict[str, str]:
+    if not isinstance(v, Mapping) or not all(isinstance(x, (str, int, float)) for x in v.values()):
+        raise ConfigError(where, "expected a table of name = value")
+    return {str(k): str(x) for k, x in v.items()}
+
+
+def _write_spec(data: Mapping[str, Any], where: str) -> WriteSpec:
+    """One `[reply]` or `[pm]` table."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(where, "expected a table")
+    unknown = set(data) - _WRITE_KEYS
+    if unknown:
+        raise ConfigError(where, f"unknown keys {sorted(unknown)} (known: {', '.join(sorted(_WRITE_KEYS))})")
+    refused = []
+    for pattern, why in _str_table(data.get("refused", {}), f"{where}.refused").items():
+        refused.append((_regexes(pattern, f"{where}.refused")[0], why))
+    try:
+        min_age = float(data.get("min_form_age", 0))
+        flood = float(data.get("flood_interval", 0))
+    except (TypeError, ValueError):
+        raise ConfigError(where, "min_form_age and flood_interval are numbers of seconds") from None
+    if min_age < 0 or flood < 0:
+        raise ConfigError(where, "min_form_age and flood_interval must not be negative")
+    return WriteSpec(
+        url=str(data.get("url", "")),
+        link=_extractors(data, "link", where),
+        form=_extractors(data, "form", where),
+        action=str(data.get("action", "")),
+        body=_names(data.get("body", ()), f"{where}.body"),
+        subject=_names(data.get("subject", ()), f"{where}.subject"),
+        to=_names(data.get("to", ()), f"{where}.to"),
+        add_recipient=_str_table(data.get("add_recipient", {}), f"{where}.add_recipient"),
+        recipient_added=_extractors(data, "recipient_added", where),
+        submit=_str_table(data.get("submit", {}), f"{where}.submit"),
+        fields=_str_table(data.get("fields", {}), f"{where}.fields"),
+        drop=_names(data.get("drop", ()), f"{where}.drop"),
+        csrf_meta=str(data.get("csrf_meta", "")),
+        csrf_field=str(data.get("csrf_field", "csrf_token")),
+        min_form_age=min_age,
+        flood_interval=flood,
+        id=_regexes(data.get("id", ()), f"{where}.id"),
+        links=_extractors(data, "links", where),
+        error=_extractors(data, "error", where),
+        success=_extractors(data, "success", where),
+        refused=tuple(refused),
+        post_url=str(data.get("post_url", "")),
+        sent=_names(data.get("sent", ()), f"{where}.sent"),
+        sent_rows=_fields(data["sent_rows"], f"{where}.sent_rows") if "sent_rows" in data else None,
+        raw_url=str(data.get("raw_url", "")),
+        raw=_extractors(data, "raw", where),
+        verified=str(data.get("verified", "")),
+    )
 
 
 def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
@@ -365,6 +609,8 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
             message_url=inbox.get("message_url", ""),
             marks_read=inbox.get("marks_read", ""),
         ),
+        reply=_write_spec(data.get("reply", {}), f"{where}: reply"),
+        pm=_write_spec(data.get("pm", {}), f"{where}: pm"),
         verified=data.get("verified", ""),
         raw=data,
     )

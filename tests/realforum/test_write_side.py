@@ -1,0 +1,111 @@
+"""The write side against real FlaskBB and Spirit on 127.0.0.1: forummod's adapters reply and send
+PMs through the engines' own forms (CSRF tokens read from the pages), the new post or message
+is in the database exactly once, and find_published finds it again after a "crash" (the result
+thrown away, a fresh adapter). A refused PM (unknown recipient) is the forum's own words."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from forummod.config import SiteConfig
+from forummod.errors import PublishError
+from forummod.forum.base import ThreadRef
+from forummod.forum.http import HttpClient
+from forummod.forum.registry import make_adapter
+from forummod.forum.write import PublishUncertain, reset_flood_gates
+
+pytestmark = pytest.mark.realforum
+
+PW_ENV = "FORUMMOD_REALFORUM_PASSWORD"
+
+
+class NoWaitClock:
+    """The adapter's clock: real wall time for dates, but its waits (flood interval) only
+    advance a counter, so a test never sleeps; the engines' own limits are off in the fixture."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return datetime.now(timezone.utc).timestamp() + self.offset
+
+    def sleep(self, s: float) -> None:
+        self.sleeps.append(s)
+        self.offset += s
+
+
+@pytest.fixture
+def gm(fresh_forum, monkeypatch):
+    """A factory of GM adapters for the running forum (each call: a new process, in effect)."""
+    reset_flood_gates()
+    monkeypatch.setenv(PW_ENV, fresh_forum.password)
+    clock = NoWaitClock()
+
+    def make():
+        site = SiteConfig(engine=fresh_forum.engine, base_url=fresh_forum.base_url, username=fresh_forum.gm.login,
+                          password_env=PW_ENV, timezone=fresh_forum.page_timezone,
+                          language=fresh_forum.page_language, request_interval=0.0, retries=1, timeout=20.0)
+        http = HttpClient.from_site("realforum", site, clock=clock, wall_clock=clock, sleep=clock.sleep)
+        return make_adapter("realforum", site, http=http)
+
+    make.clock = clock  # type: ignore[attr-defined]
+    yield make
+    reset_flood_gates()
+
+
+def test_reply_goes_through_the_form_once_and_names_the_new_post(fresh_forum, gm):
+    body = "**Conta dei voti**: Fede 3, Gina 2.\n\n[](#fm-901-3f9c2a1b)\n"
+    pub = gm().reply(ThreadRef(fresh_forum.thread_url()), body, marker="fm-901-3f9c2a1b")
+    (new,) = fresh_forum.posts_since_seed("game")
+    assert pub.remote_id == str(new.id) and new.author == fresh_forum.gm.name
+    assert "Conta dei voti" in new.body and "fm-901-3f9c2a1b" in new.body
+    assert pub.url and str(new.id) in pub.url
+    assert abs(pub.at - new.at) < timedelta(minutes=2)
+
+
+def test_find_published_finds_the_reply_after_a_crash(fresh_forum, gm):
+    thread = ThreadRef(fresh_forum.thread_url())
+    started = datetime.now(timezone.utc) - timedelta(seconds=5)
+    gm().reply(thread, "Alba del giorno 2.\n\n[](#fm-902-0badcafe)\n", marker="fm-902-0badcafe")  # result lost
+    fresh_forum.reply("Aldo", "Quoting the GM: fm-902-0badcafe should not count")  # a player repeats it
+    found = gm().find_published("fm-902-0badcafe", thread, since=started)
+    (gm_post,) = [p for p in fresh_forum.posts_since_seed("game") if p.author == fresh_forum.gm.name]
+    assert found is not None and found.remote_id == str(gm_post.id)
+    assert gm().find_published("fm-903-00000000", thread, since=started) is None
+    assert len(fresh_forum.posts_since_seed("game")) == 2  # looking posted nothing
+
+
+def test_send_pm_reaches_the_player_and_is_found_in_the_sent_messages(fresh_forum, gm):
+    player = fresh_forum.players[0]
+    text = f"Ciao {player}, sei il **Veggente**.\n\n[](#fm-904-a1b2c3d4)\n"
+    pub = gm().send_pm(fresh_forum.account(player).login, "Il tuo ruolo", text, marker="fm-904-a1b2c3d4")
+    convs = [c for c in fresh_forum.db_conversations(player) if c.subject == "Il tuo ruolo"]
+    assert len(convs) == 1 and "Veggente" in convs[0].messages[0].body
+    assert convs[0].messages[0].author == fresh_forum.gm.name
+    mine = [c for c in fresh_forum.db_conversations() if c.subject == "Il tuo ruolo"]
+    assert len(mine) == 1 and pub.remote_id == str(mine[0].id)  # the id in the GM's own mailbox
+    again = gm().find_published("fm-904-a1b2c3d4")
+    assert again is not None and again.remote_id == pub.remote_id
+
+
+def test_pm_to_an_unknown_user_is_refused_in_the_forums_words(fresh_forum, gm):
+    before = len(fresh_forum.db_conversations())
+    with pytest.raises(PublishError) as err:
+        gm().send_pm("nessuno-qui", "Il tuo ruolo", "Sei il Veggente.")
+    assert not isinstance(err.value, PublishUncertain)
+    assert "refused" in str(err.value)
+    assert len(fresh_forum.db_conversations()) == before
+
+
+def test_two_replies_in_a_row_keep_the_profiles_interval_and_both_land(fresh_forum, gm):
+    ad = gm()
+    thread = ThreadRef(fresh_forum.thread_url())
+    a = ad.reply(thread, "Primo avviso.")
+    b = ad.reply(thread, "Secondo avviso.")
+    assert [p.id for p in fresh_forum.posts_since_seed("game")] == [int(a.remote_id), int(b.remote_id)]
+    interval = ad.profile.reply.flood_interval
+    assert gm.clock.sleeps == ([pytest.approx(interval, abs=1.0)] if interval else [])
+
