@@ -1,17 +1,38 @@
-"""`forummod discard`: not built yet."""
+"""`forummod discard ID`: drop a draft the GM does not want (kept in the history)."""
 
 from __future__ import annotations
 
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.commands._common import open_workspace
+from forummod.errors import UsageError
 
 NAME = "discard"
-HELP = "(not built yet)"
+HELP = "discard a draft (it stays in the history and is not drafted again unless it changes)"
 
 
 def add_arguments(p) -> None:
-    add_common(p)
+    add_common(p, json=False)
+    p.add_argument("id", type=int, nargs="+", help="draft id(s) from 'forummod drafts'")
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'discard' is not built yet in this version")
+    with open_workspace(args) as ws:
+        for did in args.id:
+            discard(ws, did)
+            print(f"draft {did} discarded")
+        return 0
+
+
+def discard(ws, draft_id: int) -> None:
+    """Refuses drafts that are published or have a publication under way (its outcome matters)."""
+    r = ws.store.draft(draft_id)
+    if r is None:
+        raise UsageError(f"no draft {draft_id}")
+    if r.status == "published":
+        raise UsageError(f"draft {draft_id} is already published")
+    pub = ws.store.publication(draft_id)
+    if pub is not None and pub.state != "sent":
+        raise UsageError(f"draft {draft_id} has a publish attempt recorded as {pub.state}; settle it with "
+                         f"'forummod publish {draft_id}' first (it checks whether the post went through)")
+    if r.status != "discarded":
+        ws.store.set_draft_status(draft_id, "discarded", ws.clock(), note="discarded by the GM")

@@ -1,17 +1,62 @@
-"""`forummod draft`: not built yet."""
+"""`forummod draft KIND`: render one kind of post for a game now and store it as a draft.
+
+`draft all` re-renders every kind that applies (what a poll does). The GM view of the vote
+count (`draft votecount --gm`) shows secret votes and weights: it is printed, never stored.
+"""
 
 from __future__ import annotations
 
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.commands._common import open_workspace, parse_time, print_json
+from forummod.render.models import KINDS
 
 NAME = "draft"
-HELP = "(not built yet)"
+HELP = "render a post now (votecount, day_start, day_end, role_pm, night_result, warnings, prod, game_over, all)"
 
 
 def add_arguments(p) -> None:
-    add_common(p)
+    add_common(p, game=True)
+    p.add_argument("kind", choices=KINDS + ("all",), metavar="KIND", help="one of: " + ", ".join(KINDS + ("all",)))
+    p.add_argument("--phase", metavar="P", help="the phase it is about, e.g. D2 or N1 (default: the current one)")
+    p.add_argument("--to", metavar="PLAYER", help="role_pm / night_result: only this player's PM")
+    p.add_argument("--print", action="store_true", dest="print_body", help="print the text of the draft")
+    p.add_argument("--gm", action="store_true", help="votecount: the GM view (secret votes, weights); not stored")
+    p.add_argument("--now", metavar="TIME", help="analyse the game as of TIME (ISO 8601)")
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'draft' is not built yet in this version")
+    from forummod.drafting import draft_now, refresh_drafts
+    from forummod.service import analyse_game
+
+    with open_workspace(args) as ws:
+        gid = ws.only_game(args.game)
+        now = parse_time(args.now, ws.cfg.game(gid).tz) if args.now else None
+        a = analyse_game(ws, gid, now=now)
+        if args.kind == "all":
+            ids = refresh_drafts(ws, gid, a)
+            rows = [ws.store.draft(i) for i in ids]
+            if args.json:
+                print_json([{"id": r.id, "kind": r.kind, "phase": r.phase, "target": r.target, "title": r.title}
+                            for r in rows])
+            else:
+                for r in rows:
+                    print(f"draft {r.id}: {r.kind} {r.phase} → {r.target}  {r.title}")
+                    if args.print_body:
+                        print(r.body)
+                if not rows:
+                    print("nothing to draft now")
+            return 0
+        made = draft_now(ws, gid, args.kind, analysis=a, phase=args.phase, player=args.to, public=not args.gm)
+        if args.json:
+            print_json([{"id": did, "kind": d.kind, "phase": d.phase, "target": d.target, "title": d.title,
+                         "body": body} for did, d, body in made])
+            return 0
+        if not made:
+            print(f"no {args.kind} applies to {gid} now" + (f" for {args.phase}" if args.phase else ""))
+            return 1
+        for did, d, body in made:
+            label = f"draft {did}" if did is not None else "not stored (GM view)"
+            print(f"{label}: {d.kind} {d.phase} → {d.target}  {d.title}")
+            if args.print_body or did is None:
+                print(body)
+        return 0

@@ -1,17 +1,66 @@
-"""`forummod drafts`: not built yet."""
+"""`forummod drafts`: list the stored drafts (id, kind, phase, status, target, last update)."""
 
 from __future__ import annotations
 
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.commands._common import open_workspace, print_json
 
 NAME = "drafts"
-HELP = "(not built yet)"
+HELP = "list drafts: id, kind, phase, status (draft / published / discarded), target, updated"
 
 
 def add_arguments(p) -> None:
-    add_common(p)
+    add_common(p, game=True)
+    p.add_argument("--status", choices=("draft", "published", "discarded"), help="only drafts in this status")
+    p.add_argument("--show", type=int, metavar="ID", help="print one draft's text and history")
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'drafts' is not built yet in this version")
+    with open_workspace(args) as ws:
+        if args.show is not None:
+            return _show(ws, args)
+        gid = args.game
+        if gid is not None:
+            ws.cfg.game(gid)
+        rows = ws.store.drafts(gid, status=args.status)
+        pubs = {r.id: ws.store.publication(r.id) for r in rows}
+        if args.json:
+            print_json([_row(r, pubs[r.id]) for r in rows])
+            return 0
+        if not rows:
+            print("no drafts (render them with 'forummod draft all')")
+            return 0
+        print(f"{'id':>5}  {'game':<10} {'kind':<13} {'phase':<6} {'status':<10} {'target':<20} updated")
+        for r in rows:
+            p = pubs[r.id]
+            status = r.status if p is None or p.state == "sent" else f"{r.status}/{p.state}"
+            edited = " (edited)" if r.edited_by_gm else ""
+            print(f"{r.id:>5}  {r.game:<10} {r.kind:<13} {r.phase:<6} {status:<10} {r.target:<20} "
+                  f"{r.updated_at:%Y-%m-%d %H:%M}{edited}")
+        return 0
+
+
+def _row(r, p) -> dict:
+    return {"id": r.id, "game": r.game, "kind": r.kind, "phase": r.phase, "slot": r.slot, "status": r.status,
+            "target": r.target, "title": r.title, "markup": r.markup, "lang": r.lang, "edited_by_gm": r.edited_by_gm,
+            "created": r.created_at, "updated": r.updated_at,
+            "publication": None if p is None else {"state": p.state, "remote_id": p.remote_id, "url": p.url,
+                                                   "error": p.error, "started": p.started_at}}
+
+
+def _show(ws, args) -> int:
+    from forummod.errors import UsageError
+
+    r = ws.store.draft(args.show)
+    if r is None:
+        raise UsageError(f"no draft {args.show}")
+    hist = ws.store.draft_history(r.id)
+    if args.json:
+        print_json(dict(_row(r, ws.store.publication(r.id)), body=r.body,
+                        history=[{k: h[k] for k in ("rev", "status", "at", "note")} for h in hist]))
+        return 0
+    print(f"draft {r.id}: {r.kind} {r.phase} → {r.target} [{r.status}]  {r.title}\n")
+    print(r.body)
+    for h in hist:
+        print(f"  rev {h['rev']} {h['at']} {h['status']}: {h['note']}")
+    return 0

@@ -1,17 +1,45 @@
-"""`forummod preview`: not built yet."""
+"""`forummod preview`: a local page with the drafts as the forum would show them.
+
+Served on 127.0.0.1 only, with a random access token in the URL; buttons publish, discard
+or save an edited draft. Runs until Ctrl-C.
+"""
 
 from __future__ import annotations
 
+import time
+
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.commands._common import open_workspace
 
 NAME = "preview"
-HELP = "(not built yet)"
+HELP = "serve a local page (127.0.0.1, token in the URL) to read, edit, publish or discard drafts"
 
 
 def add_arguments(p) -> None:
-    add_common(p)
+    add_common(p, json=False, game=True)
+    p.add_argument("--port", type=int, default=0, metavar="N", help="port to listen on (default: a free one)")
+    p.add_argument("--no-browser", action="store_true", help="only print the URL; do not open a browser")
+    p.add_argument("--refresh", action="store_true", help="re-render every game's drafts before serving")
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'preview' is not built yet in this version")
+    from forummod.preview.server import PreviewServer, refresh_all
+
+    with open_workspace(args) as ws:
+        games = [ws.only_game(args.game)] if args.game else None
+        if args.refresh:
+            print(refresh_all(ws))
+        server = PreviewServer(ws, port=args.port, games=games).start()
+        print(f"preview: {server.url}\n(only this computer can open it; Ctrl-C to stop)", flush=True)
+        if not args.no_browser:
+            import webbrowser
+
+            webbrowser.open(server.url)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            print("preview stopped")
+        finally:
+            server.stop()
+        return 0

@@ -1,17 +1,45 @@
-"""`forummod publish`: not built yet."""
+"""`forummod publish ID`: post a draft (reply or PM) exactly once; `--dry-run` shows what would be sent."""
 
 from __future__ import annotations
 
 from forummod.cli import add_common
-from forummod.errors import NotImplementedYet
+from forummod.commands._common import open_workspace, print_json
 
 NAME = "publish"
-HELP = "(not built yet)"
+HELP = "publish a draft exactly once (reply in the game thread or PM); --dry-run shows what would be sent"
 
 
 def add_arguments(p) -> None:
     add_common(p)
+    p.add_argument("id", type=int, nargs="+", help="draft id(s) from 'forummod drafts'")
+    p.add_argument("--dry-run", action="store_true", help="print target, subject and text; send nothing")
+    p.add_argument("--resend", action="store_true",
+                   help="after checking the forum yourself: send again although an earlier attempt cannot be "
+                        "verified (only for forums whose adapter cannot search for the marker)")
 
 
 def run(args) -> int:
-    raise NotImplementedYet("'publish' is not built yet in this version")
+    from forummod.publish import publish
+
+    results = []
+    with open_workspace(args) as ws:
+        for did in args.id:
+            r = publish(ws, did, dry_run=args.dry_run, resend=args.resend)
+            results.append(r)
+            if args.json:
+                continue
+            if r.status == "dry_run":
+                print("DRY RUN — nothing sent\n" + r.outgoing.describe())
+            elif r.status == "already_sent":
+                print(f"draft {did} was already published ({r.remote_id or '?'}{', ' + r.url if r.url else ''}); "
+                      "nothing sent")
+            elif r.status == "recovered":
+                print(f"draft {did} was found on the forum ({r.remote_id}); recorded, not sent again")
+            else:
+                print(f"draft {did} published ({r.remote_id}{', ' + r.url if r.url else ''})")
+    if args.json:
+        print_json([{"draft": r.draft_id, "status": r.status, "remote_id": r.remote_id, "url": r.url,
+                     "channel": r.outgoing.channel, "thread": r.outgoing.thread, "to": r.outgoing.to,
+                     "subject": r.outgoing.subject, "marker": r.outgoing.marker,
+                     "body": r.outgoing.body} for r in results])
+    return 0

@@ -1,0 +1,113 @@
+"""Glue between the analysed game and the stored drafts: render what applies now and keep it.
+
+`refresh_drafts` is what a poll (cron tick, daemon, preview's refresh button) calls after
+the analysis and the checks: it renders every draft kind that applies now and upserts it.
+The store keeps one open draft per (game, kind, phase, slot), so a new poll updates the open
+vote count instead of piling up copies, and a draft the GM edited by hand is never
+overwritten. What was already published or discarded is not drafted again:
+
+- one-shot posts (dawn, end of day, role PMs, night results, game over): never again for the
+  same phase and player;
+- repeatable ones (vote count, prod, GM notes): only when the text differs from the last one
+  published or discarded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from forummod.render import KINDS, game_view, phrasebook_for, plan_drafts, plan_kind, render_post
+from forummod.render.plan import PlannedDraft
+
+ONE_SHOT = frozenset({"day_start", "day_end", "role_pm", "night_result", "game_over"})
+PER_PHASE = frozenset({"warnings", "prod"})  # an open one from an earlier phase is outdated
+
+
+@dataclass(frozen=True)
+class DraftSettings:
+    """How a game's drafts are written: language, markup and the user's templates folder."""
+
+    lang: str
+    markup: str
+    ruleset: str
+    user_dir: Path | None
+
+
+def draft_settings(ws: Any, game_id: str, ruleset: Any) -> DraftSettings:
+    game = ws.cfg.game(game_id)
+    return DraftSettings(lang=game.language or ruleset.language, markup=game.markup, ruleset=game.ruleset,
+                         user_dir=ws.cfg.workspace.templates_dir)
+
+
+def refresh_drafts(ws: Any, game_id: str, analysis: Any = None, findings: Sequence[Any] = (),
+                   kinds: Iterable[str] = KINDS) -> list[int]:
+    """Render every draft that applies now and store it; returns the ids of the open drafts
+    rendered this time (new, updated or unchanged), for `publish.auto_publish`."""
+    if analysis is None:
+        from forummod.service import analyse_game
+
+        analysis = analyse_game(ws, game_id)
+    s = draft_settings(ws, game_id, analysis.ruleset)
+    pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir)
+    gv = game_view(analysis, tuple(findings))
+    planned = plan_drafts(gv, pb, kinds)
+    ids = store_drafts(ws, game_id, planned, s)
+    _retire_outdated(ws, game_id, gv.state.phase.name if gv.state.phase else None)
+    return ids
+
+
+def draft_now(ws: Any, game_id: str, kind: str, *, analysis: Any = None, findings: Sequence[Any] = (),
+              phase: str | None = None, player: str | None = None, store: bool = True,
+              public: bool = True) -> list[tuple[int | None, PlannedDraft, str]]:
+    """`forummod draft KIND`: render one kind now (for `phase` / `player`) and store it even
+    if one like it was published before (the GM asked). Returns (id, plan, body) per draft."""
+    if analysis is None:
+        from forummod.service import analyse_game
+
+        analysis = analyse_game(ws, game_id)
+    s = draft_settings(ws, game_id, analysis.ruleset)
+    pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir)
+    gv = game_view(analysis, tuple(findings))
+    out = []
+    for d in plan_kind(gv, pb, kind, phase=phase, player=player, public=public):
+        body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir)
+        did = None
+        if store and public:  # the GM view of a vote count is printed, never stored
+            did = _upsert(ws, game_id, d, body, s)
+        out.append((did, d, body))
+    return out
+
+
+def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: DraftSettings) -> list[int]:
+    existing = ws.store.drafts(game_id)
+    ids: list[int] = []
+    for d in planned:
+        same = [r for r in existing if (r.kind, r.phase, r.slot) == (d.kind, d.phase, d.slot)]
+        open_ = [r for r in same if r.status == "draft"]
+        closed = [r for r in same if r.status != "draft"]
+        if open_ and ws.store.publication(open_[-1].id) is not None:
+            continue  # being published (or a failed attempt the GM must settle): leave its text alone
+        if d.kind in ONE_SHOT and any(r.status == "published" or r.status == "discarded" for r in closed):
+            continue
+        body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir)
+        if not open_ and closed and closed[-1].body == body and closed[-1].title == d.title:
+            continue
+        if d.kind == "warnings" and getattr(d.post, "empty", False) and not open_:
+            continue
+        ids.append(_upsert(ws, game_id, d, body, s))
+    return ids
+
+
+def _upsert(ws: Any, game_id: str, d: PlannedDraft, body: str, s: DraftSettings) -> int:
+    did, _changed = ws.store.upsert_draft(game=game_id, kind=d.kind, phase=d.phase, slot=d.slot, target=d.target,
+                                          markup=s.markup, lang=s.lang, title=d.title, body=body, at=ws.clock())
+    return did
+
+
+def _retire_outdated(ws: Any, game_id: str, phase: str | None) -> None:
+    """GM notes and prods of an earlier phase are discarded once the game moves on."""
+    for r in ws.store.drafts(game_id, status="draft"):
+        if r.kind in PER_PHASE and phase is not None and r.phase != phase and ws.store.publication(r.id) is None:
+            ws.store.set_draft_status(r.id, "discarded", ws.clock(), note=f"outdated: the game is in {phase}")

@@ -1,0 +1,431 @@
+"""Build the view model of each post kind from a `GameView` and a phrasebook (pure).
+
+Every number a post shows is counted and formatted here and every list sorted here, so the
+templates only lay things out. Public posts are built from public data only: the public
+vote count drops weights, notes and secret votes; dawn and lynch posts show a role only
+when the rules reveal it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from forummod.engine.types import Candidate, Fact, Kill, Phase, Tally, VoteRecord
+from forummod.model import NO_LYNCH, UnvoteIntent, VoteIntent
+from forummod.render.escape import Safe
+from forummod.render.models import (
+    Death, DayEndPost, DayStartPost, GameOverPost, Head, Idle, NightResultPMPost, PendingProposal,
+    ProdPost, RejectedVote, RoleLine, RolePMPost, Vote, VoteCountPost, Wagon, Warning, WarningsPost,
+)
+from forummod.render.phrases import Phrasebook
+from forummod.render.view import GameView, link_for
+
+NOT_IN_DAWN = frozenset({"game_over"})  # announced by the game-over post instead
+
+
+def head(gv: GameView, pb: Phrasebook, phase_id: str) -> Head:
+    return Head(game=gv.title, ruleset=gv.ruleset.name, phase_id=phase_id,
+                phase=pb.phase(phase_id) if phase_id else "")
+
+
+# --------------------------------------------------------------------------- vote count
+
+
+def current_day(gv: GameView) -> Phase | None:
+    """The day whose count matters now: the current day, else the last day with a tally."""
+    st = gv.state
+    if st.phase is not None and st.phase.kind == "day":
+        return st.phase
+    for t in reversed(gv.run.tallies):
+        ph = gv.phase(t.phase)
+        if ph is not None:
+            return ph
+    return None
+
+
+def public_tally(t: Tally, seats: dict[str, int] | None = None) -> Tally:
+    """The thread's view of a closed day's tally: secret votes dropped, every vote counts 1,
+    and whoever voted only in secret listed as not voting (as the thread sees them)."""
+    cands = []
+    for c in t.candidates:
+        voters = tuple(VoteRecord(v.voter, v.target, v.at, v.source, v.order) for v in c.voters if not v.secret)
+        if voters:
+            cands.append(Candidate(c.name, float(len(voters)), voters))
+    cands.sort(key=lambda c: (-c.total, max((v.at, v.order) for v in c.voters)))
+    shown = {v.voter for c in cands for v in c.voters}
+    hidden = {v.voter for c in t.candidates for v in c.voters} - shown
+    return replace(t, candidates=tuple(cands), not_voting=_by_seat(set(t.not_voting) | hidden, seats or {}),
+                   public=True)
+
+
+def day_tally(gv: GameView, day: Phase, public: bool) -> Tally | None:
+    """The day's count, GM or thread view. While the vote is open the ruleset's own public
+    view decides what the thread sees; a secret-only voter is shown as not voting."""
+    st = gv.state
+    live = st.phase is not None and st.phase.name == day.name and gv.ruleset.voting_open(st)
+    t = gv.ruleset.tally(st, gv.now, public=False) if live else gv.run.tally_for(day.name)
+    if t is None or not public:
+        return t
+    if not live:
+        return public_tally(t, _seats(gv))
+    own = gv.ruleset.tally(st, gv.now, public=True)
+    shown = {v.voter for c in own.candidates for v in c.voters}
+    hidden = {v.voter for c in t.candidates for v in c.voters} - shown
+    return replace(own, not_voting=_by_seat(set(own.not_voting) | hidden, _seats(gv)), public=True)
+
+
+def _seats(gv: GameView) -> dict[str, int]:
+    return {p.name: p.seat for p in gv.state.players}
+
+
+def _by_seat(names: set[str], seats: dict[str, int]) -> tuple[str, ...]:
+    return tuple(sorted(names, key=lambda n: (seats.get(n, 1 << 30), n)))
+
+
+def wagons(t: Tally, pb: Phrasebook, gv: GameView, public: bool) -> tuple[Wagon, ...]:
+    top = t.candidates[0].total if t.candidates else 0
+    out = []
+    for c in t.candidates:
+        need = (t.majority - c.total) if t.majority else None
+        out.append(Wagon(
+            name="" if c.name == NO_LYNCH else c.name,
+            no_lynch=c.name == NO_LYNCH,
+            count=pb.number(c.total),
+            voters=tuple(_vote(v, pb, gv, public) for v in c.voters),
+            to_majority=pb.number(need) if need is not None and need > 0 else "",
+            at_majority=need is not None and need <= 0,
+            bonus="" if public or not c.bonus else f"+{pb.number(c.bonus)}",
+            bonus_note="" if public else c.bonus_note,
+            leading=c.total == top and c.total > 0,
+        ))
+    return tuple(out)
+
+
+def _vote(v: VoteRecord, pb: Phrasebook, gv: GameView, public: bool) -> Vote:
+    return Vote(voter=v.voter, at=pb.when(v.at, gv.tz, "vote_time"), link=link_for(v.source),
+                weight="" if public or v.weight == 1 else pb.number(v.weight),
+                note="" if public else v.note, secret=False if public else v.secret)
+
+
+def _in(at: datetime | None, start: datetime, end: datetime | None) -> bool:
+    return at is not None and at >= start and (end is None or at < end)
+
+
+def build_votecount(gv: GameView, pb: Phrasebook, phase: str | None = None,
+                    public: bool = True) -> VoteCountPost | None:
+    """The count of `phase` (default: the current day); None when there is no day yet."""
+    day = gv.phase(phase) if phase else current_day(gv)
+    if day is None or day.kind != "day":
+        return None
+    t = day_tally(gv, day, public)
+    if t is None:
+        return None
+    st = gv.state
+    closes = day.votes_close_at()
+    window_end = min(x for x in (closes, gv.now) if x is not None) if closes else gv.now
+    rejected = tuple(
+        RejectedVote(voter=r.actor, target="" if r.target in (None, NO_LYNCH) else r.target,
+                     reason=pb.rejection(r.reason), code=r.reason, at=pb.when(r.at, gv.tz, "vote_time"),
+                     link=link_for(r.source), no_lynch=r.target == NO_LYNCH)
+        for r in gv.run.rejections
+        if r.kind in ("vote", "unvote") and (r.public or not public) and _in(r.at, day.start, day.end))
+    # "as of" the latest vote the count reflects (not the clock, so an unchanged count renders
+    # the same text); the public view ignores PM votes and secret rejections, whose times leak
+    times = [v.at for c in t.candidates for v in c.voters]
+    times += [i.at for i in gv.intents if isinstance(i, (VoteIntent, UnvoteIntent))
+              and (i.channel == "thread" or not public) and _in(i.at, day.start, window_end) and i.at <= gv.now]
+    times += [r.at for r in gv.run.rejections if r.kind in ("vote", "unvote") and r.at is not None
+              and (r.public or not public) and _in(r.at, day.start, day.end)]
+    as_of = max(times) if times else day.start
+    live = st.phase is not None and st.phase.name == day.name and gv.ruleset.voting_open(st)
+    return VoteCountPost(
+        head=head(gv, pb, day.name), public=public, as_of=pb.when(as_of, gv.tz),
+        deadline=pb.when(closes, gv.tz, "deadline"), closed=not live, living=pb.number(t.living),
+        majority=pb.number(t.majority) if t.majority else "", wagons=wagons(t, pb, gv, public),
+        not_voting=tuple(t.not_voting), not_voting_count=pb.number(len(t.not_voting)), rejected=rejected,
+        round=pb.number(t.round) if t.round > 1 else "",
+        restricted_to=tuple(n for n in t.restricted_to if n != NO_LYNCH),
+        no_lynch_allowed=bool(gv.ruleset.has_no_lynch))
+
+
+# --------------------------------------------------------------------------- deaths and facts
+
+
+def _phase_facts(gv: GameView, phase: str) -> tuple[list[Fact], bool]:
+    """Public facts of a phase: applied ones, then those of pending proposals (preview)."""
+    facts = [f for ph, f in gv.run.facts if ph == phase]
+    pending = gv.proposals(phase, statuses=("pending",))
+    for p in pending:
+        facts.extend(p.facts)
+    return [f for f in facts if f.key not in NOT_IN_DAWN], bool(pending)
+
+
+def _deaths(gv: GameView, pb: Phrasebook, phase: str, pending: tuple[Kill, ...]) -> tuple[Death, ...]:
+    out = []
+    for p in gv.state.players:
+        if not p.alive and p.death is not None and p.death.phase == phase:
+            out.append(_death(pb, p.name, p.death.revealed))
+    seen = {d.player for d in out}
+    for k in pending:
+        if k.player in seen or not gv.state.has_player(k.player) or not gv.state.is_alive(k.player):
+            continue
+        seen.add(k.player)
+        out.append(_death(pb, k.player, gv.state.role_of(k.player) if k.reveal else None))
+    return tuple(out)
+
+
+def _death(pb: Phrasebook, player: str, revealed: str | None) -> Death:
+    if revealed:
+        return Death(player, pb.role(revealed), True, pb.text("reveal", player=player, role=revealed))
+    return Death(player, "", False, pb.text("reveal_hidden", player=player))
+
+
+def dawn_day(gv: GameView) -> Phase | None:
+    """The day a dawn post opens now: the current day, or the day after a resolved night."""
+    st = gv.state
+    if st.phase is None:
+        return None
+    if st.phase.kind == "day":
+        return st.phase
+    if gv.proposals(st.phase.name):
+        nxt = gv.following(st.phase)
+        return nxt if nxt is not None and nxt.kind == "day" else None
+    return None
+
+
+def build_day_start(gv: GameView, pb: Phrasebook, phase: str | None = None) -> DayStartPost | None:
+    day = gv.phase(phase) if phase else dawn_day(gv)
+    if day is None or day.kind != "day":
+        return None
+    night = gv.previous(day)
+    night = night if night is not None and night.kind == "night" else None
+    facts, pending = _phase_facts(gv, night.name) if night else ([], False)
+    kills = gv.pending_kills(night.name) if night else ()
+    deaths = _deaths(gv, pb, night.name, kills) if night else ()
+    after = gv.state_after(kills)
+    majority = gv.ruleset.majority(after)
+    return DayStartPost(
+        head=head(gv, pb, day.name), night=pb.phase(night.name) if night else "",
+        announcements=tuple(pb.fact(f) for f in facts), deaths=deaths, nobody_died=not deaths,
+        living=after.living_names(), living_count=pb.number(len(after.living())),
+        majority=pb.number(majority) if majority else "",
+        deadline=pb.when(day.votes_close_at(), gv.tz, "deadline"), pending=pending, first_day=night is None)
+
+
+def lynch_day(gv: GameView) -> Phase | None:
+    """The latest day with a lynch decision (pending or approved)."""
+    best: Phase | None = None
+    for p in gv.state.proposals:
+        if p.kind != "lynch" or p.status not in ("pending", "approved"):
+            continue
+        ph = gv.phase(p.phase)
+        if ph is not None and ph.kind == "day" and (best is None or gv.order(ph.name) > gv.order(best.name)):
+            best = ph
+    return best
+
+
+def build_day_end(gv: GameView, pb: Phrasebook, phase: str | None = None) -> DayEndPost | None:
+    day = gv.phase(phase) if phase else lynch_day(gv)
+    if day is None or day.kind != "day":
+        return None
+    facts, pending = _phase_facts(gv, day.name)
+    if not facts:
+        return None
+    kills = gv.pending_kills(day.name)
+    t = gv.run.tally_for(day.name)
+    nxt = gv.following(day)
+    return DayEndPost(
+        head=head(gv, pb, day.name), announcements=tuple(pb.fact(f) for f in facts),
+        deaths=_deaths(gv, pb, day.name, kills), no_lynch=any(f.key == "no_lynch" for f in facts),
+        wagons=wagons(public_tally(t, _seats(gv)), pb, gv, True) if t is not None else (),
+        next_phase=pb.phase(nxt.name) if nxt else "", next_start=pb.when(nxt.start, gv.tz, "deadline") if nxt else "",
+        pending=pending)
+
+
+# --------------------------------------------------------------------------- private messages
+
+
+def build_role_pm(gv: GameView, pb: Phrasebook, player: str) -> RolePMPost | None:
+    st = gv.state
+    if not st.has_player(player):
+        return None
+    p = st.player(player)
+    spec = gv.ruleset.ROLES.get(p.role)
+    faction = spec.faction if spec else ""
+    how = str(pb.role_entry(p.role).get("partners", ""))
+    if how == "faction" and faction:
+        partners = tuple(q.name for q in st.players if q.name != player and gv.ruleset.ROLES.get(q.role)
+                         and gv.ruleset.ROLES[q.role].faction == faction)
+    elif how == "role":
+        partners = tuple(q.name for q in st.players if q.name != player and q.role == p.role)
+    else:
+        partners = ()
+    first = gv.run.phases[0] if gv.run.phases else None
+    due = (first.actions_due_at() if first.kind == "night" else first.votes_close_at()) if first else None
+    return RolePMPost(
+        head=head(gv, pb, "setup"), player=player, role=pb.role(p.role), role_id=p.role,
+        description=pb.role_desc(p.role, player=player), faction=pb.faction(faction) if faction else "",
+        partners=partners, first_phase=pb.phase(first.name) if first else "",
+        first_deadline=pb.when(due, gv.tz, "deadline"))
+
+
+def result_phase(gv: GameView) -> str | None:
+    """The latest phase with private results (pending night proposals included)."""
+    names = {ph for ph, _ in gv.run.private}
+    names |= {p.phase for p in gv.state.proposals if p.status == "pending" and p.private}
+    if not names:
+        return None
+    return max(names, key=gv.order)
+
+
+def build_night_results(gv: GameView, pb: Phrasebook, phase: str | None = None) -> tuple[NightResultPMPost, ...]:
+    """One PM per player who learns something in `phase` (default: the latest such phase)."""
+    name = phase or result_phase(gv)
+    if not name:
+        return ()
+    results = [r for ph, r in gv.run.private if ph == name]
+    pending = [r for p in gv.proposals(name, statuses=("pending",)) for r in p.private]
+    by_player: dict[str, list[Safe]] = {}
+    for r in results + pending:
+        by_player.setdefault(r.to, []).append(pb.fact(r.fact))
+    pend = {r.to for r in pending}
+    return tuple(NightResultPMPost(head=head(gv, pb, name), player=to, night=pb.phase(name),
+                                   results=tuple(lines), pending=to in pend)
+                 for to, lines in by_player.items())
+
+
+# --------------------------------------------------------------------------- GM warnings
+
+
+def build_warnings(gv: GameView, pb: Phrasebook) -> WarningsPost:
+    st = gv.state
+    since = st.phase.start if st.phase is not None else None
+    findings = tuple(_finding(f, pb, gv) for f in gv.findings)
+    issues = tuple(
+        Warning("issue", i.severity, i.code, i.rule or "", i.player or "", i.message,
+                pb.when(i.at, gv.tz), link_for(i.source), i.details)
+        for i in gv.issues if since is None or i.at is None or i.at >= since)
+    rejections = tuple(
+        Warning("rejection", "warning", r.reason, r.rule or "", r.actor,
+                f"{r.kind}" + (f" → {r.target if r.target != NO_LYNCH else 'no lynch'}" if r.target else "")
+                + f": {r.message or pb.rejection(r.reason)}" + ("" if r.public else " (secret)"),
+                pb.when(r.at, gv.tz), link_for(r.source))
+        for r in gv.run.rejections if since is None or r.at is None or r.at >= since)
+    pending = tuple(
+        PendingProposal(key=p.key, kind=p.kind, phase=p.phase, summary=p.summary,
+                        announcements=tuple(pb.fact(f) for f in p.facts), private_count=pb.number(len(p.private)),
+                        approve=f"forummod gm --game {gv.game_id} approve {p.key}",
+                        reject=f"forummod gm --game {gv.game_id} reject {p.key}")
+        for p in st.pending())
+    waiting = tuple(f"{type(e).__name__} {getattr(getattr(e, 'phase', None), 'name', '')}".strip()
+                    for e in gv.run.waiting)
+    total = len(findings) + len(issues) + len(rejections) + len(pending)
+    return WarningsPost(head=head(gv, pb, st.phase.name if st.phase else ""), findings=findings, issues=issues,
+                        rejections=rejections, pending=pending, waiting=waiting, total=pb.number(total),
+                        empty=total == 0 and not waiting)
+
+
+def _finding(f: Any, pb: Phrasebook, gv: GameView) -> Warning:
+    """Any object with the checks' Finding attributes; `quote` and `details` are optional."""
+    quote = "\n".join(str(x) for x in (getattr(f, "quote", ""), getattr(f, "details", "")) if x)
+    return Warning("finding", str(getattr(f, "severity", "warning") or "warning"), str(getattr(f, "code", "")),
+                   str(getattr(f, "rule", "") or ""), str(getattr(f, "player", "") or ""),
+                   str(getattr(f, "message", "")), pb.when(getattr(f, "at", None), gv.tz),
+                   link_for(getattr(f, "source", None)), quote)
+
+
+# --------------------------------------------------------------------------- prod
+
+
+PROD_CODES = frozenset({"prod", "idle", "inactive"})
+
+
+def build_prod(gv: GameView, pb: Phrasebook) -> ProdPost | None:
+    """Players idle too long: from the checks' prod findings, else from their last posts."""
+    st = gv.state
+    if st.phase is None or st.outcome is not None:
+        return None
+    idle = _idle_from_findings(gv, pb) or (_idle_from_posts(gv, pb) if st.phase.kind == "day" else ())
+    if not idle:
+        return None
+    close = st.phase.votes_close_at() if st.phase.kind == "day" else st.phase.actions_due_at()
+    return ProdPost(head=head(gv, pb, st.phase.name), players=idle,
+                    threshold_hours=pb.number(int(gv.prod_after.total_seconds() // 3600)),
+                    deadline=pb.when(close, gv.tz, "deadline"))
+
+
+def _idle_from_findings(gv: GameView, pb: Phrasebook) -> tuple[Idle, ...]:
+    out, seen = [], set()
+    for f in gv.findings:
+        name = getattr(f, "player", None)
+        if getattr(f, "code", "") not in PROD_CODES or not name or name in seen or not gv.state.is_alive(name):
+            continue
+        seen.add(name)
+        at = getattr(f, "at", None)  # the start of the silence: the last post, if there is one
+        src = getattr(f, "source", None)
+        hours = int((gv.now - at).total_seconds() // 3600) if at else 0
+        out.append(Idle(name, pb.when(at, gv.tz) if src is not None else "", link_for(src), pb.number(hours)))
+    return tuple(out)
+
+
+def _idle_from_posts(gv: GameView, pb: Phrasebook) -> tuple[Idle, ...]:
+    st = gv.state
+    start = gv.run.phases[0].start if gv.run.phases else gv.now
+    last: dict[str, Any] = {}
+    for post in gv.posts:
+        if post.created_at <= gv.now and getattr(post, "deleted_at", None) is None:
+            key = post.author.casefold()
+            if key not in last or post.created_at > last[key].created_at:
+                last[key] = post
+    rows = []
+    exempt = {n.casefold() for n in gv.exempt}
+    dying = {k.player for p in st.pending() for k in p.effects if isinstance(k, Kill)}
+    for p in st.living():
+        if p.name.casefold() in exempt or p.name in dying:
+            continue
+        post = last.get(p.name.casefold())
+        since = post.created_at if post is not None else start
+        silent = gv.now - since
+        if silent >= gv.prod_after:
+            rows.append((since, p.seat, p.name, post))
+    rows.sort(key=lambda r: (r[0], r[1]))  # longest silence first, then seat order
+    return tuple(Idle(name, pb.when(post.created_at, gv.tz) if post else "",
+                      _post_link(post), pb.number(int((gv.now - since).total_seconds() // 3600)))
+                 for since, _, name, post in rows)
+
+
+def _post_link(post: Any):
+    if post is None:
+        return None
+    from forummod.model import Source
+
+    return link_for(Source("post", id=post.post_id, number=post.number, url=post.url))
+
+
+# --------------------------------------------------------------------------- game over
+
+
+def build_game_over(gv: GameView, pb: Phrasebook) -> GameOverPost | None:
+    st = gv.state
+    out = st.outcome
+    if out is None:
+        return None
+    fact = next((f for _, f in reversed(gv.run.facts) if f.key == "game_over"), None)
+    fact = fact or Fact.of("game_over", result=out.result, winners=out.winners)
+    winners = set(out.winners)
+    roles = tuple(
+        RoleLine(player=p.name, role=pb.role(p.role), role_id=p.role,
+                 faction=_faction(gv, pb, p.role), alive=p.alive,
+                 died=pb.phase(p.death.phase) if p.death is not None and p.death.phase else "",
+                 winner=p.name in winners, replaced=p.replaced)
+        for p in sorted(st.players, key=lambda p: p.seat))
+    return GameOverPost(head=head(gv, pb, st.phase.name if st.phase else ""), result=pb.fact(fact),
+                        result_key=out.result, winners=tuple(out.winners), roles=roles)
+
+
+def _faction(gv: GameView, pb: Phrasebook, role: str) -> str:
+    spec = gv.ruleset.ROLES.get(role)
+    return pb.faction(spec.faction) if spec else ""
+

@@ -1,0 +1,375 @@
+"""The phrasebook: facts, role and faction names, dates and plurals in the game's language.
+
+The engine never writes prose: it emits `Fact(key, params)`. The phrasebook turns each fact
+into a sentence in one language, from data files under `templates/phrases/`:
+
+    phrases/common.<lang>.toml      generic keys (death, lynched, no_lynch, nobody_died,
+                                    game_over), formats, plurals, rejection reasons, titles
+    phrases/<ruleset>.<lang>.toml   that ruleset's roles, factions and FACTS
+
+A ruleset file is merged over the common file, and a file of the same name in the user's
+templates folder is merged over the bundled one (key by key), so a GM can reword one phrase.
+Adding a ruleset's phrases is data only: five `<ruleset>.<lang>.toml` files.
+
+A phrase is text with placeholders, written markup-neutral (the literal text is escaped too):
+
+    {player}               a parameter: text escaped for the markup; numbers formatted for the
+                           language; a tuple of names joined ("A, B e C")
+    {role:role}            a role id -> its localized name      ({cards:roles} for a tuple)
+    {side:faction}         a faction key -> its localized name
+    {verdict:word}         the value looked up in [words.verdict] ({x:word:table} names the table)
+    {votes:plural:vote}    a number with the [plurals.vote] form it takes ("3 голоса")
+    {night:phase}          a phase name ("N2") -> its label ("Notte 2")
+    {player|b}, {x:role|i} bold / italic in the post's markup
+    {{ and }}              literal braces
+
+A fact whose wording depends on a parameter is a table: `by` names the parameter, each other
+key is one of its values, `other` the fallback:
+
+    no_lynch = { by = "reason", tie = "Parità: ...", other = "Nessun rogo oggi." }
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from forummod.engine.types import Fact, PhaseId
+from forummod.render.escape import Safe, bold, escape, escape_literal, italic, one_line
+
+LANGUAGES = ("en", "it", "ru", "nl", "zh")
+#: Fact keys the engine core emits for every ruleset (phrased in phrases/common.<lang>.toml).
+GENERIC_FACTS = ("death", "lynched", "no_lynch", "nobody_died", "game_over")
+
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)((?::[a-z_][a-z0-9_]*)*)(?:\|([a-z]+))?\}")
+
+
+class PhraseError(KeyError):
+    """A phrase, role or word the phrasebook has no entry for (the caller falls back)."""
+
+
+# --------------------------------------------------------------------------- loading (I/O)
+
+
+def phrase_file_names(lang: str, ruleset: str) -> tuple[str, str]:
+    return (f"phrases/common.{lang}.toml", f"phrases/{ruleset}.{lang}.toml")
+
+
+def load_phrase_data(lang: str, ruleset: str, dirs: Sequence[Path]) -> dict[str, Any]:
+    """Merge the phrase files for (lang, ruleset) found in `dirs` (user folder first).
+
+    Later wins: bundled common, user common, bundled ruleset, user ruleset.
+    """
+    data: dict[str, Any] = {}
+    for name in phrase_file_names(lang, ruleset):
+        for d in reversed(list(dirs)):
+            path = Path(d) / name
+            if path.is_file():
+                data = deep_merge(data, _read_toml(path, path.stat().st_mtime_ns))
+    return data
+
+
+@lru_cache(maxsize=128)
+def _read_toml(path: Path, mtime_ns: int) -> dict[str, Any]:
+    """Cached by modification time, so a long-running preview sees a GM's edits."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        from forummod.errors import ConfigError
+
+        raise ConfigError("", f"phrase file {path} is not valid TOML: {e}") from None
+
+
+def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def load_phrasebook(lang: str, ruleset: str, markup: str, dirs: Sequence[Path]) -> "Phrasebook":
+    """The phrasebook for a game; English fills any phrase missing in `lang`."""
+    data = load_phrase_data(lang, ruleset, dirs)
+    fallback = load_phrase_data("en", ruleset, dirs) if lang != "en" else {}
+    return Phrasebook(lang, data, markup, fallback)
+
+
+# --------------------------------------------------------------------------- plurals
+
+
+def plural_category(lang: str, n: float) -> str:
+    """CLDR cardinal category of `n` for the five languages (one / few / many / other)."""
+    if n != int(n):
+        return "other"
+    i = abs(int(n))
+    if lang == "zh":
+        return "other"
+    if lang == "ru":
+        if i % 10 == 1 and i % 100 != 11:
+            return "one"
+        if 2 <= i % 10 <= 4 and not 12 <= i % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if i == 1 else "other"
+
+
+# --------------------------------------------------------------------------- the phrasebook
+
+
+@dataclass(frozen=True)
+class Phrasebook:
+    """Pure: phrase data in, escaped markup out. One per (language, ruleset, markup)."""
+
+    lang: str
+    data: Mapping[str, Any]
+    markup: str = "bbcode"
+    fallback: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_markup(self, markup: str) -> "Phrasebook":
+        return Phrasebook(self.lang, self.data, markup, self.fallback)
+
+    # ---- lookups
+    def _get(self, *path: str) -> Any:
+        for src in (self.data, self.fallback):
+            node: Any = src
+            for p in path:
+                if not isinstance(node, Mapping) or p not in node:
+                    node = None
+                    break
+                node = node[p]
+            if node is not None:
+                return node
+        raise PhraseError(".".join(path))
+
+    def has(self, *path: str) -> bool:
+        """True when this language's own data (not the English fallback) has the entry."""
+        node: Any = self.data
+        for p in path:
+            if not isinstance(node, Mapping) or p not in node:
+                return False
+            node = node[p]
+        return True
+
+    def fmt(self, name: str, default: str = "") -> str:
+        try:
+            return str(self._get("format", name))
+        except PhraseError:
+            return default
+
+    # ---- facts and phrases
+    def fact(self, fact: Fact) -> Safe:
+        """The sentence for a fact; an unknown key shows its key and params, never crashes."""
+        params = dict(fact.params)
+        try:
+            return self.render(self._get("facts", fact.key), params)
+        except (PhraseError, KeyError, ValueError, TypeError):
+            return self._raw(fact.key, params)
+
+    def text(self, key: str, **params: Any) -> Safe:
+        """A phrase of the [text] table (sentences the builders need besides facts)."""
+        try:
+            return self.render(self._get("text", key), params)
+        except (PhraseError, KeyError, ValueError, TypeError):
+            return self._raw(key, params)
+
+    def title(self, kind: str, **params: Any) -> str:
+        """A draft's title / PM subject: plain text."""
+        plain = self.with_markup("plain")
+        try:
+            return str(plain.render(plain._get("titles", kind), params)).strip().rstrip(",—:;").strip()
+        except (PhraseError, KeyError, ValueError, TypeError):
+            return " — ".join(str(v) for v in params.values() if v) or kind
+
+    def _raw(self, key: str, params: Mapping[str, Any]) -> Safe:
+        inner = ", ".join(f"{k}={_plain_value(v)}" for k, v in sorted(params.items()))
+        return escape(f"⟨{key}{': ' + inner if inner else ''}⟩", self.markup)
+
+    def render(self, entry: Any, params: Mapping[str, Any]) -> Safe:
+        """Choose the variant of `entry` for `params`, then fill its placeholders."""
+        while isinstance(entry, Mapping):
+            by = entry.get("by")
+            value = params.get(by) if by else None
+            key = "" if value is None else str(value)
+            if key in entry and key != "by":
+                entry = entry[key]
+            elif "other" in entry:
+                entry = entry["other"]
+            else:
+                raise PhraseError(f"no variant {key!r} for {by!r}")
+        if not isinstance(entry, str):
+            raise TypeError(f"phrase must be text, not {type(entry).__name__}")
+        return self._fill(entry, params)
+
+    def _fill(self, template: str, params: Mapping[str, Any]) -> Safe:
+        out: list[str] = []
+        pos = 0
+        for m in _PLACEHOLDER.finditer(template):
+            out.append(escape_literal(template[pos:m.start()], self.markup))
+            pos = m.end()
+            tok = m.group(0)
+            if tok in ("{{", "}}"):
+                out.append(escape_literal(tok[0], self.markup))
+                continue
+            name, convs, style = m.group(1), m.group(2), m.group(3)
+            if name not in params:
+                raise KeyError(name)
+            value = self._convert(name, params[name], [c for c in convs.split(":") if c])
+            out.append(self._style(value, style))
+        out.append(escape_literal(template[pos:], self.markup))
+        return Safe("".join(out))
+
+    def _convert(self, name: str, value: Any, convs: list[str]) -> Safe:
+        conv = convs[0] if convs else ""
+        arg = convs[1] if len(convs) > 1 else ""
+        if conv == "role":
+            return escape(self.role(str(value)), self.markup)
+        if conv == "roles":
+            return self.join(self.role(str(v)) for v in _items(value))
+        if conv == "faction":
+            return escape(self.faction(str(value)), self.markup)
+        if conv == "word":
+            return escape(self.word(arg or name, value), self.markup)
+        if conv == "plural":
+            return escape(self.plural(value, arg or name), self.markup)
+        if conv == "phase":
+            return escape(self.phase(str(value)), self.markup)
+        if conv in ("", "names"):
+            if isinstance(value, (tuple, list, frozenset, set)):
+                return self.join(one_line(str(v)) for v in _items(value))
+            if isinstance(value, bool):
+                return escape(self.word("bool", value), self.markup)
+            if isinstance(value, (int, float)):
+                return escape(self.number(value), self.markup)
+            return escape(one_line(str(value)), self.markup)
+        raise ValueError(f"unknown conversion {conv!r}")
+
+    def _style(self, value: Safe, style: str | None) -> Safe:
+        if style == "b":
+            return bold(value, self.markup)
+        if style == "i":
+            return italic(value, self.markup)
+        if style:
+            raise ValueError(f"unknown style {style!r}")
+        return value
+
+    # ---- words
+    def role(self, role_id: str) -> str:
+        try:
+            entry = self._get("roles", role_id)
+        except PhraseError:
+            return role_id
+        return str(entry.get("name", role_id)) if isinstance(entry, Mapping) else str(entry)
+
+    def role_entry(self, role_id: str) -> Mapping[str, Any]:
+        try:
+            entry = self._get("roles", role_id)
+        except PhraseError:
+            return {}
+        return entry if isinstance(entry, Mapping) else {"name": str(entry)}
+
+    def role_desc(self, role_id: str, **params: Any) -> Safe:
+        desc = self.role_entry(role_id).get("desc")
+        if not desc:
+            return Safe("")
+        try:
+            return self.render(desc, params)
+        except (PhraseError, KeyError, ValueError, TypeError):
+            return escape(str(desc), self.markup)
+
+    def faction(self, key: str) -> str:
+        try:
+            return str(self._get("factions", key))
+        except PhraseError:
+            return key
+
+    def word(self, table: str, value: Any) -> str:
+        key = str(value).lower() if isinstance(value, bool) else str(value)
+        try:
+            return str(self._get("words", table, key))
+        except PhraseError:
+            if table == "result":  # an outcome is usually a faction key
+                return self.faction(key)
+            return key
+
+    def rejection(self, code: str) -> str:
+        try:
+            return str(self._get("rejections", code))
+        except PhraseError:
+            return code.replace("_", " ")
+
+    # ---- numbers, lists, phases, dates
+    def number(self, x: float) -> str:
+        if isinstance(x, float) and x != int(x):
+            return f"{x:g}".replace(".", self.fmt("decimal", "."))
+        return str(int(x))
+
+    def plural(self, n: Any, noun: str) -> str:
+        num = float(n)
+        try:
+            forms = self._get("plurals", noun)
+        except PhraseError:
+            return self.number(num)
+        cat = plural_category(self.lang, num)
+        form = forms.get(cat) or forms.get("other") or forms.get("many") or ""
+        pattern = self.fmt("count", "{n} {form}")
+        return pattern.format(n=self.number(num), form=form).strip()
+
+    def join(self, items: Iterable[Any]) -> Safe:
+        parts = [escape(i, self.markup) for i in items]
+        if not parts:
+            return Safe("")
+        if len(parts) == 1:
+            return parts[0]
+        sep = escape(self.fmt("list_sep", ", "), self.markup)
+        last = escape(self.fmt("list_last", " and "), self.markup)
+        return Safe(sep.join(parts[:-1]) + last + parts[-1])
+
+    def phase(self, name: str) -> str:
+        """"D2" -> "Giorno 2"; unknown names (e.g. "setup") are looked up or kept."""
+        try:
+            pid = PhaseId.parse(name)
+        except ValueError:
+            return self.fmt(name, name)
+        pattern = self.fmt(pid.kind, "Day {n}" if pid.kind == "day" else "Night {n}")
+        return pattern.format(n=pid.number)
+
+    def when(self, dt: datetime | None, tz: tzinfo, style: str = "datetime") -> str:
+        """A time in the game's timezone, in the language's format (no locale involved)."""
+        if dt is None:
+            return ""
+        local = dt.astimezone(tz)
+        days = self._get_list("weekdays") or ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        months = self._get_list("months") or [str(i) for i in range(1, 13)]
+        pattern = self.fmt(style, "{day:02d}/{month:02d} {hour:02d}:{minute:02d}")
+        return pattern.format(weekday=days[local.weekday()], day=local.day, month=local.month,
+                              month_name=months[local.month - 1], year=local.year, hour=local.hour,
+                              minute=local.minute, tz=local.tzname() or "")
+
+    def _get_list(self, name: str) -> list[str]:
+        try:
+            v = self._get("format", name)
+        except PhraseError:
+            return []
+        return [str(x) for x in v] if isinstance(v, list) else []
+
+
+def _items(value: Any) -> list[Any]:
+    if isinstance(value, (tuple, list)):
+        return list(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    return [value]
+
+
+def _plain_value(v: Any) -> str:
+    if isinstance(v, (tuple, list)):
+        return "/".join(str(x) for x in v)
+    return str(v)

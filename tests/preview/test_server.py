@@ -1,0 +1,112 @@
+"""The preview server: token, loopback only, same-origin POSTs, sanitized pages."""
+
+from __future__ import annotations
+
+import http.client
+from urllib.parse import urlencode
+
+from forummod.preview.html import render_markup
+
+
+def request(server, method: str, path: str, *, body: dict | None = None, headers: dict | None = None,
+            host: str | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    h = {"Host": host or f"127.0.0.1:{server.port}"}
+    h.update(headers or {})
+    data = None
+    if body is not None:
+        data = urlencode(body)
+        h["Content-Type"] = "application/x-www-form-urlencoded"
+    conn.request(method, path, body=data, headers=h)
+    resp = conn.getresponse()
+    out = resp.status, dict(resp.getheaders()), resp.read().decode()
+    conn.close()
+    return out
+
+
+def post(server, path: str, token: str | None = None, origin: str | None = "self", **kw):
+    headers = kw.pop("headers", {})
+    if origin == "self":
+        headers["Origin"] = f"http://127.0.0.1:{server.port}"
+    elif origin:
+        headers["Origin"] = origin
+    return request(server, "POST", path, body={"token": token or server.token, **kw}, headers=headers)
+
+
+def test_it_listens_on_loopback_only(served):
+    server, *_ = served
+    assert server.httpd.server_address[0] == "127.0.0.1"
+    assert server.url.startswith(f"http://127.0.0.1:{server.port}/?token=")
+
+
+def test_the_page_needs_the_token(served):
+    server, *_ = served
+    assert request(server, "GET", "/")[0] == 403
+    assert request(server, "GET", "/?token=wrong")[0] == 403
+    status, headers, page = request(server, "GET", f"/?token={server.token}")
+    assert status == 200 and "Vote Count — Day 1" in page
+
+
+def test_a_foreign_host_header_is_refused(served):
+    server, *_ = served
+    assert request(server, "GET", f"/?token={server.token}", host="evil.example")[0] == 403
+
+
+def test_the_page_allows_no_script_and_shows_no_injected_markup(served):
+    server, ws, ids, _ = served
+    status, headers, page = request(server, "GET", f"/?token={server.token}")
+    assert "script-src" not in headers["Content-Security-Policy"]
+    assert headers["Content-Security-Policy"].startswith("default-src 'none'")
+    assert "<script" not in page.lower() and "onerror=" not in page and "javascript:" not in page.lower()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the player's name, as text
+
+
+def test_cross_site_posts_are_refused(served):
+    server, ws, ids, outbox = served
+    did = ids[("votecount", "thread")]
+    assert post(server, f"/drafts/{did}/publish", origin="http://evil.example")[0] == 403
+    assert post(server, f"/drafts/{did}/publish", origin=None)[0] == 403
+    assert post(server, f"/drafts/{did}/publish", headers={"Sec-Fetch-Site": "cross-site"})[0] == 403
+    assert post(server, f"/drafts/{did}/publish", token="wrong")[0] == 403
+    assert outbox() == [] and ws.store.draft(did).status == "draft"
+
+
+def test_publish_from_the_page_posts_once(served):
+    server, ws, ids, outbox = served
+    did = ids[("votecount", "thread")]
+    status, headers, _ = post(server, f"/drafts/{did}/publish")
+    assert status == 303 and headers["Location"] == f"/?token={server.token}#draft-{did}"
+    assert post(server, f"/drafts/{did}/publish")[0] == 303
+    assert len(outbox()) == 1 and ws.store.draft(did).status == "published"
+    page = request(server, "GET", f"/?token={server.token}")[2]
+    assert "was already published" in page
+
+
+def test_a_referer_from_the_page_is_enough_without_origin(served):
+    server, ws, ids, outbox = served
+    did = ids[("role_pm", "Bob")]
+    ref = {"Referer": f"http://127.0.0.1:{server.port}/?token={server.token}"}
+    assert post(server, f"/drafts/{did}/discard", origin=None, headers=ref)[0] == 303
+    assert ws.store.draft(did).status == "discarded"
+
+
+def test_edit_saves_the_gms_version(served):
+    server, ws, ids, _ = served
+    did = ids[("votecount", "thread")]
+    assert post(server, f"/drafts/{did}/edit", body="[b]mine[/b]\r\nline 2")[0] == 303
+    d = ws.store.draft(did)
+    assert d.body == "[b]mine[/b]\nline 2" and d.edited_by_gm
+
+
+def test_errors_are_shown_on_the_page(served):
+    server, ws, ids, _ = served
+    post(server, f"/drafts/{ids[('warnings', 'gm')]}/publish")
+    assert "never posted" in request(server, "GET", f"/?token={server.token}")[2]
+
+
+def test_sanitizer_keeps_forum_markup_and_drops_everything_active():
+    html = render_markup('[b]b[/b] [url=https://ok.example]ok[/url] [color=red]c[/color] <script>x</script>', "bbcode")
+    assert "<strong>b</strong>" in html and 'href="https://ok.example"' in html and "color:red" in html
+    assert "<script" not in html
+    md = render_markup("**b** <img src=x onerror=alert(1)> [x](javascript:alert(1))", "markdown")
+    assert "<strong>b</strong>" in md and "<img" not in md and 'href="javascript' not in md
