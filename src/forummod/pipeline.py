@@ -67,7 +67,7 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
     if poll:
         report = poll_game(ws, game_id, progress=progress)
     try:
-        a = analyse_game(ws, game_id, now=now)
+        a = analyse_game(ws, game_id, now=now or ws.clock())  # live work runs on the real clock, archives too
         findings = _checks(ws, a)
         from forummod.checks import new_findings
 

@@ -24,6 +24,10 @@ from forummod.engine.events import ActionDeadline, PhaseEnd, Timer, VoteClose
 
 log = logging.getLogger("forummod.scheduler")
 
+#: A deadline job runs just after its instant: deadlines are half-open, so at the instant itself
+#: the fold would still count it as open.
+AFTER = timedelta(milliseconds=200)
+
 
 @dataclass(frozen=True)
 class JobSpec:
@@ -83,8 +87,7 @@ def plan_jobs(cfg: Config, analyses: dict[str, Any], now: datetime) -> list[JobS
             if at <= now or at in seen:
                 continue
             seen.add(at)
-            # one second after the instant: the deadline is half-open, so the fold sees it passed
-            jobs.append(JobSpec(f"deadline:{gid}:{at.isoformat()}", gid, "deadline", at=at + timedelta(seconds=1),
+            jobs.append(JobSpec(f"deadline:{gid}:{at.isoformat()}", gid, "deadline", at=at + AFTER,
                                 why=what))
             before = at - game.schedule.reminder_before.td
             if before > now:
@@ -92,7 +95,7 @@ def plan_jobs(cfg: Config, analyses: dict[str, Any], now: datetime) -> list[JobS
                                     why=f"reminder: {what}"))
         for at in block_closes(game, a.run, a.ruleset, now):
             if at not in seen:
-                jobs.append(JobSpec(f"block:{gid}:{at.isoformat()}", gid, "block", at=at + timedelta(seconds=1),
+                jobs.append(JobSpec(f"block:{gid}:{at.isoformat()}", gid, "block", at=at + AFTER,
                                     why="activity block closes"))
     return jobs
 
@@ -179,7 +182,7 @@ class Daemon:
             result = fn(self.ws, game_id, poll=why not in ("reminder",))
             self.passes += 1
             try:
-                self.analyses[game_id] = analyse_game(self.ws, game_id)
+                self.analyses[game_id] = analyse_game(self.ws, game_id, now=self.clock())
             except Exception as e:  # a broken game must not stop the daemon
                 log.error("%s: analysis failed: %s", game_id, e)
         if why not in ("start",):

@@ -1,0 +1,125 @@
+"""The daemon on a real APScheduler: a catch-up pass at start, a pass just after a deadline,
+config reload, clean stop; tick's lock makes an overlapping run do nothing."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from forummod.cli import main
+from forummod.lock import WorkspaceLock
+from forummod.scheduler import Daemon
+from forummod.store import Store
+
+from tests.scheduler.conftest import write_archive, write_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def near_deadline_game(tmp_path, seconds_left: float):
+    now = datetime.now(timezone.utc)
+    start = now - timedelta(hours=72) + timedelta(seconds=seconds_left)
+    write_archive(tmp_path, [("Mod", "Day 1", start), ("Bob", "[b]vote: Eve[/b]", start + timedelta(minutes=5)),
+                             ("Cat", "[b]vote: Eve[/b]", start + timedelta(minutes=6))])
+    return write_config(tmp_path, start=start)
+
+
+def test_daemon_catches_up_at_start_then_acts_just_after_the_deadline(tmp_path):
+    cfg = near_deadline_game(tmp_path, seconds_left=0.6)
+    d = Daemon(cfg)
+    d.start()
+    try:
+        assert d.passes == 1  # the catch-up pass at start
+        assert any(j.id.startswith("deadline:g1:") for j in d.scheduler.get_jobs())
+        deadline = time.monotonic() + 3
+        while d.passes < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert d.passes >= 2, "no pass ran after the deadline"
+        a = d.analyses["g1"]
+        assert a.run.state.proposal("lynch:D1") is not None  # the final count became a lynch proposal
+    finally:
+        d.stop()
+    assert not Path(str(tmp_path / "store.sqlite") + ".lock").read_text().count('"running"')
+
+
+def test_a_deadline_that_passed_while_the_daemon_was_down_is_handled_once_at_start(tmp_path):
+    cfg = near_deadline_game(tmp_path, seconds_left=-3600)  # closed an hour ago
+    d = Daemon(cfg)
+    d.start()
+    try:
+        st = d.analyses["g1"].run.state
+        assert st.proposal("lynch:D1") is not None
+        drafts = [r for r in d.ws.store.drafts("g1") if r.kind == "day_end"]
+        assert len(drafts) == 1
+    finally:
+        d.stop()
+    d2 = Daemon(cfg)
+    d2.start()
+    try:
+        assert len([r for r in d2.ws.store.drafts("g1") if r.kind == "day_end"]) == 1  # not drafted twice
+    finally:
+        d2.stop()
+
+
+def test_reload_keeps_the_old_config_when_the_new_one_is_broken(tmp_path):
+    cfg = near_deadline_game(tmp_path, seconds_left=3600)
+    d = Daemon(cfg)
+    d.start()
+    try:
+        cfg.write_text(cfg.read_text() + "\nbroken = [\n")
+        d.reload()
+        assert "g1" in d.cfg.games
+        cfg.write_text(cfg.read_text().replace("\nbroken = [\n", "").replace('poll_interval = "60s"',
+                                                                              'poll_interval = "120s"'))
+        d.reload()
+        assert d.cfg.games["g1"].poll_interval.seconds == 120
+    finally:
+        d.stop()
+
+
+def test_tick_exits_at_once_while_another_run_holds_the_lock(tmp_path, capsys):
+    cfg = near_deadline_game(tmp_path, seconds_left=3600)
+    with WorkspaceLock(tmp_path / "store.sqlite"):
+        rc = main(["tick", "--config", str(cfg)])
+    assert rc == 75
+    assert "another forummod run" in capsys.readouterr().err
+    assert main(["tick", "--config", str(cfg)]) == 0
+
+
+def test_a_lock_left_by_a_killed_run_is_recovered(tmp_path):
+    cfg = near_deadline_game(tmp_path, seconds_left=3600)
+    code = ("import sys, time; from forummod.lock import WorkspaceLock; "
+            f"WorkspaceLock({str(tmp_path / 'store.sqlite')!r}).acquire(); print('locked', flush=True); time.sleep(60)")
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "locked"
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    lock = WorkspaceLock(tmp_path / "store.sqlite").acquire()
+    try:
+        assert lock.recovered is not None and lock.recovered["pid"] == p.pid
+    finally:
+        lock.release()
+
+
+def test_sigterm_stops_the_daemon_cleanly(tmp_path):
+    cfg = near_deadline_game(tmp_path, seconds_left=3600)
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    p = subprocess.Popen([sys.executable, "-m", "forummod", "run", "--config", str(cfg)], stderr=subprocess.PIPE,
+                         text=True, env=env)
+    seen = ""
+    deadline = time.monotonic() + 20
+    while "daemon started" not in seen and time.monotonic() < deadline:
+        seen += p.stderr.readline()
+    time.sleep(0.3)
+    p.send_signal(signal.SIGTERM)
+    _, rest = p.communicate(timeout=20)
+    assert p.returncode == 0, seen + rest
+    assert "daemon stopped" in seen + rest
+    db = sqlite3.connect(tmp_path / "store.sqlite")
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    with Store(tmp_path / "store.sqlite") as s:
+        assert s.post_count("arch", "game") == 3
