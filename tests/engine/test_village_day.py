@@ -28,7 +28,7 @@ def test_options_mirror_7Z_with_defaults_and_decision_docs():
     assert o.barkeeper.first_vote == "window" and o.time.barkeeper_window == 0.1
     rs = make_ruleset("village", {"sheriff": {"election_day": 1}, "time": {"lord_window": "3h"}})
     assert rs.options.sheriff.election_day == 1
-    assert rs.default_timing(rs.options).day_end == "2d3h"
+    assert rs.default_timing(rs.options).day_end == "51h"
 
     def walk(cls):
         for f in fields_of(cls):
@@ -41,7 +41,7 @@ def test_options_mirror_7Z_with_defaults_and_decision_docs():
 def test_default_timing_from_the_time_table():
     rs = make_ruleset("village")
     t = rs.default_timing(rs.options)
-    assert (t.first_phase, t.action_deadline, t.night_end, t.vote_close) == ("night", "1d", "1d6h", "2d")
+    assert (t.first_phase, t.action_deadline, t.night_end, t.vote_close) == ("night", "24h", "30h", "48h")
 
 
 # ---------------------------------------------------------------------- dawn (VIL-D-01)
