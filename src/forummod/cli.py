@@ -11,12 +11,14 @@ import argparse
 import importlib
 import logging
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Sequence
 
 from forummod import __version__
 from forummod.errors import ForummodError
+from forummod.logsafe import redact
 
 COMMANDS = (
     "init", "demo", "poll", "tally", "status", "check", "draft", "drafts", "preview", "publish",
@@ -82,8 +84,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args._run(args) or 0)
     except ForummodError as e:
-        print(f"forummod {args.command}: {e}", file=sys.stderr)
+        print(f"forummod {args.command}: {redact(str(e))}", file=sys.stderr)
         return e.exit_code
+    except sqlite3.DatabaseError as e:  # damage the store's opening checks could not see
+        print(f"forummod {args.command}: the store{_store_path(args)} is damaged or unreadable ({e}); "
+              "restore a backup or move it away to start a new one", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _store_path(args: argparse.Namespace) -> str:
+    """' <path>' of the configured store, for messages (empty when the config cannot say)."""
+    try:
+        from forummod.commands._common import config_path
+        from forummod.config import load_config
+
+        return f" {load_config(config_path(args)).workspace.store_path()}"
+    except Exception:
+        return ""

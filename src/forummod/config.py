@@ -8,6 +8,7 @@ comment `config.example.toml` shows; `tests/test_config_example.py` keeps the tw
 
 from __future__ import annotations
 
+import re
 import tomllib
 import types
 from collections import Counter
@@ -22,6 +23,8 @@ import platformdirs
 from forummod.errors import ConfigError
 from forummod.model import PlayerSlot, Replacement, Roster
 from forummod.schema import ClockOrDuration, Duration, convert, load, parse_timezone, setting
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 Markup = Literal["bbcode", "markdown"]
 Language = Literal["en", "it", "ru", "nl", "zh"]
@@ -66,6 +69,11 @@ class SiteConfig:
     def __post_init__(self) -> None:
         if self.request_interval < 0 or self.timeout <= 0 or self.retries < 0 or self.hourly_budget < 0:
             raise ValueError("request_interval, timeout, retries and hourly_budget must not be negative")
+        for key in ("password_env", "api_key_env"):
+            # a secret pasted here instead of a variable's name must not be echoed back
+            if getattr(self, key) and not _ENV_NAME.fullmatch(getattr(self, key)):
+                raise ValueError(f"{key} must be the name of an environment variable (e.g. FORUM_PASSWORD) "
+                                 "that holds the secret, not the secret itself")
 
     @property
     def tz(self) -> ZoneInfo:

@@ -27,6 +27,8 @@ from forummod.engine.schedule import Extension, Pin, build_phases, merged_timing
 from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError
 from forummod.forum.base import ThreadRef
+from forummod.forum.poller import PollInterrupted
+from forummod.logsafe import redact
 from forummod.model import (
     ActionIntent, Issue, Message, Post, Replacement, Roster, Source, UnvoteIntent, VoteIntent,
 )
@@ -50,7 +52,7 @@ class Workspace:
     def __init__(self, cfg: Config, store: Store | None = None, *, clock: Clock = utcnow,
                  adapter_factory: Callable[[str, SiteConfig], Any] | None = None):
         self.cfg = cfg
-        self.store = store or Store(cfg.workspace.store_path())
+        self._store = store  # opened on first use: a command that fails on bad input creates no store
         self.clock = clock
         self._adapters: dict[str, Any] = {}
         self._adapter_factory = adapter_factory
@@ -59,8 +61,19 @@ class Workspace:
     def open(cls, config_path: Path, **kw: Any) -> "Workspace":
         return cls(load_config(config_path), **kw)
 
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(self.cfg.workspace.store_path())
+        return self._store
+
+    @store.setter
+    def store(self, store: Store) -> None:
+        self._store = store
+
     def close(self) -> None:
-        self.store.close()
+        if self._store is not None:
+            self._store.close()
 
     def __enter__(self) -> "Workspace":
         return self
@@ -87,19 +100,36 @@ class Workspace:
 
     def adapter(self, site_name: str) -> Any:
         if site_name not in self._adapters:
-            site = self.cfg.sites[site_name]
+            site = polite_site(self.cfg, self.cfg.sites[site_name])
             if self._adapter_factory is not None:
                 self._adapters[site_name] = self._adapter_factory(site_name, site)
             else:
-                self._adapters[site_name] = make_site_adapter(site_name, site, self.cfg, self.store, self.clock)
+                store = self.store if site.engine != "archive" else None
+                self._adapters[site_name] = make_site_adapter(site_name, site, self.cfg, store, self.clock)
         return self._adapters[site_name]
 
 
-def make_site_adapter(site_name: str, site: SiteConfig, cfg: Config, store: Store, clock: Clock) -> Any:
+def make_site_adapter(site_name: str, site: SiteConfig, cfg: Config, store: Store | None, clock: Clock) -> Any:
     from forummod.forum.registry import make_adapter
 
+    jar = StoreCookieJar(store) if site.engine != "archive" else None  # archives have no session
     return make_adapter(site_name, site, user_adapters_dir=cfg.workspace.adapters_dir,
-                        cookie_store=StoreCookieJar(store), clock=clock)
+                        cookie_store=jar, clock=clock)
+
+
+def polite_site(cfg: Config, site: SiteConfig) -> SiteConfig:
+    """`site` with the strictest interval and budget of every configured site on the same forum
+    (two accounts, or two games' entries, on one board): the forum sees one visitor's pace from
+    the first request, not only once every entry has been used."""
+    from forummod.forum.http import HttpClient
+
+    key = HttpClient._site_key(site.base_url)
+    same = [s for s in cfg.sites.values() if key and s.engine != "archive" and HttpClient._site_key(s.base_url) == key]
+    if len(same) < 2:
+        return site
+    budgets = [s.hourly_budget for s in same if s.hourly_budget]
+    return replace(site, request_interval=max(s.request_interval for s in same),
+                   hourly_budget=min(budgets) if budgets else 0)
 
 
 def thread_refs(game: GameConfig) -> list[ThreadRef]:
@@ -135,14 +165,16 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     """Fetch what changed in the game's threads and the GM's inbox; one transaction per poll.
 
     A network failure is reported, never half-stored: the store keeps the previous state and
-    the next poll continues from the saved cursors.
+    the next poll continues from the saved cursors (a long walk that failed part-way keeps the
+    pages it read whole, with the cursor at the last of them). Everything a poll writes, its
+    record in `poll_runs` included, is one transaction, so a killed poll leaves no trace. Bad
+    local input (an archive file that does not parse) raises before anything is written.
     """
     game = ws.cfg.game(game_id)
     site_name = game.site
     adapter = ws.adapter(site_name)
     started = time.monotonic()
     now = ws.clock()
-    run_id = ws.store.start_poll_run(game_id, now)
     totals = {"new_posts": 0, "edited_posts": 0, "deleted_posts": 0, "new_messages": 0, "requests": 0, "bytes": 0}
     issues: list[Issue] = []
     fetched = []
@@ -153,17 +185,22 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
             cursor = ws.store.cursor(site_name, f"thread:{thread_id}")
             cb = (lambda done, total, _r=ref.role: progress(_r, done, total)) if progress else None
             fetched.append((ref, adapter.poll_thread(ref, cursor, cb)))
+        except PollInterrupted as e:  # keep the pages read whole; the next poll goes on from there
+            fetched.append((ref, e.partial))
+            errors.append(f"{ref.role} thread: {redact(str(e))}")
+            issues.append(Issue("poll_failed", f"{ref.role} thread: {redact(str(e))}", at=now, severity="error"))
         except ForumError as e:  # one thread failing does not cost the others their posts
-            errors.append(f"{ref.role} thread: {e}")
-            issues.append(Issue("poll_failed", f"{ref.role} thread: {e}", at=now, severity="error"))
+            errors.append(f"{ref.role} thread: {redact(str(e))}")
+            issues.append(Issue("poll_failed", f"{ref.role} thread: {redact(str(e))}", at=now, severity="error"))
     msgs = None
     if inbox and _has_inbox(ws.cfg.sites[site_name]):
         try:
             known = ws.store.message_ids(site_name)
             msgs = adapter.poll_inbox(ws.store.cursor(site_name, "inbox"), known)
         except ForumError as e:
-            errors.append(f"inbox: {e}")
-            issues.append(Issue("poll_failed", f"inbox: {e}", at=now, severity="error"))
+            errors.append(f"inbox: {redact(str(e))}")
+            issues.append(Issue("poll_failed", f"inbox: {redact(str(e))}", at=now, severity="error"))
+    error = "; ".join(errors) or None
     with ws.store.transaction():
         for ref, tp in fetched:
             for url, body in tp.pages:
@@ -182,8 +219,8 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
             totals["requests"] += msgs.requests
             totals["bytes"] += msgs.bytes
             issues.extend(msgs.issues)
-    error = "; ".join(errors) or None
-    ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
+        run_id = ws.store.start_poll_run(game_id, now)
+        ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
     if error:
         log.warning("%s: poll failed: %s", game_id, error)
     return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), error=error, **totals)

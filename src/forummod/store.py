@@ -166,24 +166,31 @@ class Store:
             if not self.path.exists():
                 if not create or readonly:
                     raise StoreError(f"store not found: {self.path} (run 'forummod poll' to create it)")
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
                 fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
                 os.close(fd)
             elif self.path.is_dir():
                 raise StoreError(f"store path {self.path} is a folder, not a file")
+        uri = f"file:{self.path}?mode=ro" if readonly else str(self.path)
         try:
-            uri = f"file:{self.path}?mode=ro" if readonly else str(self.path)
-            self.db = sqlite3.connect(uri, uri=readonly, timeout=30, isolation_level=None,
-                                      check_same_thread=False)
+            self.db = sqlite3.connect(uri, uri=readonly, timeout=30, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open the store {self.path} ({e})") from None
+        try:
             self.db.row_factory = sqlite3.Row
+            version = self._schema_version()  # a store we must refuse is refused before any write
             if not readonly:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
-            self._migrate(readonly)
+            self._migrate(version, readonly)
         except sqlite3.DatabaseError as e:
+            self.db.close()
             raise StoreError(f"{self.path} is not a usable forummod store ({e}); "
                              "restore a backup or move it away to start a new one") from None
+        except BaseException:
+            self.db.close()  # leaves no -wal/-shm behind and the file as it was
+            raise
         self._tx_depth = 0
         self._secure_files()
 
@@ -199,20 +206,22 @@ class Store:
                 except OSError:
                     pass
 
-    def _migrate(self, readonly: bool) -> None:
-        has_meta = self.db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+    def _schema_version(self) -> int:
+        """The store's schema version (0: a new, empty file); StoreError for a newer or foreign file."""
+        # one statement, one snapshot: another process may be creating the store right now
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         version = 0
-        if has_meta:
+        if "meta" in tables:
             row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             version = int(row[0]) if row else 0
-        else:
-            other = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
-            if other:
-                raise StoreError(f"{self.path} is an SQLite file but not a forummod store")
+        elif tables:
+            raise StoreError(f"{self.path} is an SQLite file but not a forummod store")
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer forummod (store schema {version}, "
                              f"this version knows {SCHEMA_VERSION}); upgrade forummod")
+        return version
+
+    def _migrate(self, version: int, readonly: bool) -> None:
         if version == SCHEMA_VERSION:
             return
         if readonly:
@@ -220,6 +229,9 @@ class Store:
         for v in range(version + 1, SCHEMA_VERSION + 1):
             self.db.execute("BEGIN IMMEDIATE")
             try:
+                if self._schema_version() >= v:  # another process created or upgraded it meanwhile
+                    self.db.execute("COMMIT")
+                    continue
                 for stmt in _split_sql(_MIGRATIONS[v]):
                     self.db.execute(stmt)
                 self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(v),))
@@ -333,22 +345,32 @@ class Store:
 
     def posts(self, site: str, thread: str) -> list[Post]:
         """Every post of a thread with all its versions, in thread order."""
-        rows = self.db.execute(
-            "SELECT p.*, s.deleted_at FROM posts p LEFT JOIN post_status s "
+        cur = self.db.cursor()
+        cur.row_factory = None  # plain tuples by position: every recount reads every row
+        rows = cur.execute(
+            "SELECT p.post_id, p.version, p.html, p.content_hash, p.fetched_at, p.edited_at, p.author,"
+            " p.created_at, p.number, p.author_id, p.url, s.deleted_at FROM posts p LEFT JOIN post_status s "
             "ON s.site=p.site AND s.thread=p.thread AND s.post_id=p.post_id "
             "WHERE p.site=? AND p.thread=? ORDER BY p.post_id, p.version", (site, thread)).fetchall()
-        grouped: dict[str, list[sqlite3.Row]] = {}
+        grouped: dict[str, list[tuple]] = {}
         for r in rows:
-            grouped.setdefault(r["post_id"], []).append(r)
+            grouped.setdefault(r[0], []).append(r)
+        stamps: dict[str | None, datetime | None] = {None: None}  # a poll stores many posts at one time
+
+        def stamp(s: str | None) -> datetime | None:
+            d = stamps.get(s, _NO_STAMP)
+            if d is _NO_STAMP:
+                d = stamps[s] = from_iso(s)
+            return d  # type: ignore[return-value]
+
         out = []
         for pid, vs in grouped.items():
             first, last = vs[0], vs[-1]
-            versions = tuple(PostVersion(r["version"], r["html"], r["content_hash"], from_iso(r["fetched_at"]),
-                                         from_iso(r["edited_at"])) for r in vs)
-            out.append(Post(site=site, thread=thread, post_id=pid, author=last["author"],
-                            created_at=from_iso(first["created_at"]), versions=versions,
-                            number=last["number"], author_id=last["author_id"], url=last["url"],
-                            deleted_at=from_iso(last["deleted_at"])))
+            versions = tuple(PostVersion(r[1], r[2], r[3], stamp(r[4]), stamp(r[5])) for r in vs)
+            out.append(Post(site=site, thread=thread, post_id=pid, author=last[6],
+                            created_at=from_iso(first[7]), versions=versions,
+                            number=last[8], author_id=last[9], url=last[10],
+                            deleted_at=stamp(last[11])))
         out.sort(key=lambda p: (p.number if p.number is not None else 1 << 62, p.created_at, _num_key(p.post_id)))
         return out
 
@@ -628,6 +650,9 @@ def _draft_row(r: sqlite3.Row) -> DraftRow:
 def _pub_row(r: sqlite3.Row) -> PublicationRow:
     return PublicationRow(r["id"], r["draft_id"], r["game"], r["marker"], r["state"], from_iso(r["started_at"]),
                           from_iso(r["finished_at"]), r["remote_id"], r["url"], r["error"])
+
+
+_NO_STAMP = object()
 
 
 def _num_key(s: str) -> tuple[int, str]:

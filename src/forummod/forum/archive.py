@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator
 
 from forummod.errors import ArchiveError
 from forummod.forum.base import InboxPoll, Progress, ThreadPoll, ThreadRef
+from forummod.forum.html_engine import cap_depth
 from forummod.markup.bbcode import to_html
 from forummod.model import Cursor, Published, RawMessage, RawPost
 
@@ -86,9 +87,9 @@ def _body_html(obj: dict, where: str, keys: tuple[str, ...]) -> str:
     if not isinstance(v, str):
         raise ArchiveError(f"{where}: field {k!r} must be a string")
     if k == "html":
-        return v
+        return cap_depth(v)
     if k == "bbcode" or k == "body":
-        return to_html(v)
+        return cap_depth(to_html(v))  # a thousand nested quotes must not hide the rest of the post
     return htmlmod.escape(v).replace("\n", "<br>\n")
 
 
@@ -221,4 +222,7 @@ def make_adapter(site_name: str, site: Any, *, clock: Callable[[], datetime] | N
     """The archive adapter for a configured `archive` site."""
     if site.posts_file is None:
         raise ArchiveError(f"sites.{site_name}: engine 'archive' needs posts_file")
+    load_posts(Path(site.posts_file))  # a malformed file fails here, before any command writes
+    if site.messages_file:
+        load_messages(Path(site.messages_file))
     return ArchiveAdapter(site.posts_file, site.messages_file, gm_name=site.username or "GM", clock=clock)

@@ -159,9 +159,13 @@ class HtmlAdapter(FormWriter):
         rows = parse_inbox(self.profile, page.text, url=page.url, tz=self.tz, now=self.now())
         messages: list[RawMessage] = []
         new_seen = dict(seen)
+        # A row's id is a message id only where message pages carry no ids of their own (one
+        # message per row, e.g. phpBB); otherwise it is a conversation id (FlaskBB, Spirit),
+        # another numbering that can equal a stored message's id and must not hide a new PM.
+        rows_are_messages = not spec.page.id
         for row in rows:
             key = f"row:{row.id}"
-            if row.id in known_ids or (row.version and seen.get(key) == row.version):
+            if (rows_are_messages and row.id in known_ids) or (row.version and seen.get(key) == row.version):
                 new_seen[key] = row.version
                 continue
             for msg in self.read_message(row):

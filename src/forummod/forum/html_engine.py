@@ -8,6 +8,7 @@ A page that yields no posts is a `LayoutChanged`, never an empty success.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any, Iterable, Sequence
@@ -19,7 +20,7 @@ from lxml import etree
 from forummod.errors import LayoutChanged
 from forummod.forum.base import FM_ATTR, ParsedPage
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
-from forummod.forum.profile import Extractor, Fields, Profile
+from forummod.forum.profile import Extractor, Fields, Profile, probe_of
 from forummod.model import Issue, RawMessage, RawPost
 
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
@@ -36,9 +37,79 @@ def parse_html(text: str | bytes) -> Any:
     if not text.strip():
         text = "<html></html>"
     try:
-        return lxml.html.document_fromstring(text)
+        parser = _html_parser()
+        root = lxml.html.document_fromstring(text, parser=parser)
+        if not parser.error_log.filter_types(_DEPTH_ERRORS):
+            return root
+        # libxml2 stopped at its depth limit (and said so): parse again with deep elements capped.
+        # Measuring every page's depth in Python first would cost more than parsing it.
+        return lxml.html.document_fromstring(cap_depth(text))
     except (etree.ParserError, ValueError):
         return lxml.html.document_fromstring("<html><body></body></html>")
+
+
+_DEPTH_ERRORS = [etree.ErrorTypes.ERR_RESOURCE_LIMIT]
+_PARSERS = threading.local()
+
+
+def _html_parser() -> Any:
+    """lxml.html's parser, one per thread (its error log tells whether the depth limit was hit)."""
+    p = getattr(_PARSERS, "parser", None)
+    if p is None:
+        p = _PARSERS.parser = lxml.html.HTMLParser()
+    return p
+
+
+# libxml2 stops building the tree at a nesting depth of about 255 and silently drops the rest
+# of the document: one post of a thousand nested quotes would hide every later post of its page
+# (and its author's own words after the quotes). Elements deeper than MAX_DEPTH lose their tags
+# before parsing; their text stays where it was, inside the deepest kept element (so a vote
+# inside a deep quote is still inside a quote). Normal pages never get near the limit.
+MAX_DEPTH = 160
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+_OPTIONAL_END = frozenset("p li dt dd tr td th thead tbody tfoot option optgroup colgroup rp rt".split())
+_TOKEN = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*?(/?)>",
+                    re.IGNORECASE | re.DOTALL)
+
+
+def cap_depth(text: str, limit: int = MAX_DEPTH) -> str:
+    """`text` with the tags of elements nested deeper than `limit` removed (see MAX_DEPTH)."""
+    if text.count("<") <= limit:
+        return text
+    depth = deepest = 0
+    for m in _TOKEN.finditer(text):
+        name = (m.group(3) or "").lower()
+        if not name or name in _VOID or name in _OPTIONAL_END or m.group(4):
+            continue
+        depth = max(0, depth - 1) if m.group(2) else depth + 1
+        deepest = max(deepest, depth)
+    if deepest <= limit:
+        return text
+    out: list[str] = []
+    stack: list[tuple[str, bool]] = []  # (tag, kept)
+    kept = 0  # kept elements on the stack
+    pos = 0
+    for m in _TOKEN.finditer(text):
+        name = (m.group(3) or "").lower()
+        if not name or name in _VOID or name in _OPTIONAL_END or m.group(4):
+            continue
+        keep = True
+        if m.group(2):  # an end tag closes the nearest open element of its name
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i][0] == name:
+                    keep = stack[i][1]
+                    kept -= sum(1 for _, k in stack[i:] if k)
+                    del stack[i:]
+                    break
+        else:
+            keep = kept < limit
+            kept += keep
+            stack.append((name, keep))
+        if not keep:
+            out.append(text[pos:m.start()])
+            pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def first(extractors: Sequence[Extractor], el: Any) -> str | None:
@@ -67,19 +138,33 @@ class _Sticky:
                 yield i, ex
 
     def first(self, el: Any) -> str | None:
-        for i, ex in self.order():
-            v = ex.first(el)
-            if v:
-                self.best = i
-                return v
+        exs, best = self.extractors, self.best
+        if not exs:
+            return None
+        v = exs[best].first(el)  # the order() walk written out: this runs for every field of every post
+        if v:
+            return v
+        for i, ex in enumerate(exs):
+            if i != best:
+                v = ex.first(el)
+                if v:
+                    self.best = i
+                    return v
         return None
 
     def first_element(self, el: Any) -> Any | None:
-        for i, ex in self.order():
-            found = ex.elements(el)
-            if found:
-                self.best = i
-                return found[0]
+        exs, best = self.extractors, self.best
+        if not exs:
+            return None
+        found = exs[best].elements(el)
+        if found:
+            return found[0]
+        for i, ex in enumerate(exs):
+            if i != best:
+                found = ex.elements(el)
+                if found:
+                    self.best = i
+                    return found[0]
         return None
 
 
@@ -98,6 +183,27 @@ def all_elements(extractors: Sequence[Extractor], el: Any) -> tuple[list[Any], E
         if found:
             return found, ex
     return [], None
+
+
+def _maybe_found(probe: Any, el: Any) -> bool:
+    """False only when `probe` (see `profile.probe_of`) proves its extractors find nothing in `el`."""
+    if probe is None:
+        return True
+    try:
+        return bool(probe(el))
+    except etree.XPathError:
+        return True
+
+
+_PROBES: dict[int, tuple[Any, Any]] = {}
+
+
+def _probe_for(extractors: Sequence[Extractor]) -> Any:
+    """`probe_of(extractors)`, built once per extractor tuple (profiles live as long as the process)."""
+    hit = _PROBES.get(id(extractors))
+    if hit is None or hit[0] is not extractors:
+        hit = _PROBES[id(extractors)] = (extractors, probe_of(extractors))
+    return hit[1]
 
 
 def _sources(extractors: Sequence[Extractor]) -> str:
@@ -172,6 +278,8 @@ def date_context(profile: Profile, tz: tzinfo, now: datetime) -> DateContext:
 def normalise_body(profile: Profile, body: Any) -> str:
     """Mark quotes/spoilers/code/signatures with data-fm (and quote authors), drop clutter,
     and return the body's HTML. Mutates `body`, which belongs to a tree parsed for this call."""
+    if not _maybe_found(_body_probe(profile), body):  # most posts hold no quote, spoiler or code
+        return lxml.html.tostring(body, encoding="unicode", with_tail=False)
     for ex in profile.remove:
         for el in ex.elements(body):
             if el is not body and el.getparent() is not None:
@@ -196,6 +304,19 @@ def normalise_body(profile: Profile, body: Any) -> str:
                     author = m.group(1).strip() if m else author
                 el.set("data-fm-author", author)
     return lxml.html.tostring(body, encoding="unicode", with_tail=False)
+
+
+_BODY_PROBES: dict[int, tuple[Any, Any, Any]] = {}
+
+
+def _body_probe(profile: Profile) -> Any:
+    """One XPath for every `remove` and mark selector of a profile (cached per profile data)."""
+    key = id(profile.marks)
+    hit = _BODY_PROBES.get(key)
+    if hit is None or hit[0] is not profile.marks or hit[1] is not profile.remove:
+        hit = _BODY_PROBES[key] = (profile.marks, profile.remove,
+                                   probe_of((*profile.remove, *(m.selector for m in profile.marks))))
+    return hit[2]
 
 
 # --------------------------------------------------------------------------- pagination
@@ -252,21 +373,106 @@ def _offset_of(profile: Profile, url: str) -> int | None:
     return 0 if p.path_regex else None
 
 
+class _PageScope:
+    """Whole-page lookups that share the search for their first element: every pagination
+    selector of phpBB starts at `div.pagination`, so the page is searched once for that and
+    each selector only below what was found. `nodes(ex)` equals `ex.nodes(root)`: the chains
+    found below the first elements, in document order, are all the chains of the page."""
+
+    MAX_ANCHORS = 8  # more first elements than this: searching below each would cost more
+
+    def __init__(self, root: Any):
+        self.root = root
+        self.found: dict[str, list[Any]] = {}
+
+    def nodes(self, ex: Extractor) -> list[Any]:
+        plan = _scope_plan(ex)
+        if plan is None:
+            return ex.nodes(self.root)
+        first_step, below = plan
+        anchors = self.found.get(first_step)
+        if anchors is None:
+            anchors = self.found[first_step] = _xpath(first_step)(self.root)
+        if len(anchors) > self.MAX_ANCHORS:
+            return ex.nodes(self.root)
+        if len(anchors) == 1:
+            return below(anchors[0])
+        out: list[Any] = []
+        seen: set[int] = set()
+        for a in anchors:  # in document order; a nested anchor's chains were found below its ancestor
+            for n in below(a):
+                if id(n) not in seen:
+                    seen.add(id(n))
+                    out.append(n)
+        return out
+
+    def first(self, extractors: Sequence[Extractor]) -> str | None:
+        for ex in extractors:
+            v = ex.first_in(self.nodes(ex))
+            if v:
+                return v
+        return None
+
+    def all_elements(self, extractors: Sequence[Extractor]) -> tuple[list[Any], Extractor | None]:
+        for ex in extractors:
+            found = [el for el in self.nodes(ex) if isinstance(el, etree._Element)] if ex.path is not None \
+                else [self.root]
+            if found:
+                return found, ex
+        return [], None
+
+
+_SCOPE_PLANS: dict[int, tuple[Extractor, tuple[str, Any] | None]] = {}
+
+
+def _scope_plan(ex: Extractor) -> tuple[str, Any] | None:
+    """(XPath of the first element's loose test, the selector as XPath from such an element
+    down, itself included), or None for selectors that cannot be split that way."""
+    hit = _SCOPE_PLANS.get(id(ex))
+    if hit is not None and hit[0] is ex:
+        return hit[1]
+    plan = None
+    src = ex.path.path if ex.path is not None else ""
+    if ex.probe is not None and len(ex.probe) == 1 and ex.probe[0][0] and ex.probe[0][1] \
+            and src.startswith("descendant::"):
+        element, cond = ex.probe[0]
+        try:
+            plan = (f"descendant::{element}[{cond}]", etree.XPath("descendant-or-self::" + src[len("descendant::"):]))
+        except etree.XPathError:
+            plan = None
+    _SCOPE_PLANS[id(ex)] = (ex, plan)
+    return plan
+
+
+_XPATHS: dict[str, Any] = {}
+
+
+def _xpath(expr: str) -> Any:
+    x = _XPATHS.get(expr)
+    if x is None:
+        x = _XPATHS[expr] = etree.XPath(expr)
+    return x
+
+
 def read_pagination(profile: Profile, root: Any, url: str) -> PageInfo:
     """Page numbers and links of a thread page (current page, last page, next URL)."""
     p = profile.pagination
+    scope = _PageScope(root)
     links: dict[int, str] = {}
     offsets: set[int] = set()
-    anchors, _ = all_elements(p.links, root)
+    anchors, _ = scope.all_elements(p.links)
+    resolved: dict[str, tuple[str, int | None]] = {}  # href -> (URL, offset): page lists repeat their links
     for a in anchors:
         href = a.get("href")
         if not href or href.startswith(("#", "javascript")):
             continue
-        absu = urljoin(url, href)
-        if p.kind == "offset":
-            off = _offset_of(profile, absu)
-            if off is not None:
-                offsets.add(off)
+        hit = resolved.get(href)
+        if hit is None:
+            absu = urljoin(url, href)
+            hit = resolved[href] = (absu, _offset_of(profile, absu) if p.kind == "offset" else None)
+        absu, off = hit
+        if off is not None:
+            offsets.add(off)
         txt = text_of(a)
         n = int(txt) if txt.isdigit() else None
         if n is None and p.kind != "offset":
@@ -280,7 +486,7 @@ def read_pagination(profile: Profile, root: Any, url: str) -> PageInfo:
             per_page = min(b - a for a, b in zip([0, *positive], positive) if b > a) if len(positive) else None
     per_page = per_page or (p.per_page or None)
     current = None
-    cur = first(p.current, root)
+    cur = scope.first(p.current)
     if cur:
         m = _DIGITS.search(cur)
         current = int(m.group(0)) if m else None
@@ -290,7 +496,7 @@ def read_pagination(profile: Profile, root: Any, url: str) -> PageInfo:
         current = 1  # every engine leaves the page indicator out of the first page's URL
     last = None
     for ex in p.last:
-        for v in ex.values(root):
+        for v in ex.values_in(scope.nodes(ex)):
             m = re.findall(r"\d+", v)
             if m:
                 last = max(last or 0, int(m[-1]))
@@ -299,7 +505,7 @@ def read_pagination(profile: Profile, root: Any, url: str) -> PageInfo:
     if current is not None and (last is None or last < current):
         last = current
     next_url = None
-    nxt = first(p.next, root)
+    nxt = scope.first(p.next)
     if nxt and not nxt.startswith(("#", "javascript")):
         next_url = urljoin(url, nxt)
     elif current is not None and current + 1 in links:
@@ -356,6 +562,10 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     f_id, f_author, f_author_id, f_number, f_body = (_Sticky(f.id), _Sticky(f.author), _Sticky(f.author_id),
                                                      _Sticky(f.number), _Sticky(f.body))
     date_order = _Sticky(f.date)
+    edits_probe = _probe_for(f.edited_at + f.edited) if (f.edited_at or f.edited) else None
+    numbers_here: bool | None = None  # many styles show no post numbers: known after the first post without
+    dates_in_order = [ex for _, ex in date_order.order()]  # date_order.best never moves: one list a page
+    anchor = urljoin(url, "#_")[:-1]  # = urljoin(url, "#" + pid) less the id, computed once a page
     for el in containers:
         if f.skip and any(ex.elements(el) for ex in f.skip):
             continue
@@ -366,12 +576,17 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
         author = f_author.first(el) or ""
         if not author:
             no_author += 1
-        created = read_date([ex for _, ex in date_order.order()], el, ctx)
+        created = read_date(dates_in_order, el, ctx)
         if created is None:
             missing_dates.append(len(posts))
-        edited_at = read_date(f.edited_at, el, ctx) if f.edited_at else None
-        edited = bool(edited_at) or any(ex.elements(el) for ex in f.edited)
-        number = _int(f_number.first(el))
+        if _maybe_found(edits_probe, el):
+            edited_at = read_date(f.edited_at, el, ctx) if f.edited_at else None
+            edited = bool(edited_at) or any(ex.elements(el) for ex in f.edited)
+        else:  # no edit mark anywhere in the post: every edited/edited_at selector would miss
+            edited_at, edited = None, False
+        number = _int(f_number.first(el)) if numbers_here is not False else None
+        if number is None and numbers_here is None:  # one search of the page proves none has one
+            numbers_here = bool(f.number) and _maybe_found(_probe_for(f.number), root)
         if number is None and first_number is not None:
             number = first_number + len(posts)
         body = f_body.first_element(el)
@@ -383,7 +598,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
             html_body = normalise_body(profile, body)
         posts.append(RawPost(post_id=pid, author=author, created_at=created or prev_time or now, html=html_body,
                              number=number, author_id=f_author_id.first(el), edited_at=edited_at,
-                             edited=edited, page=info.current, url=urljoin(url, f"#{pid}")))
+                             edited=edited, page=info.current, url=anchor + pid))
         prev_time = created or prev_time
     if not posts:
         raise LayoutChanged(profile.name, url, _sources(f.id),
@@ -413,6 +628,24 @@ def _replace_time(post: RawPost, when: datetime) -> RawPost:
     from dataclasses import replace
 
     return replace(post, created_at=when)
+
+
+# --------------------------------------------------------------------------- whole pages
+
+_DOC_OPEN = re.compile(r"<(?:html|body)[\s>]", re.IGNORECASE)
+_DOC_CLOSE = re.compile(r"</(?:html|body)\s*>", re.IGNORECASE)
+
+
+def page_complete(text: str) -> bool:
+    """False for an empty answer or a document that stops before its end (`</body>`/`</html>`):
+    a server that dies mid-render sends a well-formed HTTP answer with half a page, and lxml
+    would happily parse the posts it has (the last one cut). Fragments (no `<html>`/`<body>`
+    near the top) are not judged."""
+    if not text.strip():
+        return False
+    if not _DOC_OPEN.search(text, 0, 16384):
+        return True
+    return bool(_DOC_CLOSE.search(text, max(0, len(text) - 65536)) or _DOC_CLOSE.search(text))
 
 
 # --------------------------------------------------------------------------- login pages

@@ -1,16 +1,20 @@
 """The one HTTP policy every forum request goes through.
 
 Politeness and robustness live here and nowhere else: a clear User-Agent, connect/read
-timeouts, a minimum interval between requests to one site shared by every client of that
-site in the process (issue 11 runs many games on few forums in one daemon), an optional
-hourly budget, retries with exponential backoff and jitter on connection errors, timeouts,
-429 and 5xx (honouring Retry-After), never a retry of a POST, request/byte counters, and a
-clear `LoginRequired` when the forum answers with its login page instead of the content.
-The clock and sleep are injectable so tests never wait for real.
+timeouts plus a deadline and a size cap for a whole answer, one request at a time per site
+and a minimum interval after each answer, shared by every client of that site in the process
+(issue 11 runs many games on few forums in one daemon), an optional hourly budget,
+redirects followed hop by hop under the same rules (a loop is an error), retries with
+exponential backoff and jitter on connection errors (a reset mid-answer included), timeouts,
+429 and 5xx (honouring Retry-After, which then holds back every client of the site) and
+pages cut short, never a retry of a POST, request/byte counters, error messages with
+secrets redacted, and a clear `LoginRequired` when the forum answers with its login page
+instead of the content. The clock and sleep are injectable so tests never wait for real.
 """
 
 from __future__ import annotations
 
+import codecs
 import collections
 import email.utils
 import logging
@@ -20,16 +24,17 @@ import threading
 import time as _time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 from urllib.parse import urljoin, urlsplit
 
 import requests
+import urllib3
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from forummod import __version__
 from forummod.errors import BudgetExceeded, ForumError, LoginRequired, NetworkError
 from forummod.forum.cookies import CookieStore
-from forummod.logsafe import register_secret
+from forummod.logsafe import redact, register_secret
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +67,19 @@ class Fetched:
 
 
 class _Retryable(Exception):
-    def __init__(self, status: int, retry_after: float | None, url: str):
-        super().__init__(f"HTTP {status} from {url}")
-        self.status, self.retry_after, self.url = status, retry_after, url
+    def __init__(self, status: int, retry_after: float | None, url: str, reason: str = ""):
+        super().__init__(reason or f"HTTP {status} from {url}")
+        self.status, self.retry_after, self.url, self.reason = status, retry_after, url, reason
+
+
+MAX_REDIRECTS = 10  # a longer chain (or any loop) is a broken site, reported without retrying
+MAX_BODY_BYTES = 64 << 20  # the biggest forum page is a few MB; more is a broken or hostile server
+BODY_DEADLINE_FACTOR = 3  # a whole answer must arrive within this many `timeout`s
+
+# Transport failures worth another try: the connection broke (also mid-body: a reset or a short
+# read surfaces as ChunkedEncodingError), timed out, or the body could not be decoded.
+_TRANSIENT = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError,
+              requests.exceptions.ContentDecodingError)
 
 
 def parse_retry_after(value: str | None, now: float) -> float | None:
@@ -103,26 +118,53 @@ def _fix_c1(text: str) -> str:
 
 def decode_body(content: bytes, declared: str | None) -> str:
     """Text of a page. UTF-8 when the bytes are valid UTF-8 (many pages declare latin-1 and
-    send UTF-8), else the declared charset, else cp1252 which never fails."""
+    send UTF-8), else the declared charset, else cp1252 which never fails.
+
+    A UTF-8 page with a few broken bytes (a post cut mid-character, a bad paste) stays UTF-8,
+    the broken bytes becoming U+FFFD: read as cp1252, every accented name on the page would
+    turn to mojibake and stop matching its player."""
     try:
         return _fix_c1(content.decode("utf-8"))
     except UnicodeDecodeError:
         pass
-    for enc in (declared, "cp1252", "latin-1"):
-        if not enc:
-            continue
+    declared_utf8 = _codec(declared) == "utf-8"
+    if declared and not declared_utf8:
+        try:
+            return content.decode(declared)
+        except (LookupError, UnicodeDecodeError):
+            pass
+    text = content.decode("utf-8", errors="replace")
+    broken = text.count("\ufffd")
+    multibyte = sum(1 for ch in text if ord(ch) > 0x7F) - broken
+    if declared_utf8 or broken <= multibyte:
+        return _fix_c1(text)
+    for enc in ("cp1252", "latin-1"):
         try:
             return content.decode(enc)
-        except (LookupError, UnicodeDecodeError):
+        except UnicodeDecodeError:
             continue
-    return content.decode("utf-8", errors="replace")
+    return text
+
+
+def _codec(name: str | None) -> str | None:
+    if not name:
+        return None
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
 
 
 # ------------------------------------------------------------------ per-site politeness
 
 
 class SiteLimiter:
-    """Minimum interval and hourly budget for one site, shared by all its clients (thread-safe)."""
+    """Minimum interval and hourly budget for one site, shared by all its clients (thread-safe).
+
+    One request at a time per site, and a pause of at least `interval` between the end of one
+    answer and the next request: measured from the end, the forum sees the interval between
+    arrivals however late a busy process got a reserved slot onto the wire.
+    """
 
     def __init__(self, interval: float, hourly_budget: int, clock: Callable[[], float],
                  sleep: Callable[[float], None]):
@@ -130,29 +172,46 @@ class SiteLimiter:
         self.hourly_budget = hourly_budget
         self.clock, self.sleep = clock, sleep
         self._lock = threading.Lock()
-        self._next_at = 0.0
+        self._turn = threading.Lock()  # held from acquire() to release(): one request in flight
+        self._free_at = 0.0
         self._recent: collections.deque[float] = collections.deque()
         self.requests = 0
         self.bytes = 0
 
     def acquire(self) -> None:
-        """Reserve the next slot (waiting outside the lock so other sites are not blocked)."""
+        """Wait for this site's turn and its interval; BudgetExceeded when the hour is used up.
+        Every acquire() that returns must be followed by release()."""
+        self._turn.acquire()
+        try:
+            with self._lock:
+                now = self.clock()
+                if self.hourly_budget:
+                    while self._recent and self._recent[0] <= now - 3600:
+                        self._recent.popleft()
+                    if len(self._recent) >= self.hourly_budget:
+                        raise BudgetExceeded(
+                            f"hourly budget of {self.hourly_budget} requests used up; "
+                            f"next slot in {int(self._recent[0] + 3600 - now)} s")
+                wait = self._free_at - now
+            if wait > 0:
+                self.sleep(wait)  # other sites are not blocked: each has its own turn
+            with self._lock:
+                self._recent.append(self.clock())
+                self.requests += 1
+        except BaseException:
+            self._turn.release()
+            raise
+
+    def release(self) -> None:
+        """The answer is in (or the request failed): the next one may go after the interval."""
         with self._lock:
-            now = self.clock()
-            if self.hourly_budget:
-                while self._recent and self._recent[0] <= now - 3600:
-                    self._recent.popleft()
-                if len(self._recent) >= self.hourly_budget:
-                    raise BudgetExceeded(
-                        f"hourly budget of {self.hourly_budget} requests used up; "
-                        f"next slot in {int(self._recent[0] + 3600 - now)} s")
-            at = max(now, self._next_at)
-            self._next_at = at + self.interval
-            self._recent.append(at)
-            self.requests += 1
-        wait = at - now
-        if wait > 0:
-            self.sleep(wait)
+            self._free_at = self.clock() + self.interval
+        self._turn.release()
+
+    def defer(self, seconds: float) -> None:
+        """No request to this site for `seconds` (a Retry-After applies to every game on it)."""
+        with self._lock:
+            self._free_at = max(self._free_at, self.clock() + seconds)
 
     def count_bytes(self, n: int) -> None:
         with self._lock:
@@ -184,6 +243,36 @@ def reset_limiters() -> None:
 
 
 # ------------------------------------------------------------------ client
+
+
+def _pieces(resp: requests.Response) -> Iterator[bytes]:
+    """The body as it arrives (`read1`: whatever is there, not a full 64 KB block), with
+    urllib3's errors turned into the requests errors the retry policy knows."""
+    read1 = getattr(resp.raw, "read1", None)
+    if read1 is None:
+        yield from resp.iter_content(65536)
+        return
+    try:
+        while True:
+            piece = read1(65536, decode_content=True)
+            if not piece:
+                return
+            yield piece
+    except urllib3.exceptions.ProtocolError as e:
+        raise requests.exceptions.ChunkedEncodingError(e) from e
+    except urllib3.exceptions.ReadTimeoutError as e:
+        raise requests.exceptions.ConnectionError(e) from e
+    except urllib3.exceptions.DecodeError as e:
+        raise requests.exceptions.ContentDecodingError(e) from e
+    except urllib3.exceptions.SSLError as e:
+        raise requests.exceptions.SSLError(e) from e
+
+
+def _register_cookie(value: str) -> None:
+    """Session cookies are secrets; short values ("1", "true", a style name) are not, and
+    registering them would blank those words out of every log line and error message."""
+    if len(value) >= 8:
+        register_secret(value)
 
 
 @dataclass
@@ -250,7 +339,7 @@ class HttpClient:
     def load_cookies(self) -> None:
         assert self.cookie_store is not None and self.session is not None
         for c in self.cookie_store.load(self.site):
-            register_secret(str(c.get("value", "")))
+            _register_cookie(str(c.get("value", "")))
             self.session.cookies.set(c["name"], c.get("value", ""), domain=c.get("domain", ""),
                                      path=c.get("path", "/"))
 
@@ -259,7 +348,7 @@ class HttpClient:
             return
         cookies = []
         for c in self.session.cookies:
-            register_secret(c.value)
+            _register_cookie(c.value or "")
             cookies.append({"name": c.name, "value": c.value, "domain": c.domain, "path": c.path,
                             "expires": c.expires, "secure": c.secure})
         self.cookie_store.save(self.site, cookies)
@@ -274,14 +363,43 @@ class HttpClient:
 
     def _send(self, method: str, url: str, **kw: Any) -> requests.Response:
         self.limiter.acquire()
-        self.stats.requests += 1
-        assert self.session is not None
-        log.debug("%s %s", method, url)
-        resp = self.session.request(method, url, timeout=(min(10.0, self.timeout), self.timeout), **kw)
-        n = len(resp.content or b"")
+        try:
+            self.stats.requests += 1
+            assert self.session is not None
+            log.debug("%s %s", method, url)
+            resp = self.session.request(method, url, timeout=(min(10.0, self.timeout), self.timeout),
+                                        stream=True, **kw)
+            n = self._read_body(resp, url)
+        finally:
+            self.limiter.release()
         self.stats.bytes += n
         self.limiter.count_bytes(n)
         return resp
+
+    def _read_body(self, resp: requests.Response, url: str) -> int:
+        """Read the whole answer within a total deadline and a size cap.
+
+        The read timeout only bounds the wait for each piece: a server trickling a byte at a
+        time would hold the poll (and a daemon's every game) forever, and one sending without
+        end would fill the memory. Too slow is a timeout (retried); too big is an error."""
+        deadline = _time.monotonic() + BODY_DEADLINE_FACTOR * self.timeout  # real time, like the socket's
+        chunks, n = [], 0
+        try:
+            for chunk in _pieces(resp):
+                chunks.append(chunk)
+                n += len(chunk)
+                if n > MAX_BODY_BYTES:
+                    raise NetworkError(redact(f"{url}: the answer is larger than {MAX_BODY_BYTES >> 20} MB; "
+                                              "not a forum page"))
+                if _time.monotonic() > deadline:
+                    raise requests.exceptions.ReadTimeout(
+                        f"the answer was still arriving after {BODY_DEADLINE_FACTOR * self.timeout:g} s")
+        except BaseException:
+            resp.close()
+            raise
+        resp._content = b"".join(chunks)  # what `resp.content` returns from now on
+        resp._content_consumed = True
+        return n
 
     def _to_fetched(self, resp: requests.Response) -> Fetched:
         text = decode_body(resp.content or b"", resp.encoding if "charset" in resp.headers.get("Content-Type", "") else None)
@@ -297,8 +415,13 @@ class HttpClient:
 
     def get(self, url: str, *, etag: str | None = None, last_modified: str | None = None,
             headers: Mapping[str, str] | None = None, params: Mapping[str, Any] | None = None,
-            check_login: bool = True) -> Fetched:
-        """GET with conditional headers; 304 comes back as `Fetched(status=304)`."""
+            check_login: bool = True, complete: Callable[[str], bool] | None = None) -> Fetched:
+        """GET with conditional headers; 304 comes back as `Fetched(status=304)`.
+
+        Redirects are followed here, each hop through the site's limiter, and a loop is an
+        error. `complete(text)` says whether a 200 body is whole: a page cut short (a server
+        dying mid-render, an empty answer) is retried like a 5xx instead of being parsed.
+        """
         url = self.absolute(url)
         hdrs = dict(headers or {})
         if etag:
@@ -308,15 +431,23 @@ class HttpClient:
 
         def attempt() -> Fetched:
             try:
-                resp = self._send("GET", url, headers=hdrs, params=params)
-            except (requests.ConnectionError, requests.Timeout) as e:
+                resp = self._follow(url, hdrs, params)
+            except _TRANSIENT as e:
                 raise _Retryable(0, None, url) from e
+            except requests.RequestException as e:  # bad URL, too many redirects...: not transient
+                raise NetworkError(redact(f"GET {url} failed ({type(e).__name__}: {e})")) from None
             if resp.status_code in RETRY_STATUSES:
                 ra = parse_retry_after(resp.headers.get("Retry-After"), self.wall_clock())
+                if ra is not None:
+                    self.limiter.defer(min(ra, MAX_RETRY_AFTER))  # the forum asked everyone of us to wait
                 if ra is not None and ra > MAX_RETRY_AFTER:
-                    raise NetworkError(f"{url}: HTTP {resp.status_code}, server asks to wait {int(ra)} s")
+                    raise NetworkError(redact(f"{url}: HTTP {resp.status_code}, server asks to wait {int(ra)} s"))
                 raise _Retryable(resp.status_code, ra, url)
-            return self._to_fetched(resp)
+            fetched = self._to_fetched(resp)
+            if complete is not None and fetched.status == 200 and not complete(fetched.text):
+                raise _Retryable(200, None, url, reason=f"the page came back incomplete ({fetched.nbytes} bytes, "
+                                                        "empty or cut short before its end)")
+            return fetched
 
         retrying = Retrying(
             stop=stop_after_attempt(self.retries + 1),
@@ -330,15 +461,29 @@ class HttpClient:
             fetched = retrying(attempt)
         except _Retryable as e:
             cause = e.__cause__
-            what = f"HTTP {e.status}" if e.status else f"{type(cause).__name__}: {cause}"
-            raise NetworkError(f"GET {url} failed after {self.retries + 1} attempts ({what})") from None
+            what = e.reason or (f"HTTP {e.status}" if e.status else f"{type(cause).__name__}: {cause}")
+            raise NetworkError(redact(f"GET {url} failed after {self.retries + 1} attempts ({what})")) from None
         if fetched.status in (401, 403) and check_login and self.login_page is not None \
                 and self.login_page(fetched.url, fetched.text):
-            raise LoginRequired(f"{self.site}: {url} needs a login (HTTP {fetched.status})")
+            raise LoginRequired(redact(f"{self.site}: {url} needs a login (HTTP {fetched.status})"))
         if fetched.status == 200 and check_login and self.login_page is not None \
                 and self.login_page(fetched.url, fetched.text):
-            raise LoginRequired(f"{self.site}: {url} answered with the login page; the session expired or a login is needed")
+            raise LoginRequired(redact(f"{self.site}: {url} answered with the login page; the session expired or a login is needed"))
         return fetched
+
+    def _follow(self, url: str, headers: Mapping[str, str], params: Mapping[str, Any] | None) -> requests.Response:
+        """GET `url` and follow its redirects one polite request at a time; a loop is an error."""
+        resp = self._send("GET", url, headers=headers, params=params, allow_redirects=False)
+        seen = [resp.url]
+        while resp.is_redirect:
+            nxt = urljoin(resp.url, resp.headers["Location"])
+            if nxt in seen or len(seen) > MAX_REDIRECTS:
+                what = "in a loop" if nxt in seen else f"more than {MAX_REDIRECTS} times"
+                chain = " -> ".join([*seen, nxt])
+                raise NetworkError(redact(f"GET {url}: the forum redirects {what} ({chain}); not retried"))
+            seen.append(nxt)
+            resp = self._send("GET", nxt, headers=headers, allow_redirects=False)
+        return resp
 
     def _count_retry(self, state: RetryCallState) -> None:
         self.stats.retries += 1
@@ -352,8 +497,8 @@ class HttpClient:
         try:
             resp = self._send("POST", url, data=data, json=json, headers=dict(headers or {}),
                               allow_redirects=allow_redirects)
-        except (requests.ConnectionError, requests.Timeout) as e:
-            raise NetworkError(f"POST {url} failed ({type(e).__name__}); not retried") from None
+        except requests.RequestException as e:
+            raise NetworkError(redact(f"POST {url} failed ({type(e).__name__}); not retried")) from None
         return self._to_fetched(resp)
 
     def now(self) -> datetime:

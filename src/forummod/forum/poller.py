@@ -23,6 +23,19 @@ Parse = Callable[[str, str, int | None], ParsedPage]  # (text, url, first post n
 MAX_PAGES_PER_POLL = 10_000  # a loop guard, far above any real game
 
 
+class PollInterrupted(ForumError):
+    """A walk over several pages failed after some pages were read whole.
+
+    `partial` holds those pages, with a cursor at the last one (its validators dropped, so
+    the next poll re-reads it and follows on): a long first read that meets a flaky forum
+    or the hourly budget keeps its progress instead of starting again from page 1 forever.
+    """
+
+    def __init__(self, error: ForumError, partial: ThreadPoll):
+        super().__init__(str(error))
+        self.error, self.partial = error, partial
+
+
 def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -77,39 +90,48 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
     last_page: int | None = cursor.pages_total if cursor else None
     page_first = first_number
     current_url = f.url
-    while True:
-        if f.status >= 400:
-            raise ForumError(f"GET {current_url}: HTTP {f.status}")
-        visited.add(current_url)
-        page = parse(f.text, current_url, first_number)
-        if not page.posts:
-            raise LayoutChanged("?", current_url, "?", "parser returned no posts")
-        pno = page.page if page.page is not None else (pages[-1] + 1 if pages else (cursor.last_page if cursor else 1))
-        posts.extend(replace(p, page=pno) if p.page != pno else p for p in page.posts)
-        pages.append(pno)
-        issues.extend(page.issues)
-        if keep_pages:
-            raw.append((current_url, f.text))
-        if page.last_page:
-            last_page = max(page.last_page, pno)
-        page_first = page.posts[0].number if page.posts[0].number is not None else first_number
-        ref = PageRef(url=current_url, etag=f.etag, last_modified=f.last_modified, content_hash=content_hash(f.text))
-        if progress is not None:
-            progress(len(pages) if cursor is None else pno, last_page)
-        nxt = page.next_url
-        if not nxt or nxt in visited or len(pages) >= MAX_PAGES_PER_POLL:
-            break
-        last_num = page.posts[-1].number
-        first_number = last_num + 1 if last_num is not None else None
-        current_url = nxt
-        f = get(nxt, None)
-        current_url = f.url if f.status < 400 else nxt
 
-    new_extra = {k: v for k, v in extra.items() if k not in ("first_number",)}
-    if page_first is not None:
-        new_extra["first_number"] = str(page_first)
-    new_cursor = Cursor(stream=stream, last_page=pages[-1], pages_total=last_page,
-                        last_post_id=posts[-1].post_id if posts else (cursor.last_post_id if cursor else None),
-                        page_ref=ref, extra=tuple(sorted(new_extra.items())))
-    return ThreadPoll(thread_id=thread_id, posts=tuple(posts), pages_fetched=tuple(pages), cursor=new_cursor,
-                      requests=walk.requests, bytes=walk.nbytes, issues=tuple(issues), pages=tuple(raw))
+    def result(partial: bool) -> ThreadPoll:
+        new_extra = {k: v for k, v in extra.items() if k not in ("first_number",)}
+        if page_first is not None:
+            new_extra["first_number"] = str(page_first)
+        last_ref = ref if not partial or ref is None else PageRef(url=ref.url, content_hash=ref.content_hash)
+        new_cursor = Cursor(stream=stream, last_page=pages[-1], pages_total=last_page,
+                            last_post_id=posts[-1].post_id if posts else (cursor.last_post_id if cursor else None),
+                            page_ref=last_ref, extra=tuple(sorted(new_extra.items())))
+        return ThreadPoll(thread_id=thread_id, posts=tuple(posts), pages_fetched=tuple(pages), cursor=new_cursor,
+                          requests=walk.requests, bytes=walk.nbytes, issues=tuple(issues), pages=tuple(raw))
+
+    try:
+        while True:
+            if f.status >= 400:
+                raise ForumError(f"GET {current_url}: HTTP {f.status}")
+            visited.add(current_url)
+            page = parse(f.text, current_url, first_number)
+            if not page.posts:
+                raise LayoutChanged("?", current_url, "?", "parser returned no posts")
+            pno = page.page if page.page is not None else (pages[-1] + 1 if pages else (cursor.last_page if cursor else 1))
+            posts.extend(replace(p, page=pno) if p.page != pno else p for p in page.posts)
+            pages.append(pno)
+            issues.extend(page.issues)
+            if keep_pages:
+                raw.append((current_url, f.text))
+            if page.last_page:
+                last_page = max(page.last_page, pno)
+            page_first = page.posts[0].number if page.posts[0].number is not None else first_number
+            ref = PageRef(url=current_url, etag=f.etag, last_modified=f.last_modified, content_hash=content_hash(f.text))
+            if progress is not None:
+                progress(len(pages) if cursor is None else pno, last_page)
+            nxt = page.next_url
+            if not nxt or nxt in visited or len(pages) >= MAX_PAGES_PER_POLL:
+                break
+            last_num = page.posts[-1].number
+            first_number = last_num + 1 if last_num is not None else None
+            current_url = nxt
+            f = get(nxt, None)
+            current_url = f.url if f.status < 400 else nxt
+    except ForumError as e:
+        if not pages:
+            raise
+        raise PollInterrupted(e, result(partial=True)) from e
+    return result(partial=False)
