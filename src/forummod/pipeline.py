@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from forummod.errors import ForumError
+from forummod.errors import ForummodError
 from forummod.service import PollReport, Workspace, analyse_game, poll_game
 
 log = logging.getLogger("forummod")
@@ -64,9 +64,9 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
               now: datetime | None = None, progress=None) -> PassReport:
     started = time.monotonic()
     report = None
-    if poll:
-        report = poll_game(ws, game_id, progress=progress)
     try:
+        if poll:
+            report = poll_game(ws, game_id, progress=progress)
         a = analyse_game(ws, game_id, now=now or ws.clock())  # live work runs on the real clock, archives too
         findings = _checks(ws, a)
         from forummod.checks import new_findings
@@ -75,7 +75,7 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
         votes_changed = _votes_changed(ws, a)
         changed = _drafts(ws, game_id, a, findings)
         published = 0
-        if publish:
+        if publish and (report is None or report.ok):  # never auto-publish a count from a failed poll
             from forummod.publish import auto_publish
 
             published = len(auto_publish(ws, game_id, changed))
@@ -83,7 +83,7 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
         out = PassReport(game_id, report, st.phase.name if st.phase else None, votes_changed, len(new),
                          len(findings), len(changed), published, tuple(p.key for p in st.pending()),
                          st.outcome is not None, time.monotonic() - started)
-    except ForumError as e:
+    except ForummodError as e:  # one broken game (a bad archive file, a forum error) never stops the others
         out = PassReport(game_id, report, seconds=time.monotonic() - started, error=str(e))
     log.info("%s", out.line())
     return out

@@ -372,8 +372,6 @@ def test_auto_publish_after_a_good_poll_posts_the_vote_count_once(game_factory):
     assert len(gm_replies(g)) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="pipeline.game_pass auto-publishes after a failed poll: the vote count it "
-                                       "posts misses every vote the failed poll did not bring (see the report)")
 def test_a_failed_poll_does_not_auto_publish_a_stale_vote_count(game_factory):
     from forummod.pipeline import game_pass
 
