@@ -62,8 +62,14 @@ def tally_dict(t: Tally | None) -> dict[str, Any] | None:
 def tally_report(a, *, public: bool = False) -> dict[str, Any]:
     run = a.run
     st = run.state
-    tally = a.ruleset.tally(st, a.now, public=True) if public and st.phase and st.phase.kind == "day" \
-        else run.current_tally
+    tally = run.current_tally
+    if public and st.phase is not None and st.phase.kind == "day":
+        if a.ruleset.voting_open(st):
+            tally = a.ruleset.tally(st, a.now, public=True)
+        else:  # closed: the thread's view as the vote closed (later deaths must not change it)
+            recorded = run.public_tally_for(st.phase.name)
+            if recorded is not None and (tally is None or recorded.round == tally.round):
+                tally = recorded
     phase_name = st.phase.name if st.phase else None
     rejections = [r for r in run.rejections if r.kind in ("vote", "unvote") and (not public or r.public)]
     if phase_name:

@@ -157,7 +157,7 @@ def test_WH_D2_revote_opened_by_the_gm_counts_only_later_votes_for_the_tied():
     g.decide("revote:D1", at=close + timedelta(hours=1))
     votes_at(g, close + timedelta(hours=1), [("W1", "V1"), ("W2", "V3"), ("Her", "V2")])
     run = g.run(approve_all=False)
-    assert ("vote", "V5", "late", "WH-D7") in rejections(run)
+    assert ("vote", "V5", "late", "D20") in rejections(run)
     assert ("vote", "W2", "not_candidate", "WH-D2") in rejections(run)
     x = run.state.x.revote
     assert (x.start, x.end, x.candidates) == (close + timedelta(hours=1), start + timedelta(hours=48), ("V1", "V2"))
@@ -297,7 +297,7 @@ def test_D9_pm_in_the_day_counts_for_the_next_night_late_pm_is_not_carried():
     g.day(1).act("W1", "kill", "V2").act("W2", "kill", "V2")  # for N2
     g.night(2)
     run = g.run()
-    assert ("kill", "W1", "late", "WH-K1") in rejections(run)
+    assert ("kill", "W1", "late", "D9") in rejections(run)
     assert dead(run) == {"V2"}
 
 

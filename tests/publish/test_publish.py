@@ -176,7 +176,7 @@ def test_role_pm_goes_by_private_message_with_the_subject_prefix(tmp_path: Path)
     g, ws, ids = drafted(tmp_path, publish='[games.g.publish]\npm_subject_prefix = "[Test 1]"')
     r = publish(ws, ids[("role_pm", "Ann")])
     [row] = outbox(tmp_path)
-    assert row["kind"] == "pm" and row["to"] == "Ann" and row["subject"] == "[Test 1] Test Town — Your role"
+    assert row["kind"] == "pm" and row["to"] == "Ann" and row["subject"] == "[Test 1] Test Town — Your role, Ann"
     assert "Mafia Goon" in row["body"] and r.outgoing.marker in row["body"]
 
 

@@ -30,7 +30,7 @@ def test_a_poll_drafts_every_kind_that_applies_now(tmp_path: Path):
     assert kinds == ["day_start", "role_pm", "votecount", "warnings"]
     assert len(open_drafts(ws, "role_pm")) == 8
     pm = next(r for r in open_drafts(ws, "role_pm") if r.slot == "Ann")
-    assert pm.target == "pm:Ann" and "Fay" in pm.body and pm.title == "Test Town — Your role"
+    assert pm.target == "pm:Ann" and "Fay" in pm.body and pm.title == "Test Town — Your role, Ann"
 
 
 def test_a_new_vote_updates_the_open_vote_count_instead_of_adding_one(tmp_path: Path):

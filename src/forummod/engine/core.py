@@ -177,7 +177,8 @@ class _Driver:
                 if ph is not None and ph.kind == "day" and f"votes:{ph.name}" in st.closed \
                         and rs.counts_channel(ev):
                     # still report a late vote as late (e.g. ON-V1), not just "game over"
-                    run.reject("vote", ev.voter, "late", at=ev.at, source=ev.source, rule=rs.vote_rule,
+                    run.reject("vote", ev.voter, "late", at=ev.at, source=ev.source,
+                               rule=rs.late_vote_rule or rs.vote_rule,
                                message=f"the vote of {ph.name} is closed")
                 else:
                     run.reject("vote", ev.voter, "game_over", at=ev.at, source=ev.source,
@@ -197,6 +198,8 @@ class _Driver:
         if isinstance(ev, ActionEvent):
             return rs.on_action(st, ev, run)
         if isinstance(ev, VoteClose):
+            if rs.voting_open(st) and st.phase is not None and st.phase.id == ev.phase.id:
+                run.public_tallies.append(rs.tally(st, ev.at, public=True))
             st = rs.on_vote_close(st, ev.phase, run)
             return self._maybe_defer(st, ev)
         if isinstance(ev, ActionDeadline):
@@ -237,7 +240,8 @@ def run_game(ruleset: Ruleset, setup: Setup, phases: tuple[Phase, ...], events: 
         closes = ph.votes_close_at()
         at = closes if closes is not None and closes < now else now
         tallies.append(ruleset.tally(st, at, public=False))
-    return GameRun(state=st, phases=tuple(phases), tallies=tuple(tallies), rejections=tuple(run.rejections),
+    return GameRun(state=st, phases=tuple(phases), tallies=tuple(tallies), public_tallies=tuple(run.public_tallies),
+                   rejections=tuple(run.rejections),
                    log=tuple(run.log), facts=tuple(run.facts), private=tuple(run.private), issues=tuple(issues),
                    upcoming=tuple(e for e in driver.future if not isinstance(e, (VoteEvent, UnvoteEvent, ActionEvent))),
                    waiting=tuple(driver.deferred))

@@ -88,6 +88,7 @@ class RunContext:
         self.rejections: list[Rejection] = []
         self.log: list[LogEntry] = []
         self.tallies: list[Tally] = []
+        self.public_tallies: list[Tally] = []  # the thread's view of each day as it closed (e.g. LUP-D11)
         self.facts: list[tuple[str, Fact]] = []
         self.private: list[tuple[str, PrivateResult]] = []
         self.timers: list[Timer] = []
@@ -148,6 +149,8 @@ class Ruleset:
     TIMING: ClassVar[Timing] = Timing()
     has_no_lynch: ClassVar[bool] = False
     vote_rule: ClassVar[str | None] = None  # rule id cited on generic vote rejections
+    late_vote_rule: ClassVar[str | None] = None  # rule id of the vote deadline (e.g. LUP-T1); default vote_rule
+    late_action_rule: ClassVar[str | None] = None  # rule id of the action deadline (e.g. LUP-T3)
     activity_blocks: ClassVar[bool] = False  # ON-D2: default of checks.activity_blocks
     max_phases: ClassVar[int | None] = None  # a game with a fixed length (one-night: N1, D1)
 
@@ -266,7 +269,7 @@ class Ruleset:
     def _generic_vote_problem(self, st: GameState, ev: VoteEvent) -> tuple[str, str | None, str] | None:
         if not self.voting_open(st):
             if st.phase is not None and st.phase.kind == "day":
-                return ("late", None, f"the vote of {st.phase.name} is closed")
+                return ("late", self.late_vote_rule, f"the vote of {st.phase.name} is closed")
             return ("no_vote_now", None, "no vote is open now")
         if not st.has_player(ev.voter):
             return ("non_player", None, f"{ev.voter} is not a player")
@@ -306,8 +309,9 @@ class Ruleset:
         if not self.counts_channel(ev):
             return st
         if not self.voting_open(st):
-            run.reject("unvote", ev.voter, "late" if st.phase and st.phase.kind == "day" else "no_vote_now",
-                       at=ev.at, source=ev.source, rule=self.vote_rule)
+            late = st.phase is not None and st.phase.kind == "day"
+            run.reject("unvote", ev.voter, "late" if late else "no_vote_now", at=ev.at, source=ev.source,
+                       rule=(self.late_vote_rule if late else None) or self.vote_rule)
             return st
         old = next((v for v in st.votes if v.voter == ev.voter), None)
         if old is None:
@@ -431,7 +435,7 @@ class Ruleset:
         if st.outcome is not None:
             return ("game_over", None, "the game is over")
         if night is None and spec.when == "night":
-            return ("late", None, "after the action deadline")
+            return ("late", self.late_action_rule, "after the action deadline")
         if not st.has_player(ev.actor):
             return ("non_player", None, f"{ev.actor} is not a player")
         if not st.player(ev.actor).alive and not self.dead_may_act(st, ev):

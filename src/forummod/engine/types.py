@@ -360,10 +360,18 @@ class GameRun:
     issues: tuple[Any, ...] = ()  # model.Issue from extraction, passed through
     upcoming: tuple[Any, ...] = ()  # boundary and timer events after `now` (the scheduler's deadlines)
     waiting: tuple[Any, ...] = ()  # resolutions held until the GM decides a pending proposal
+    public_tallies: tuple[Tally, ...] = ()  # the thread's view of each day at its vote close
 
     def tally_for(self, phase: str) -> Tally | None:
         found = None
         for t in self.tallies:
+            if t.phase == phase:
+                found = t
+        return found
+
+    def public_tally_for(self, phase: str) -> Tally | None:
+        found = None
+        for t in self.public_tallies:
             if t.phase == phase:
                 found = t
         return found

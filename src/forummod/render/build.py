@@ -69,6 +69,10 @@ def day_tally(gv: GameView, day: Phase, public: bool) -> Tally | None:
     if t is None or not public:
         return t
     if not live:
+        # the ruleset's own thread view at the close (e.g. the Boia's void public vote, LUP-D11)
+        recorded = gv.run.public_tally_for(day.name)
+        if recorded is not None and recorded.round == t.round:
+            return recorded
         return public_tally(t, _seats(gv))
     own = gv.ruleset.tally(st, gv.now, public=True)
     shown = {v.voter for c in own.candidates for v in c.voters}
@@ -239,7 +243,7 @@ def build_day_end(gv: GameView, pb: Phrasebook, phase: str | None = None) -> Day
     return DayEndPost(
         head=head(gv, pb, day.name), announcements=tuple(pb.fact(f) for f in facts),
         deaths=_deaths(gv, pb, day.name, kills), no_lynch=any(f.key == "no_lynch" for f in facts),
-        wagons=wagons(public_tally(t, _seats(gv)), pb, gv, True) if t is not None else (),
+        wagons=wagons(day_tally(gv, day, True), pb, gv, True) if t is not None else (),
         next_phase=pb.phase(nxt.name) if nxt else "", next_start=pb.when(nxt.start, gv.tz, "deadline") if nxt else "",
         pending=pending)
 

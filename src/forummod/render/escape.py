@@ -25,7 +25,6 @@ from markupsafe import Markup
 MarkupKind = Literal["bbcode", "markdown", "plain"]
 
 ZWJ = "\u200d"
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>=@])")
 _NEWLINES = re.compile(r"[\r\n\u2028\u2029]+")
 
 
@@ -51,10 +50,22 @@ def escape_bbcode(text: str) -> str:
     return text.replace("[", "[" + ZWJ)
 
 
+_MD_ALWAYS = re.compile(r"([\\`*_\[\]|~])")
+_MD_LINE_START = re.compile(r"^([ \t]*)([#>+=-])", re.M)
+_MD_ORDERED = re.compile(r"^([ \t]*\d+)([.)])", re.M)
+
+
 def escape_markdown(text: str) -> str:
-    """HTML-escape `&` and `<`, then backslash-escape every Markdown special character."""
+    """HTML-escape `&` and `<`, then backslash-escape what Markdown would read as markup.
+
+    Emphasis, code, links and tables can start anywhere; headings, quotes, lists and setext
+    underlines only at a line start. Parentheses, dots and the like are left alone elsewhere:
+    a stray backslash shows on forums whose Markdown differs (Spirit reads `\\(...\\)` as math).
+    """
     text = text.replace("&", "&amp;").replace("<", "&lt;")
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    text = _MD_ALWAYS.sub(r"\\\1", text)
+    text = _MD_LINE_START.sub(r"\1\\\2", text)
+    return _MD_ORDERED.sub(r"\1\\\2", text)
 
 
 _MD_INLINE = re.compile(r"([\\`*_\[\]|~])")

@@ -107,6 +107,8 @@ class LupusEresia(Ruleset):
     Options = LupusOptions
     has_no_lynch = False
     vote_rule = "LUP-V1"
+    late_vote_rule = "LUP-T1"  # votes at or after 22:00 do not count (D18)
+    late_action_rule = "LUP-T3"  # actions at or after 22:30 are late (D17, D18)
     # LUP-T1 vote close, LUP-T2 day end, LUP-T3 action deadline; dawn 09:00 (D20, see module doc)
     TIMING = Timing(first_phase="night", vote_close="22:00", day_end="22:15", action_deadline="22:30",
                     night_end="09:00")

@@ -118,6 +118,7 @@ class OneNight(Ruleset):
     Options = OneNightOptions
     has_no_lynch = False
     vote_rule = "ON-V1"
+    late_action_rule = "ON-N9"  # a late action is no action (D16)
     activity_blocks = True  # ON-D2 (checked by the checks module, D12)
     max_phases = 2  # ON-D1: one night, then one day; the game ends with that day
     TIMING = Timing(first_phase="night", action_deadline="24h", night_end="24h",

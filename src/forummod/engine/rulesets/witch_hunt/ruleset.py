@@ -46,6 +46,8 @@ class WitchHunt(Ruleset):
     Options = WitchHuntOptions
     has_no_lynch = False
     vote_rule = "WH-D7"
+    late_vote_rule = "D20"  # half-open vote deadline (D9, D20)
+    late_action_rule = "D9"  # night N's actions end at its deadline
     # D9: the vote closes 48 h after the dawn post; night actions are due 24 h after the night post.
     TIMING = Timing(first_phase="night", vote_close="48h", day_end="48h", action_deadline="24h", night_end="24h")
     ROLES = {  # WH-S1, WH-W1: townsfolk are every non-witch, the Inquisitor included
