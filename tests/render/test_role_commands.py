@@ -1,4 +1,4 @@
-"""Every PM command a role PM (or a result PM) of lupus-eresia, witch-hunt and one-night quotes
+"""Every PM command a role PM (or a result PM) of lupus-eresia, witch-hunt, one-night and mafia-majority quotes
 is one forummod understands in a game of that language.
 
 Role descriptions tell players what to send ("mandami in privato «indago NOME»"); a quoted
@@ -20,7 +20,7 @@ from forummod.render import LANGUAGES, phrasebook_for
 
 from tests.extract.helpers import ctx, message, post, roster
 
-RULESETS = ("lupus-eresia", "witch-hunt", "one-night")
+RULESETS = ("lupus-eresia", "witch-hunt", "one-night", "mafia-majority")
 PLACEHOLDER = {"it": "NOME", "en": "NAME", "ru": "ИМЯ", "nl": "NAAM", "zh": "名字"}
 NAMES = {"it": ("Marco", "Luca"), "en": ("Marco", "Luca"), "nl": ("Marco", "Luca"), "ru": ("Маша", "Игорь"),
          "zh": ("小明", "小红")}

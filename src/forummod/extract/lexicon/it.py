@@ -34,4 +34,9 @@ ACTIONS = {
         Act("kill", r"sbraniamo|sbrano|(?:cambio\s+)?vittima|uccidiamo|mangiamo"),  # LUP-R9, D2
         Act("designate", r"se\s+muoio,?\s+indico|indico"),  # LUP-R8
     ),
+    "mafia-majority": (  # the commands the Italian role PMs quote
+        Act("check", r"indago(?:\s+su)?|controllo"),
+        Act("protect", r"proteggo|salvo"),
+        Act("kill", r"uccido|uccidiamo|elimino"),
+    ),
 }

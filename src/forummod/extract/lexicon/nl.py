@@ -31,4 +31,9 @@ ACTIONS = {
         Act("swap", r"verwissel|wissel|ruil"),  # ON-N6
         Act("shoot", r"schiet(?:\s+op)?|neem\s+mee"),  # ON-V4
     ),
+    "mafia-majority": (  # the commands the Dutch role PMs quote
+        Act("check", r"onderzoek|bekijk"),
+        Act("protect", r"bescherm"),
+        Act("kill", r"vermoord|dood"),
+    ),
 }

@@ -32,6 +32,11 @@ ACTIONS = {
         Act("recruit", r"вербую|обращаю|вербовка|обратить|завербовать"),  # WH-C1
         Act("pass", r"пропускаю|пропуск|пас"),  # WH-C2
     ),
+    "mafia-majority": (  # the commands the Russian role PMs quote
+        Act("check", r"проверяю|проверить"),
+        Act("protect", r"лечу|защищаю"),
+        Act("kill", r"убиваю|убить"),
+    ),
 }
 
 #: D8: nominative ending -> endings of the other cases (genitive, dative, accusative,

@@ -47,6 +47,11 @@ WORDS = Words(
 _KILL = r"击杀|擊殺|刀|杀|殺"
 
 ACTIONS = {
+    "mafia-majority": (  # the commands the Chinese role PMs quote
+        Act("check", r"查验|查驗|验|驗"),
+        Act("protect", r"保护|保護|守护|守護"),
+        Act("kill", _KILL),
+    ),
     "village": (
         Act("thief_take", r"[换換拿]第[一1][张張]", args=(("card", "1"),)),  # VIL-N-01
         Act("thief_take", r"[换換拿]第[二2][张張]", args=(("card", "2"),)),  # VIL-N-01
