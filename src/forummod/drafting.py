@@ -50,7 +50,7 @@ def refresh_drafts(ws: Any, game_id: str, analysis: Any = None, findings: Sequen
 
         analysis = analyse_game(ws, game_id)
     s = draft_settings(ws, game_id, analysis.ruleset)
-    pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir)
+    pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir).with_tz(analysis.game.tz)
     gv = game_view(analysis, tuple(findings))
     planned = plan_drafts(gv, pb, kinds)
     ids = store_drafts(ws, game_id, planned, s)
@@ -68,7 +68,7 @@ def draft_now(ws: Any, game_id: str, kind: str, *, analysis: Any = None, finding
 
         analysis = analyse_game(ws, game_id)
     s = draft_settings(ws, game_id, analysis.ruleset)
-    pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir)
+    pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir).with_tz(analysis.game.tz)
     gv = game_view(analysis, tuple(findings))
     out = []
     for d in plan_kind(gv, pb, kind, phase=phase, player=player, public=public):

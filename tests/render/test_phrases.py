@@ -146,3 +146,17 @@ def test_dates_use_the_language_format_and_the_game_timezone():
         "mar 24 nov alle 22:00 (CET)"
     assert phrasebook_for("zh", "mafia-majority", "plain").when(dt, rome, "deadline") == \
         "11月24日（周二）22:00（CET）"
+
+
+def test_a_deadline_parameter_is_shown_in_the_game_timezone_and_the_language_format():
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+
+    from forummod.engine.types import Fact
+    from forummod.render import phrasebook_for
+
+    pb = phrasebook_for("it", "mafia-majority", "plain").with_tz(ZoneInfo("Europe/Rome"))
+    entry = "Si vota fino a {until:when}."
+    out = pb.render(entry, {"until": datetime(2026, 11, 24, 21, 0, tzinfo=timezone.utc).isoformat()})
+    assert "22:00" in str(out) and "nov" in str(out)
+    assert pb.fact(Fact.of("no_such_fact_key", until="2026-11-24T21:00:00+00:00")).startswith("⟨")

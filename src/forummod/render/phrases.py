@@ -20,6 +20,8 @@ A phrase is text with placeholders, written markup-neutral (the literal text is 
     {verdict:word}         the value looked up in [words.verdict] ({x:word:table} names the table)
     {votes:plural:vote}    a number with the [plurals.vote] form it takes ("3 голоса")
     {night:phase}          a phase name ("N2") -> its label ("Notte 2")
+    {until:when}           a time (datetime or ISO text) in the game's timezone, in the [format]
+                           "deadline" style ({at:when:datetime} names another style)
     {player|b}, {x:role|i} bold / italic in the post's markup
     {{ and }}              literal braces
 
@@ -34,7 +36,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import datetime, tzinfo
+from datetime import datetime, timezone, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -132,9 +134,13 @@ class Phrasebook:
     data: Mapping[str, Any]
     markup: str = "bbcode"
     fallback: Mapping[str, Any] = field(default_factory=dict)
+    tz: tzinfo | None = None  # the game's timezone, for {deadline:when}
 
     def with_markup(self, markup: str) -> "Phrasebook":
-        return Phrasebook(self.lang, self.data, markup, self.fallback)
+        return Phrasebook(self.lang, self.data, markup, self.fallback, self.tz)
+
+    def with_tz(self, tz: tzinfo | None) -> "Phrasebook":
+        return Phrasebook(self.lang, self.data, self.markup, self.fallback, tz)
 
     # ---- lookups
     def _get(self, *path: str) -> Any:
@@ -241,6 +247,9 @@ class Phrasebook:
             return escape(self.plural(value, arg or name), self.markup)
         if conv == "phase":
             return escape(self.phase(str(value)), self.markup)
+        if conv == "when":
+            dt = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+            return escape(self.when(dt, self.tz or timezone.utc, arg or "deadline"), self.markup)
         if conv in ("", "names"):
             if isinstance(value, (tuple, list, frozenset, set)):
                 return self.join(one_line(str(v)) for v in _items(value))
