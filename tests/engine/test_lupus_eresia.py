@@ -417,6 +417,18 @@ def test_LUP_G1_R4_R6_R9_R10_role_pms_state_who_knows_whom():
     assert LupusEresia.SETUP_INFO["private_channels"] == (("werewolf",), ("twin_guard",))
 
 
+def test_LUP_R9_R10_the_role_pm_facts_of_a_player_are_its_role_pm():
+    """LUP-R9, LUP-R10: `role_pm_facts` (what the drafted role PM adds) is that player's own
+    `role` fact: a Lupo Mannaro's names the Scorbutico, the Scorbutico's names no wolf."""
+    st = Lupus().upto("N1").state
+    rs = LupusEresia()
+    (luca,) = rs.role_pm_facts(st, "Luca")
+    (sergio,) = rs.role_pm_facts(st, "Sergio")
+    assert luca.key == "role" and luca.get("grumpy") == ("Sergio",) and luca.get("allies") == ("Lara", "Leo")
+    assert sergio.get("role") == "grumpy_wolf" and sergio.get("allies") == () and sergio.get("grumpy") is None
+    assert rs.role_pm_facts(st, "Nobody") == ()
+
+
 def test_LUP_G4_G5_abstaining_is_allowed_and_a_bare_vote_counts():
     """LUP-G4, LUP-G5: abstaining is allowed and a bare vote counts."""
     g = Lupus().v("D1", "12:00", "Carlo", "Cesare")

@@ -875,6 +875,16 @@ def test_ON_W6_winners_are_named_alive_or_dead_and_the_final_post_reveals_every_
     assert set(game_over.get("winners")) == winners(run)
 
 
+def test_D15_final_card_says_whether_the_card_moved_from_the_dealt_one():
+    """D15, ON-S3: `moved` is true only when the final card is not the dealt one, so the post
+    says "dealt X" only for a card that actually changed hands."""
+    g = table(WOLVES, WOLVES_CENTRE).act("Kraken", "rob", "Berber").day(1, hours=72)
+    run = pm_votes(g, ("Bobdebouwer", "Kraken"), ("Legioen", "Kraken")).run()
+    moved = {f.get("player"): f.get("moved") for f in facts(run, "final_card")}
+    assert moved["Kraken"] is True and moved["Berber"] is True  # the Dief and the robbed werewolf
+    assert {p for p, m in moved.items() if not m} == {"Bobdebouwer", "Legioen", "Tetmiera"}
+
+
 def test_ON_W6_option_reveal_only_the_killed_and_the_winners():
     """ON-W6: option reveal only the killed and the winners."""
     g = table(WOLVES, WOLVES_CENTRE, reveal="killed_and_winners").day(1, hours=72)

@@ -283,6 +283,38 @@ def test_VIL_D_01b_and_VIL_A_23_unanswered_offer_refused_or_accepted():
     f.expect(n, building={"P7": "church"})
 
 
+def test_VIL_D_01b_bailiff_facts_name_each_building_by_code_and_holder():
+    """VIL-D-01b, VIL-B-BAILIFF, §0: the morning, the offer and the answer name a building by its
+    code and its last holder (parallel tuples for the morning's list), never by a `code@Pk` id,
+    so a phrase can say "the church of P1" in every language; the offer carries the deadline."""
+    f = F8(roles={"P8": "witch"}, buildings={"P1": "church", "P2": "bailiff", "P3": "farm"})
+    n = f.night(2, pack={"target": "P1"}, witch={"poison": "P3"},
+                morning={"bailiff": {"offer": {"church@P1": "P7"}}, "P7": "accept"})
+    run = f.expect(n, building={"P7": "church"})
+    (morning,) = facts(run, n, "bailiff_morning")
+    assert morning.get("buildings") == ("church", "farm") and morning.get("holders") == ("P1", "P3")
+    assert morning.get("deadline")
+    (offer,) = facts(run, n, "bailiff_offer")
+    assert (offer.get("building"), offer.get("holder"), offer.get("vagabond")) == ("church", "P1", "P7")
+    assert offer.get("deadline") == morning.get("deadline")
+    (answer,) = facts(run, n, "bailiff_answer")
+    assert (answer.get("building"), answer.get("holder"), answer.get("answer")) == ("church", "P1", "accepted")
+    assert not [f for f in facts(run) for v in dict(f.params).values() if isinstance(v, str) and "@" in v]
+
+
+def test_VIL_B_role_pm_facts_name_the_building_or_the_vagabond():
+    """§2.2, VIL-B-VAGABOND: the role PM's extra fact is the player's building code ('' for a
+    Vagabond); buildings are public, so it carries nothing secret."""
+    f = F8(buildings={"P1": "farm", "P2": "barbershop"})
+    f.night(1)
+    st = f.g.run(now=f.g.phases[0].start + M).state
+    rs = f.g.rs
+    assert [(x.key, x.get("building"), x.rule) for x in rs.role_pm_facts(st, "P2")] == \
+        [("your_building", "barbershop", "VIL-B-BARBER")]
+    assert [x.get("building") for x in rs.role_pm_facts(st, "P5")] == [""]
+    assert rs.role_pm_facts(st, "P9") == ()
+
+
 def test_VIL_A_24_reoffer_after_refusal_and_its_option():
     """VIL-A-24"""
     b = {"P1": "church", "P2": "bailiff"}

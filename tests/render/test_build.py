@@ -222,3 +222,44 @@ def test_open_day_public_count_hides_the_boias_secret_vote_and_lists_him_as_not_
     elio = gm.wagons[0].voters[1]
     assert (gm.wagons[0].count, elio.voter, elio.weight, elio.secret) == ("4", "Elio", "3", True)
     assert "Elio" not in gm.not_voting
+
+
+def test_the_jager_s_call_to_shoot_leaves_the_end_of_day_post_once_the_shot_is_applied():
+    """one-night ON-V4, D9: "X holds the Jager card and must shoot now" is shown until the shot
+    is applied; afterwards the post says who was shot, not that a shot is still owed."""
+    from forummod.render import phrasebook_for
+
+    from tests.render import ruleset_games as games
+
+    g = games.one_night()
+    pb_nl = phrasebook_for("nl", "one-night", "bbcode")
+    day = g.phases[-1]
+    before = build.build_day_end(games.view(g, day.end + timedelta(minutes=5)), pb_nl, "D1")
+    after = build.build_day_end(games.view(g), pb_nl, "D1")
+    must = pb_nl.fact(next(f for _, f in games.view(g).run.facts if f.key == "hunter_must_shoot"))
+    assert must in before.announcements
+    assert must not in after.announcements
+    assert any("Kraken" in a for a in after.announcements)  # the shot itself is announced
+
+
+def test_lupus_role_pms_tell_a_werewolf_who_the_grumpy_wolf_is_and_the_grumpy_wolf_nobody():
+    """lupus-eresia LUP-R9: the Lupi Mannari know the Lupo Scorbutico; LUP-R10: it does not know
+    them. Every language and markup: Fede's PM names Vito as the Scorbutico, Vito's names no wolf."""
+    from forummod.render import LANGUAGES, MARKUPS, phrasebook_for, render_post
+
+    from tests.render import ruleset_games as games
+
+    g = games.lupus()
+    gv = games.view(g, g.phases[0].start + timedelta(minutes=5))
+    for lang in LANGUAGES:
+        for markup in MARKUPS:
+            pb = phrasebook_for(lang, "lupus-eresia", markup)
+            fede = build.build_role_pm(gv, pb, "Fede")
+            vito = build.build_role_pm(gv, pb, "Vito")
+            grumpy = pb.role("grumpy_wolf")
+            fede_text = render_post("role_pm", fede, markup, lang)
+            vito_text = render_post("role_pm", vito, markup, lang)
+            assert len(fede.notes) == 1 and "Vito" in fede.notes[0] and "Gina" in fede.notes[0], (lang, markup)
+            assert grumpy.lower() in fede.notes[0].lower(), (lang, markup, fede.notes[0])
+            assert str(fede.notes[0]) in fede_text and "⟨" not in fede_text
+            assert "Fede" not in vito_text and "Gina" not in vito_text and vito.partners == (), (lang, markup)

@@ -46,6 +46,10 @@ _PH = re.compile(r"\{([a-z_]+)((?::[a-z_]+)*)(?:\|[a-z]+)?\}")
 
 
 def _dummy(conv: str, ruleset: str):
+    if conv.startswith(":when"):
+        return "2026-11-24T21:00:00+00:00"
+    if conv.startswith(":each"):
+        return ("Xavier",)
     if conv.startswith(":roles"):
         return tuple(sorted(get_ruleset_class(ruleset).ROLES))[:2]
     if conv.startswith(":role"):
@@ -74,6 +78,10 @@ def test_every_written_phrase_fills_without_falling_back(lang):
         for key, entry in pb.data.get("facts", {}).items():
             for text in _phrases(entry):
                 params = {m.group(1): _dummy(m.group(2), ruleset) for m in _PH.finditer(text)}
+                for m in _PH.finditer(text):  # {xs:each:item}: the item phrase's params, as parallel tuples
+                    if m.group(2).startswith(":each:"):
+                        item = pb.data["items"][m.group(2).split(":")[2]]
+                        params.update({n.group(1): (_dummy(n.group(2), ruleset),) for n in _PH.finditer(item)})
                 out = str(pb.render(text, params))
                 assert "⟨" not in out and "{" not in out.replace("{{", ""), (ruleset, key, text, out)
 
@@ -160,3 +168,39 @@ def test_a_deadline_parameter_is_shown_in_the_game_timezone_and_the_language_for
     out = pb.render(entry, {"until": datetime(2026, 11, 24, 21, 0, tzinfo=timezone.utc).isoformat()})
     assert "22:00" in str(out) and "nov" in str(out)
     assert pb.fact(Fact.of("no_such_fact_key", until="2026-11-24T21:00:00+00:00")).startswith("⟨")
+
+
+def test_each_fills_one_item_phrase_per_element_of_parallel_tuples():
+    """{xs:each:item}: village's empty buildings are two parallel tuples (codes, holders)."""
+    pb = Phrasebook("en", {"words": {"building": {"hovel": "hovel", "farm": "farm"}},
+                           "items": {"of": "the {buildings:word:building} of {holders|b}"},
+                           "format": {"list_sep": ", ", "list_last": " and "},
+                           "facts": {"m": "{bailiff}: {buildings:each:of}."}}, "bbcode")
+    out = pb.fact(Fact.of("m", bailiff="P4", buildings=("hovel", "farm"), holders=("P2", "[b]P6")))
+    assert out == "P4: the hovel of [b]P2[/b] and the farm of [b][\u200db]P6[/b]."
+    assert pb.fact(Fact.of("m", bailiff="P4", buildings=("farm",), holders=("P6",))) == "P4: the farm of [b]P6[/b]."
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_village_vote_without_a_known_deadline_says_no_time(lang):
+    """VIL-D-04: `vote_open` carries deadline "" when the vote has no close time; the phrase then
+    leaves the time out instead of showing the raw fact."""
+    from datetime import datetime, timezone
+
+    pb = phrasebook_for(lang, "village", "plain").with_tz(timezone.utc)
+    bare = pb.fact(Fact.of("vote_open", round=1, barkeeper="", candidates=(), deadline=""))
+    timed = pb.fact(Fact.of("vote_open", round=1, barkeeper="", candidates=(),
+                            deadline="2026-01-08T15:00:00+00:00"))
+    assert "⟨" not in bare and "⟨" not in timed
+    assert pb.when(datetime(2026, 1, 8, 15, tzinfo=timezone.utc), timezone.utc, "deadline") in timed
+    assert "15:00" not in bare
+
+
+def test_shows_tells_whether_the_chosen_variant_puts_a_param_in_the_sentence():
+    """The rule that drops a second reveal line: a village death line shows the card, the
+    lupus-eresia one names only the faction."""
+    village = phrasebook_for("en", "village", "plain")
+    assert village.shows(Fact.of("death", player="P5", role="werewolf"), "role", "card")
+    assert not village.shows(Fact.of("death", player="P5", cause="gm"), "role", "card")
+    lupus = phrasebook_for("en", "lupus-eresia", "plain")
+    assert not lupus.shows(Fact.of("death", player="A", cause="wolves", role="seer", faction="BRANCO"), "role")

@@ -13,17 +13,18 @@ with `FORUMMOD_UPDATE_GOLDEN=1` and review the diff like code (as in `test_golde
 from __future__ import annotations
 
 import os
-from datetime import timedelta
+import re
+from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from forummod.engine.types import GameRun
-from forummod.render import MARKUPS, build, phrasebook_for, render_post
+from forummod.render import LANGUAGES, MARKUPS, build, phrasebook_for, render_post
 from forummod.render.view import GameView
 
-from tests.engine.village_f8 import F8, M, Segment
+from tests.engine.village_f8 import F8, H, M, Segment
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("FORUMMOD_UPDATE_GOLDEN") == "1"
@@ -72,11 +73,21 @@ def night_pm(player: str):
     return make
 
 
+def role_pm(player: str):
+    """The role PM at setup: the card, then the player's building and its power (§2.2, §5.2)."""
+    def make(pb):
+        f, _, _ = played()
+        return "role_pm", build.build_role_pm(view(f, f.g.phases[0].start + timedelta(minutes=1)), pb, player)
+    return make
+
+
 CASES = (
     ("village_day_start", dawn_post),
     ("village_day_end", day_end_post),
     ("village_night_result_seer", night_pm("P4")),
     ("village_night_result_witch", night_pm("P8")),
+    ("village_role_pm_bailiff", role_pm("P4")),  # the Seer in the Bailiff's house
+    ("village_role_pm_vagabond", role_pm("P5")),  # a werewolf without a building
 )
 
 
@@ -116,3 +127,107 @@ def test_confessor_pm_has_the_card_line_and_the_thread_only_the_target(markup):
     assert "P5: Werewolf" in render_post("night_result", pm, markup, "en")
     public = render_post("day_end", build.build_day_end(gv, pb, "D1"), markup, "en")
     assert "Confessor" in public and "P5" in public and "Werewolf" not in public
+
+
+# ---------------------------------------------------------------------- what the drafts say and leave out
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_nightfall_fact_stays_out_of_the_next_dawn_post(lang):
+    """VIL-N-00: "Night N: night actions by PM" belongs to nightfall, not to the next morning."""
+    kind, post = dawn_post(phrasebook_for(lang, "village", "bbcode"))
+    f, _, _ = played()
+    nightfall = phrasebook_for(lang, "village", "bbcode").with_tz(TZ).fact(
+        next(x for ph, x in view(f, f.g.phases[-1].end).run.facts if x.key == "nightfall"))
+    assert str(nightfall) and str(nightfall) not in render_post(kind, post, "bbcode", lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_deadlines_in_facts_are_shown_in_the_game_timezone(lang):
+    """§3.3: open windows are announced "with their deadlines"; the Hunter's window and the
+    Bailiff's morning of the F8 dawn, and the day's vote and the Lord's window, in Asia/Shanghai."""
+    pb = phrasebook_for(lang, "village", "bbcode")
+    f, n, d = played()
+    run = view(f, d.phase.end).run
+    for key in ("reaction_window", "bailiff_morning", "vote_open", "lord_window"):
+        fact = next(x for _, x in run.facts if x.key == key)
+        local = pb.when(datetime.fromisoformat(fact.get("deadline")), TZ, "deadline")
+        assert local in pb.with_tz(TZ).fact(fact), key
+    kind, post = dawn_post(pb)
+    text = render_post(kind, post, "bbcode", lang)
+    assert "CST" in text and "hovel@" not in text and pb.word("building", "hovel") in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_gm_kill_reveals_the_card_once_and_a_dawn_death_line_is_not_repeated(lang):
+    """§3.3, VIL-V-7: a village death line shows the card ("P1 — Villager"), so no second reveal
+    line follows it; a GM kill's line does not, so the reveal sentence shows the card."""
+    f = F8(roles={"P3": "seer"})
+    n = f.night(2, pack={"target": "P1"})
+    f.g.gm("kill", "P3", at=n.day.start + 2 * H)
+    pb = phrasebook_for(lang, "village", "bbcode")
+    gv = view(f, n.day.start + 3 * H)
+    dawn = render_post("day_start", build.build_day_start(gv, pb, "D2"), "bbcode", lang)
+    villager = pb.role("villager")
+    assert dawn.count(villager) == 1 and "P1" in dawn  # the death line only
+    end = build.build_day_end(view(f, n.day.end + M), pb, "D2")
+    text = render_post("day_end", end, "bbcode", lang)
+    assert [d.player for d in end.deaths] == ["P3"] and pb.role("seer") in str(end.deaths[0].sentence)
+    assert text.count(pb.role("seer")) == 1
+
+
+PLACEHOLDERS = {"en": ("NAME",), "it": ("NOME",), "ru": ("ИМЯ",), "nl": ("NAAM",), "zh": ("X", "Y")}
+QUOTED = re.compile(r"«([^»]+)»|\"([^\"]+)\"|“([^”]+)”")
+
+
+def _building_commands():
+    for lang in LANGUAGES:
+        entry = phrasebook_for(lang, "village", "bbcode").data["facts"]["your_building"]
+        for code, text in entry.items():
+            if code == "by":
+                continue
+            for m in QUOTED.finditer(text):
+                yield pytest.param(lang, code, next(g for g in m.groups() if g), id=f"{lang}-{code or 'vagabond'}")
+
+
+@pytest.mark.parametrize("lang,code,command", list(_building_commands()))
+def test_a_command_quoted_in_a_building_s_role_pm_is_understood(lang, code, command):
+    """§6.8, VIL-B-*: what a role PM tells a building holder (or a Vagabond) to send is read as
+    that building's action, names filled in, with no issue for the GM."""
+    from forummod.extract import extract_message
+    from forummod.model import ActionIntent, VoteIntent
+
+    from tests.extract.helpers import ctx, message, roster
+
+    names = ("小明", "小红") if lang == "zh" else ("Marco", "Luca")
+    filled = command
+    for placeholder in PLACEHOLDERS[lang]:
+        filled = filled.replace(placeholder, names[0], 1).replace(placeholder, names[1], 1)
+    ex = extract_message(message(filled, sender="Anna"),
+                         ctx(roster("Anna", *names), language=lang, ruleset="village", forms=("bold", "plain", "pm")))
+    assert not ex.issues, [i.message for i in ex.issues]
+    assert ex.intents and all(isinstance(i, (ActionIntent, VoteIntent)) for i in ex.intents), command
+    actions = {i.action for i in ex.intents if isinstance(i, ActionIntent)}
+    assert actions <= BUILDING_ACTIONS[code], (command, actions)
+
+
+#: the actions each building's holder (or a Vagabond) is told about (§5.2, §6.8)
+BUILDING_ACTIONS = {
+    "farm": {"elect", "sheriff_choice", "successor"}, "church": {"confess"}, "hovel": {"restore"},
+    "school": {"silence"}, "bakery": {"watch"}, "barbershop": {"barber"}, "bailiff": {"assign", "accept", "refuse"},
+    "tavern": set(), "manor": {"plead", "pardon"}, "": {"accept", "refuse"},
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("markup", MARKUPS)
+def test_every_village_role_pm_names_the_building_or_the_vagabond(lang, markup):
+    """§2.2: a village role PM says the player's building and its power, or that they are a Vagabond."""
+    f, _, _ = played()
+    gv = view(f, f.g.phases[0].start + M)
+    pb = phrasebook_for(lang, "village", markup)
+    for p in gv.state.players:
+        post = build.build_role_pm(gv, pb, p.name)
+        assert len(post.notes) == 1 and "⟨" not in post.notes[0], p.name
+        text = render_post("role_pm", post, markup, lang)
+        assert str(post.notes[0]) in text

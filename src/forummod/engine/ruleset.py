@@ -493,6 +493,13 @@ class Ruleset:
         WH-C3, ON-V1/D11). Default: nothing is compulsory."""
         return ()
 
+    def role_pm_facts(self, st: GameState, player: str) -> tuple[Fact, ...]:
+        """What a player's role PM says beyond the role, its faction and its partners: facts the
+        rules give that player at setup (e.g. lupus-eresia LUP-R9: the wolves learn who the Lupo
+        Scorbutico is; village §2.2: the building a player holds). The role PM shows each as a
+        phrasebook sentence. Default: nothing more."""
+        return ()
+
     def resolve_night(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
         """Default: no night powers; nothing happens."""
         st = self.drop_actions(st, phase.id)

@@ -22,7 +22,34 @@ from forummod.render.models import (
 from forummod.render.phrases import Phrasebook
 from forummod.render.view import GameView, link_for
 
-NOT_IN_DAWN = frozenset({"game_over"})  # announced by the game-over post instead
+#: Facts of a phase that no phase post shows: `game_over` is announced by the game-over post;
+#: village's `nightfall` (VIL-N-00, "Night N: night actions by PM until ...") belongs to a
+#: nightfall post, which forummod does not draft (the day-end post already says when the night
+#: begins), so it would otherwise open the next dawn post with yesterday's instructions.
+NOT_IN_DAWN = frozenset({"game_over", "nightfall"})
+
+#: Requests a phase post stops showing once the answer is applied in the same phase:
+#: request key -> ((answer key, request param, answer param, request `kind` or ""), ...).
+#: one-night ON-V4: "X holds the Jager card and must shoot now" is moot after "X shoots Y";
+#: village §3.5 reaction windows (Hunter VIL-R-HUNTER, Sheriff successor VIL-B-FARM, Scapegoat
+#: VIL-R-SCAPEGOAT) likewise once answered. Pending answers keep the request (the GM may refuse).
+ANSWERED_BY: dict[str, tuple[tuple[str, str, str, str], ...]] = {
+    "hunter_must_shoot": (("hunter_shot", "player", "hunter", ""),),
+    "reaction_window": (("hunter_shot", "player", "hunter", "hunter"),
+                        ("sheriff_successor", "player", "previous", "successor"),
+                        ("sheriff_extinct", "player", "previous", "successor"),
+                        ("sheriff_gm_choice", "player", "previous", "successor"),
+                        ("scapegoat_ruling", "player", "scapegoat", "scapegoat")),
+}
+
+#: Parameters by which a death or lynch fact shows the dead player's card (see `_cards_shown`).
+CARD_PARAMS = ("role", "card")
+
+
+def _local(pb: Phrasebook, gv: GameView) -> Phrasebook:
+    """The phrasebook in the game's timezone, so a deadline inside a fact ({until:when}) reads
+    as the post's own deadlines do; a phrasebook already given a timezone keeps it."""
+    return pb if pb.tz is not None else pb.with_tz(gv.tz)
 
 
 def head(gv: GameView, pb: Phrasebook, phase_id: str) -> Head:
@@ -158,31 +185,56 @@ def build_votecount(gv: GameView, pb: Phrasebook, phase: str | None = None,
 
 
 def _phase_facts(gv: GameView, phase: str) -> tuple[list[Fact], bool]:
-    """Public facts of a phase: applied ones, then those of pending proposals (preview)."""
-    facts = [f for ph, f in gv.run.facts if ph == phase]
+    """Public facts of a phase: applied ones, then those of pending proposals (preview);
+    requests already answered by an applied fact are left out (`ANSWERED_BY`)."""
+    applied = [f for ph, f in gv.run.facts if ph == phase]
+    facts = [f for f in applied if not _answered(f, applied)]
     pending = gv.proposals(phase, statuses=("pending",))
     for p in pending:
         facts.extend(p.facts)
     return [f for f in facts if f.key not in NOT_IN_DAWN], bool(pending)
 
 
-def _deaths(gv: GameView, pb: Phrasebook, phase: str, pending: tuple[Kill, ...]) -> tuple[Death, ...]:
+def _answered(request: Fact, applied: list[Fact]) -> bool:
+    for answer, by, answer_by, kind in ANSWERED_BY.get(request.key, ()):
+        if kind and request.get("kind") != kind:
+            continue
+        who = request.get(by)
+        if any(f.key == answer and f.get(answer_by) == who for f in applied):
+            return True
+    return False
+
+
+def _cards_shown(pb: Phrasebook, facts: list[Fact]) -> set[str]:
+    """Players whose card a fact's own sentence already shows (a village death line "P5 —
+    Werewolf", §3.3): their reveal sentence would repeat it. A fact counts when it names the
+    player and a card param (`CARD_PARAMS`) and its phrase puts that param in the text; a phrase
+    that leaves the card out (lupus-eresia names only the faction) keeps the reveal line."""
+    return {f.get("player") for f in facts
+            if f.get("player") and any(f.get(k) for k in CARD_PARAMS) and pb.shows(f, *CARD_PARAMS)}
+
+
+def _deaths(gv: GameView, pb: Phrasebook, phase: str, pending: tuple[Kill, ...],
+            facts: list[Fact]) -> tuple[Death, ...]:
     out = []
+    shown = _cards_shown(pb, facts)
     for p in gv.state.players:
         if not p.alive and p.death is not None and p.death.phase == phase:
-            out.append(_death(pb, p.name, p.death.revealed))
+            out.append(_death(pb, p.name, p.death.revealed, p.name in shown))
     seen = {d.player for d in out}
     for k in pending:
         if k.player in seen or not gv.state.has_player(k.player) or not gv.state.is_alive(k.player):
             continue
         seen.add(k.player)
-        out.append(_death(pb, k.player, gv.state.role_of(k.player) if k.reveal else None))
+        out.append(_death(pb, k.player, gv.state.role_of(k.player) if k.reveal else None, k.player in shown))
     return tuple(out)
 
 
-def _death(pb: Phrasebook, player: str, revealed: str | None) -> Death:
+def _death(pb: Phrasebook, player: str, revealed: str | None, card_shown: bool = False) -> Death:
+    """The reveal sentence under the announcements, unless a fact already showed the card."""
     if revealed:
-        return Death(player, pb.role(revealed), True, pb.text("reveal", player=player, role=revealed))
+        return Death(player, pb.role(revealed), True,
+                     Safe("") if card_shown else pb.text("reveal", player=player, role=revealed))
     return Death(player, "", False, pb.text("reveal_hidden", player=player))
 
 
@@ -203,11 +255,12 @@ def build_day_start(gv: GameView, pb: Phrasebook, phase: str | None = None) -> D
     day = gv.phase(phase) if phase else dawn_day(gv)
     if day is None or day.kind != "day":
         return None
+    pb = _local(pb, gv)
     night = gv.previous(day)
     night = night if night is not None and night.kind == "night" else None
     facts, pending = _phase_facts(gv, night.name) if night else ([], False)
     kills = gv.pending_kills(night.name) if night else ()
-    deaths = _deaths(gv, pb, night.name, kills) if night else ()
+    deaths = _deaths(gv, pb, night.name, kills, facts) if night else ()
     after = gv.state_after(kills)
     majority = gv.ruleset.majority(after)
     return DayStartPost(
@@ -234,6 +287,7 @@ def build_day_end(gv: GameView, pb: Phrasebook, phase: str | None = None) -> Day
     day = gv.phase(phase) if phase else lynch_day(gv)
     if day is None or day.kind != "day":
         return None
+    pb = _local(pb, gv)
     facts, pending = _phase_facts(gv, day.name)
     if not facts:
         return None
@@ -242,7 +296,7 @@ def build_day_end(gv: GameView, pb: Phrasebook, phase: str | None = None) -> Day
     nxt = gv.following(day)
     return DayEndPost(
         head=head(gv, pb, day.name), announcements=tuple(pb.fact(f) for f in facts),
-        deaths=_deaths(gv, pb, day.name, kills), no_lynch=any(f.key == "no_lynch" for f in facts),
+        deaths=_deaths(gv, pb, day.name, kills, facts), no_lynch=any(f.key == "no_lynch" for f in facts),
         wagons=wagons(day_tally(gv, day, True), pb, gv, True) if t is not None else (),
         next_phase=pb.phase(nxt.name) if nxt else "", next_start=pb.when(nxt.start, gv.tz, "deadline") if nxt else "",
         pending=pending)
@@ -255,6 +309,7 @@ def build_role_pm(gv: GameView, pb: Phrasebook, player: str) -> RolePMPost | Non
     st = gv.state
     if not st.has_player(player):
         return None
+    pb = _local(pb, gv)
     p = st.player(player)
     spec = gv.ruleset.ROLES.get(p.role)
     faction = spec.faction if spec else ""
@@ -272,7 +327,8 @@ def build_role_pm(gv: GameView, pb: Phrasebook, player: str) -> RolePMPost | Non
         head=head(gv, pb, "setup"), player=player, role=pb.role(p.role), role_id=p.role,
         description=pb.role_desc(p.role, player=player), faction=pb.faction(faction) if faction else "",
         partners=partners, first_phase=pb.phase(first.name) if first else "",
-        first_deadline=pb.when(due, gv.tz, "deadline"))
+        first_deadline=pb.when(due, gv.tz, "deadline"),
+        notes=tuple(pb.fact(f) for f in gv.ruleset.role_pm_facts(st, player)))
 
 
 def result_phase(gv: GameView) -> str | None:
@@ -289,6 +345,7 @@ def build_night_results(gv: GameView, pb: Phrasebook, phase: str | None = None) 
     name = phase or result_phase(gv)
     if not name:
         return ()
+    pb = _local(pb, gv)
     results = [r for ph, r in gv.run.private if ph == name]
     pending = [r for p in gv.proposals(name, statuses=("pending",)) for r in p.private]
     by_player: dict[str, list[Safe]] = {}
@@ -304,6 +361,7 @@ def build_night_results(gv: GameView, pb: Phrasebook, phase: str | None = None) 
 
 
 def build_warnings(gv: GameView, pb: Phrasebook) -> WarningsPost:
+    pb = _local(pb, gv)
     st = gv.state
     since = st.phase.start if st.phase is not None else None
     findings = tuple(_finding(f, pb, gv) for f in gv.findings)

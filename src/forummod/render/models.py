@@ -153,6 +153,9 @@ class RolePMPost:
     partners: tuple[str, ...]  # teammates this role is told about (e.g. the other mafia)
     first_phase: str
     first_deadline: str
+    # what else the rules tell this player at setup, one sentence each (`Ruleset.role_pm_facts`):
+    # the village building and its power, the lupus-eresia Lupo Scorbutico's name...
+    notes: tuple[Safe, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,12 @@ A phrase is text with placeholders, written markup-neutral (the literal text is 
     {night:phase}          a phase name ("N2") -> its label ("Notte 2")
     {until:when}           a time (datetime or ISO text) in the game's timezone, in the [format]
                            "deadline" style ({at:when:datetime} names another style)
+    {xs:each:item}         a tuple, one [items] phrase per element, joined as a list: the phrase
+                           `item` is filled with the fact's params, each tuple param of the same
+                           length standing for its element at that position (parallel tuples:
+                           buildings=("hovel", "farm"), holders=("P2", "P6") with
+                           [items] building_of = "the {buildings:word:building} of {holders}"
+                           gives "the hovel of P2 and the farm of P6")
     {player|b}, {x:role|i} bold / italic in the post's markup
     {{ and }}              literal braces
 
@@ -200,6 +206,20 @@ class Phrasebook:
 
     def render(self, entry: Any, params: Mapping[str, Any]) -> Safe:
         """Choose the variant of `entry` for `params`, then fill its placeholders."""
+        return self._fill(self._choose(entry, params), params)
+
+    def shows(self, fact: Fact, *names: str) -> bool:
+        """Whether the sentence for `fact` puts one of the params `names` in its text (e.g. a
+        death line that already shows the card, so no second line has to)."""
+        try:
+            text = self._choose(self._get("facts", fact.key), dict(fact.params))
+        except (PhraseError, TypeError):
+            return False
+        return any(m.group(1) in names for m in _PLACEHOLDER.finditer(text))
+
+    @staticmethod
+    def _choose(entry: Any, params: Mapping[str, Any]) -> str:
+        """The variant of a phrase table for `params` (`by` names the param, `other` falls back)."""
         while isinstance(entry, Mapping):
             by = entry.get("by")
             value = params.get(by) if by else None
@@ -212,7 +232,7 @@ class Phrasebook:
                 raise PhraseError(f"no variant {key!r} for {by!r}")
         if not isinstance(entry, str):
             raise TypeError(f"phrase must be text, not {type(entry).__name__}")
-        return self._fill(entry, params)
+        return entry
 
     def _fill(self, template: str, params: Mapping[str, Any]) -> Safe:
         out: list[str] = []
@@ -227,14 +247,16 @@ class Phrasebook:
             name, convs, style = m.group(1), m.group(2), m.group(3)
             if name not in params:
                 raise KeyError(name)
-            value = self._convert(name, params[name], [c for c in convs.split(":") if c])
+            value = self._convert(name, params[name], [c for c in convs.split(":") if c], params)
             out.append(self._style(value, style))
         out.append(escape_literal(template[pos:], self.markup))
         return Safe("".join(out))
 
-    def _convert(self, name: str, value: Any, convs: list[str]) -> Safe:
+    def _convert(self, name: str, value: Any, convs: list[str], params: Mapping[str, Any]) -> Safe:
         conv = convs[0] if convs else ""
         arg = convs[1] if len(convs) > 1 else ""
+        if conv == "each":
+            return self._each(value, arg, params)
         if conv == "role":
             return escape(self.role(str(value)), self.markup)
         if conv == "roles":
@@ -259,6 +281,17 @@ class Phrasebook:
                 return escape(self.number(value), self.markup)
             return escape(one_line(str(value)), self.markup)
         raise ValueError(f"unknown conversion {conv!r}")
+
+    def _each(self, value: Any, item: str, params: Mapping[str, Any]) -> Safe:
+        """One [items] phrase per element of `value`, with parallel tuples bound element-wise."""
+        items = _items(value)
+        entry = self._get("items", item)
+        parts = []
+        for i in range(len(items)):
+            bound = {k: (v[i] if isinstance(v, (tuple, list)) and len(v) == len(items) else v)
+                     for k, v in params.items()}
+            parts.append(self.render(entry, bound))
+        return self.join(parts)
 
     def _style(self, value: Safe, style: str | None) -> Safe:
         if style == "b":

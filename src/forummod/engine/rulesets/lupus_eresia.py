@@ -216,6 +216,12 @@ class LupusEresia(Ruleset):
             out.append(PrivateResult(p.name, Fact.of("role", spec.rule if spec else None, **params)))
         return tuple(out)
 
+    def role_pm_facts(self, st: GameState, player: str) -> tuple[Fact, ...]:
+        """The `role` fact of `role_pms` for this player: its drafted role PM says what the role
+        knows (LUP-R9: a Lupo Mannaro learns the pack and which one is the Lupo Scorbutico;
+        LUP-R10: the Scorbutico learns nobody; LUP-R4, R6: the twins, the Inquisitore's pair)."""
+        return tuple(r.fact for r in self.role_pms(st) if r.to == player)
+
     def cemetery_readers(self, st: GameState) -> tuple[str, ...]:
         """Who may read the Cimitero: the dead and the living Becchino (LUP-S4, LUP-R3)."""
         return tuple(p.name for p in st.players if not p.alive or p.role == "gravedigger")

@@ -158,7 +158,7 @@ class OneNight(Ruleset):
         "hunter_must_shoot": "public, player: the lynched player holds the Jager card and must name a target now (ON-V4)",
         "hunter_shot": "public, hunter, target, card: the Jager's shot kills target, who held card (ON-V4, ON-W4)",
         "game_over": "public, result (village | werewolves | tanner | tanner_village | nobody), winners (names, alive or dead)",
-        "final_card": "public, player, card, dealt: a player's final card and dealt card (D15)",
+        "final_card": "public, player, card, dealt, moved (bool: the final card is not the dealt one): a player's final card and dealt card (D15)",
         "centre_card": "public, position (links | midden | rechts), card: a centre card (D15)",
     }
 
@@ -706,8 +706,15 @@ class OneNight(Ruleset):
         killed players' and the winners' cards."""
         everyone = self.options.reveal == "all"
         shown = {p.name for p in st.players if not p.alive} | set(st.outcome.winners if st.outcome else ())
-        facts = [Fact.of("final_card", "D15", player=p.name, card=p.role, dealt=st.x.dealt_card(p.name) or "")
-                 for p in st.players if everyone or p.name in shown]
+        facts = [self._final_card(st, p) for p in st.players if everyone or p.name in shown]
         if everyone:
             facts += [Fact.of("centre_card", "D15", position=pos, card=c) for pos, c in st.x.centre]
         return tuple(facts)
+
+    @staticmethod
+    def _final_card(st: GameState, p: Player) -> Fact:
+        """D15: `moved` says whether the card in front of the player is not the one dealt to them
+        (ON-S3: a player is not told that their card moved), so the post says "dealt X" only then."""
+        dealt = st.x.dealt_card(p.name) or ""
+        return Fact.of("final_card", "D15", player=p.name, card=p.role, dealt=dealt,
+                       moved=bool(dealt) and dealt != p.role)

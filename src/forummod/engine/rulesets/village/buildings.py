@@ -29,8 +29,12 @@ class BuildingsMixin:
         st = st.with_x(morning=Morning(day=day, bailiff=bailiff, until=until, available=available, label=label),
                        mornings=st.x.mornings + ((day, "held"),))
         run.timer(until, "morning_close", st.phase.name if st.phase else "", day=day, label=label)
+        # codes and their last holders as parallel tuples: a phrase names each building in words
+        # ("the hovel of P2"), which a `code@Pk` id would not let it do
+        empty = tuple(building(st, bid) for bid in available)
         return self.post(st, run, f"{label}:D{day}", "announce",
-                         facts=(Fact.of("bailiff_morning", "VIL-D-01b", bailiff=bailiff, buildings=available,
+                         facts=(Fact.of("bailiff_morning", "VIL-D-01b", bailiff=bailiff,
+                                        buildings=tuple(b.code for b in empty), holders=tuple(b.holder for b in empty),
                                         deadline=until.isoformat()),))
 
     def morning_open(self, st: GameState, ev: ActionEvent) -> bool:
@@ -72,7 +76,8 @@ class BuildingsMixin:
             return st
         st = st.with_x(morning=replace(m, offers=m.offers + (Offer(bid, v),)))
         return self.post(st, run, f"offer:{bid}:{v}", "announce",
-                         facts=(Fact.of("bailiff_offer", "VIL-B-BAILIFF", building=bid, vagabond=v),))
+                         facts=(Fact.of("bailiff_offer", "VIL-B-BAILIFF", building=b.code, holder=b.holder, vagabond=v,
+                                        deadline=m.until.isoformat()),))
 
     def on_answer(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         m = st.x.morning
@@ -87,11 +92,11 @@ class BuildingsMixin:
         status = "accepted" if accepted else "refused"
         st = st.with_x(morning=replace(m, offers=tuple(replace(o, status=status) if o == offer else o
                                                        for o in m.offers)))
-        fact = Fact.of("bailiff_answer", "VIL-B-BAILIFF", building=offer.building, vagabond=offer.vagabond,
+        code, holder = offer.building.split("@", 1)  # the id as offered (§0 `code@Pk`)
+        fact = Fact.of("bailiff_answer", "VIL-B-BAILIFF", building=code, holder=holder, vagabond=offer.vagabond,
                        answer=status, how=how)
         if not accepted:
             return self.post(st, run, f"answer:{offer.building}:{offer.vagabond}", "announce", facts=(fact,))
-        code = offer.building.split("@", 1)[0]
         if code == "farm" and st.x.sheriff_extinct and self.options.sheriff.reelect_if_farmer_returns:  # VIL-A-09
             st = st.with_x(sheriff_extinct=False, election_done=False, reelect_day=m.day + 1)
         return self.post(st, run, f"answer:{offer.building}:{offer.vagabond}", "assign", blocking=True,

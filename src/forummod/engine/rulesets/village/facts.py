@@ -1,8 +1,9 @@
 """Every fact key the Village ruleset emits: what it means and its params (for the templates).
 
 Public facts go into GM posts; private ones (marked PM) are PM drafts to one player. Role ids
-are the catalog's (`werewolf`, `white_werewolf`...); building codes are §0's; `building` params
-holding `code@Pk` say so.
+are the catalog's (`werewolf`, `white_werewolf`...); building codes are §0's. A building is named
+by its code and its holder (`building` + `holder`, or the parallel tuples `buildings` + `holders`),
+never by its `code@Pk` id, so a phrase can say it in words ("the hovel of P2").
 """
 
 FACTS = {
@@ -17,9 +18,9 @@ FACTS = {
     "game_over": "result (lovers | piper | white_werewolf | werewolves | villagers | nobody), winners",
     "elder_powers_lost": "player: the village killed the Elder; villagers' character powers are lost",
     # Bailiff (VIL-D-01b)
-    "bailiff_morning": "bailiff, buildings (code@Pk ids), deadline: empty buildings he may offer this morning",
-    "bailiff_offer": "building (code@Pk), vagabond: the Bailiff offers the building",
-    "bailiff_answer": "building (code@Pk), vagabond, answer (accepted | refused), how (answer | silence)",
+    "bailiff_morning": "bailiff, buildings (codes), holders (their last holders, same order), deadline: empty buildings he may offer this morning",
+    "bailiff_offer": "building (code), holder (its last holder), vagabond, deadline (the morning's close): the Bailiff offers the building",
+    "bailiff_answer": "building (code), holder, vagabond, answer (accepted | refused), how (answer | silence)",
     "building_assigned": "building (code), player: the player moves in; the token is ready/held again",
     # Sheriff (VIL-D-02, VIL-B-FARM)
     "election_open": "candidates, electors, round, deadline: the farmers' sheriff election",
@@ -68,7 +69,7 @@ FACTS = {
     "baker_transcript": "PM lines: the last lines of the pack's night messages",
     "baker_peek": "PM player: risk mode, the pack member he saw, or ''",
     "ww_confirm": "PM target",
-    "pyromaniac_confirm": "PM building (code@Pk)",
+    "pyromaniac_confirm": "PM building (code), holder",
     "witch_info": "PM victim ('' = nobody was attacked), ww_victim (only with witch.sees_white_werewolf_victim)",
     "witch_confirm": "PM healed, poisoned ('' when unused)",
     "piper_confirm": "PM targets",
@@ -76,4 +77,6 @@ FACTS = {
     "scandalmonger_confirm": "PM target",
     "confessor_result": "PM target, card or verdict: 'Pk: <Card>'",
     "vote_void": "PM target: your vote came before the Barkeeper's and is void; post it again",
+    # role PM (Ruleset.role_pm_facts)
+    "your_building": "PM building (code, '' = Vagabond): the public building the player holds and its power, with the commands (§2.2, §5.2)",
 }

@@ -33,11 +33,15 @@ from .facts import FACTS
 from .night import NIGHT_ORDER_SEED, NightMixin
 from .options import VillageOptions
 from .sheriff import SheriffMixin
-from .state import Building, VillageX, faction_of_card, fresh_token
+from .state import Building, VillageX, building_of, faction_of_card, fresh_token
 from .votes import VoteMixin
 from .wins import WinsMixin
 
 BUILDING_CODES = ("farm", "church", "hovel", "school", "bakery", "barbershop", "bailiff", "tavern", "manor")
+#: §5.2: the rule of each building's power
+BUILDING_RULES = {"farm": "VIL-B-FARM", "church": "VIL-B-CHURCH", "hovel": "VIL-B-HOVEL", "school": "VIL-B-SCHOOL",
+                  "bakery": "VIL-B-BAKERY", "barbershop": "VIL-B-BARBER", "bailiff": "VIL-B-BAILIFF",
+                  "tavern": "VIL-B-TAVERN", "manor": "VIL-B-MANOR"}
 
 DAY_HANDLERS = {
     "silence": "on_silence", "barber": "on_barber", "confess": "on_confess", "restore": "on_restore",
@@ -157,6 +161,16 @@ class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, Sherif
                        guardian_last=(int(g[0]), g[1]) if g else x.guardian_last,
                        heal_left=potions.get("heal", True), poison_left=potions.get("poison", True),
                        pyro_used=bool(preset.get("pyro_used", False)), thief_done=bool(preset.get("thief_done", False)))
+
+    # ------------------------------------------------------------------ role PMs
+    def role_pm_facts(self, st: GameState, player: str) -> tuple[Fact, ...]:
+        """§2.2: every player holds one building or is a Vagabond; the role PM names it and its
+        power (VIL-B-*, VIL-B-VAGABOND). Buildings are public, so this reveals nothing."""
+        if not st.has_player(player):
+            return ()
+        b = building_of(st, player)
+        code = b.code if b is not None else ""
+        return (Fact.of("your_building", BUILDING_RULES.get(code, "VIL-B-VAGABOND"), building=code),)
 
     # ------------------------------------------------------------------ phases
     def on_phase_start(self, st: GameState, phase: Phase, run: RunContext) -> GameState:

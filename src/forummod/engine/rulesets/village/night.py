@@ -460,7 +460,7 @@ class NightMixin:
         b = self.arson_target(st, burn) if burn else None
         if b is None or b.destroyed:
             return st, tn
-        private.append(self.tell(pyro, "pyromaniac_confirm", "VIL-N-10", building=b.id))
+        private.append(self.tell(pyro, "pyromaniac_confirm", "VIL-N-10", building=b.code, holder=b.holder))
         return st.with_x(pyro_used=True), replace(tn, arson=b.id)
 
     def _wave1_witch_info(self, st, tn, called, private):
