@@ -268,9 +268,6 @@ def test_edited_vote_counts_as_edited_and_is_flagged_to_the_gm(desk, request):
     assert edited == [("Ugo", post_number(desk.forum, "p16"))]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine: a vote after LUP-T1 is rejected as 'late' citing LUP-V1 (LupusEresia.vote_rule, the fallback "
-    "of Ruleset.on_vote when _generic_vote_problem returns rule None) instead of LUP-V2 / LUP-T1 (D18)"))
 def test_late_vote_rejection_cites_the_vote_close_rule(desk):
     with desk.workspace() as ws:
         final = tally_report(analyse_game(ws, GAME, now=after_close(desk.forum)))
@@ -278,20 +275,12 @@ def test_late_vote_rejection_cites_the_vote_close_rule(desk):
     assert late["reason"] == "late" and late["rule"] in ("LUP-V2", "LUP-T1", "D18")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "report: tally_report(public=True) recomputes ruleset.tally(state, now) whenever the phase is a day, "
-    "also after LUP-T1 once the GM approved the lynch: Fede is dead, his votes and the votes on him are "
-    "gone, and `tally --public` shows Dora 1, Bianca 1 instead of the day's closed count"))
 def test_public_tally_after_the_lynch_is_still_the_closed_days_count(desk):
     forum = desk.forum
     rep = desk.cli_json("tally", "--public", "--at", str(post_number(forum, "p27")))
     assert tally_lines(rep["tally"]) == expected_lines(forum.expected["D1"]["public"])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "render: after LUP-T1 build.day_tally turns the GM's closed tally into the thread's view with "
-    "public_tally(), which drops secret votes but cannot restore the Boia's void public vote: the final "
-    "count (and day_end's 'Votazione finale') omits 'Dora (1): Elio', against D11"))
 def test_final_vote_count_draft_lists_every_public_vote(desk):
     forum = desk.forum
     with desk.workspace() as ws:
@@ -376,10 +365,6 @@ def test_night_result_and_day_end_drafts_are_written_in_italian(desk):
         assert "⟨" not in body and "_result" not in body and "werewolf" not in body
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "render: every night_result PM of a night has the same subject ('<game> — Notte 2: il tuo esito'); "
-    "Spirit with its default ST_DOUBLE_POST_THRESHOLD_MINUTES=30 (the harness sets 0) drops a private "
-    "topic whose title repeats the GM's previous one, so the second result PM is refused"))
 def test_night_result_pms_of_one_night_have_distinct_subjects(desk):
     with desk.workspace() as ws:
         a = analyse_game(ws, GAME, now=desk.forum.script.now)
@@ -426,10 +411,6 @@ def test_vote_count_is_published_once_and_reads_back_from_the_forum(fresh_forum,
 def test_published_vote_count_shows_no_markup_escapes(fresh_forum, work_desk, flood_waits, request):
     """The count as the players read it on the forum: no backslash of the Markdown escaping left."""
     forum, desk = fresh_forum, work_desk
-    if forum.engine == "spirit":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "render: the Markdown escaping writes '22:00 \\(CET\\)'; Spirit's Markdown reads \\( ... \\) as "
-            "inline math (<span class=\"math\">) and the thread shows '\\(CET\\)' with its backslashes")))
     (made,) = desk.cli_json("draft", "votecount", "--now", iso(before_close(forum)))
     (res,) = desk.cli_json("publish", str(made["id"]))
     shown = next(p for p in forum.http_posts(3) if str(p.id) == res["remote_id"])
