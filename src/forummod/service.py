@@ -274,7 +274,7 @@ def load_inputs(ws: Workspace, game_id: str) -> GameInputs:
     adapter = ws.adapter(game.site)
     posts = {}
     for ref in thread_refs(game):
-        posts[ref.role] = tuple(p for p in ws.store.posts(game.site, adapter.thread_id(ref)))
+        posts[ref.role] = tuple(ws.store.posts(game.site, adapter.thread_id(ref)))
     messages = tuple(m for m in ws.store.messages(game.site) if _to_gm(m, ws.cfg.sites[game.site], game))
     seed = game.seed
     if not seed:

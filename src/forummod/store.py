@@ -10,6 +10,7 @@ leaves the previous state. The file is created owner-only (0600): it holds sessi
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -325,12 +326,13 @@ class Store:
                      iso(p.edited_at), p.html, h, now, p.page, p.url))
                 latest[p.post_id] = (version, h)
                 self._touch_post(site, thread, p, now)
-            for page_no in set(pages_fetched):
-                gone = self.db.execute(
-                    "SELECT post_id FROM post_status WHERE site=? AND thread=? AND page=? AND deleted_at IS NULL",
-                    (site, thread, page_no)).fetchall()
-                for r in gone:
-                    if r["post_id"] not in seen_ids:
+            refetched = set(pages_fetched)
+            if refetched:  # one read of the live posts, not one per page (each read scans the thread)
+                live = self.db.execute(
+                    "SELECT post_id, page FROM post_status WHERE site=? AND thread=? AND deleted_at IS NULL",
+                    (site, thread)).fetchall()
+                for r in live:
+                    if r["page"] in refetched and r["post_id"] not in seen_ids:
                         self.db.execute("UPDATE post_status SET deleted_at=? WHERE site=? AND thread=? AND post_id=?",
                                         (now, site, thread, r["post_id"]))
                         deleted += 1
@@ -345,13 +347,23 @@ class Store:
 
     def posts(self, site: str, thread: str) -> list[Post]:
         """Every post of a thread with all its versions, in thread order."""
-        cur = self.db.cursor()
-        cur.row_factory = None  # plain tuples by position: every recount reads every row
-        rows = cur.execute(
-            "SELECT p.post_id, p.version, p.html, p.content_hash, p.fetched_at, p.edited_at, p.author,"
-            " p.created_at, p.number, p.author_id, p.url, s.deleted_at FROM posts p LEFT JOIN post_status s "
-            "ON s.site=p.site AND s.thread=p.thread AND s.post_id=p.post_id "
-            "WHERE p.site=? AND p.thread=? ORDER BY p.post_id, p.version", (site, thread)).fetchall()
+        collecting = gc.isenabled()
+        if collecting:  # tens of thousands of new records, none in a cycle: nothing for the collector to find
+            gc.disable()
+        try:
+            cur = self.db.cursor()
+            cur.row_factory = None  # plain tuples by position: every recount reads every row
+            rows = cur.execute(
+                "SELECT p.post_id, p.version, p.html, p.content_hash, p.fetched_at, p.edited_at, p.author,"
+                " p.created_at, p.number, p.author_id, p.url, s.deleted_at FROM posts p LEFT JOIN post_status s "
+                "ON s.site=p.site AND s.thread=p.thread AND s.post_id=p.post_id "
+                "WHERE p.site=? AND p.thread=? ORDER BY p.post_id, p.version", (site, thread)).fetchall()
+            return self._posts_from_rows(site, thread, rows)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _posts_from_rows(self, site: str, thread: str, rows: list[tuple]) -> list[Post]:
         grouped: dict[str, list[tuple]] = {}
         for r in rows:
             grouped.setdefault(r[0], []).append(r)
@@ -363,16 +375,21 @@ class Store:
                 d = stamps[s] = from_iso(s)
             return d  # type: ignore[return-value]
 
-        out = []
+        keyed = []
         for pid, vs in grouped.items():
             first, last = vs[0], vs[-1]
-            versions = tuple(PostVersion(r[1], r[2], r[3], stamp(r[4]), stamp(r[5])) for r in vs)
-            out.append(Post(site=site, thread=thread, post_id=pid, author=last[6],
-                            created_at=from_iso(first[7]), versions=versions,
-                            number=last[8], author_id=last[9], url=last[10],
-                            deleted_at=stamp(last[11])))
-        out.sort(key=lambda p: (p.number if p.number is not None else 1 << 62, p.created_at, _num_key(p.post_id)))
-        return out
+            if len(vs) == 1:
+                versions: tuple[PostVersion, ...] = (PostVersion(first[1], first[2], first[3], stamp(first[4]),
+                                                                 stamp(first[5])),)
+            else:
+                versions = tuple([PostVersion(r[1], r[2], r[3], stamp(r[4]), stamp(r[5])) for r in vs])
+            created = from_iso(first[7])
+            number = last[8]
+            post = Post(site=site, thread=thread, post_id=pid, author=last[6], created_at=created, versions=versions,
+                        number=number, author_id=last[9], url=last[10], deleted_at=stamp(last[11]))
+            keyed.append(((number if number is not None else 1 << 62, created, _num_key(pid)), len(keyed), post))
+        keyed.sort()  # thread order (the index keeps equal keys in reading order, as a stable sort would)
+        return [post for _, _, post in keyed]
 
     def post_count(self, site: str, thread: str) -> int:
         return self.db.execute("SELECT count(DISTINCT post_id) FROM posts WHERE site=? AND thread=?",

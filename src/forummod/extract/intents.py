@@ -40,7 +40,43 @@ _SUBJECT_RE = re.compile(r"^\s*(?:(?:re|r|aw|sv|antw|ответ|回复|回覆|�
 
 
 def extract_post(post: Post, ctx: ExtractContext) -> Extraction:
-    """Votes, unvotes (and bold or role-prefixed day powers) of one thread post."""
+    """Votes, unvotes (and bold or role-prefixed day powers) of one thread post.
+
+    A pure function of (post, ctx), so results are remembered: a recount after a poll (the
+    daemon's tick, `tally` then `check` in one process) reads again only the posts that are
+    new or changed. Posts compare by every field, their bodies included."""
+    memo = _memo_for(ctx)
+    hit = memo.get(post)
+    if hit is None:
+        if len(memo) >= _MEMO_POSTS:
+            memo.clear()
+        hit = memo[post] = _extract_post(post, ctx)
+    return hit
+
+
+#: Posts remembered for one game (about 1.4 kB each with their bodies): a 50,000-post game fits.
+#: Other games' posts are dropped, oldest game first, when they hold more than half as many;
+#: so a daemon keeps at most ~90,000 (~125 MB). `clear_caches()` forgets them all.
+_MEMO_POSTS = 60_000
+_MEMOS: dict[ExtractContext, dict[Post, Extraction]] = {}  # oldest context first
+_LAST_MEMO: list = [None, None]  # the last context object and its memo: one lookup per analysis
+
+
+def _memo_for(ctx: ExtractContext) -> dict[Post, Extraction]:
+    if _LAST_MEMO[0] is ctx:
+        return _LAST_MEMO[1]
+    memo = _MEMOS.pop(ctx, None)
+    if memo is None:
+        memo = {}
+    _MEMOS[ctx] = memo  # (re)inserted last: the most recently used
+    total = sum(len(m) for m in _MEMOS.values())
+    while total > _MEMO_POSTS // 2 and len(_MEMOS) > 1:  # room for this game's posts: drop the oldest games
+        total -= len(_MEMOS.pop(next(iter(_MEMOS))))
+    _LAST_MEMO[:] = [ctx, memo]
+    return memo
+
+
+def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
     index = name_index(ctx.roster, ctx.language)
     versions = post.versions
     texts = {v.version: post_text(v.html) for v in versions}
@@ -85,7 +121,7 @@ def _gate(post: Post, ctx: ExtractContext, counted: list[VoteAction], src: Sourc
     """The author's seat, or why this post gives no intents (an issue when it holds a vote)."""
     author = post.author
     quoted = _quote(counted)
-    if ctx.roster.is_gm(author):
+    if _is_gm(ctx.roster, author):
         return Issue("gm_vote", f"the GM {author} posted a vote phrase: {quoted}", post.created_at, src, author,
                      severity="info", details=quoted) if counted else None
     slot = _slot_for(ctx.roster, author, post.author_id)
@@ -194,7 +230,7 @@ def _day_actions(post: Post, pt: PostText, actor: str, ctx: ExtractContext, inde
 
 def extract_message(msg: Message, ctx: ExtractContext) -> Extraction:
     """Actions (and, when "pm" is among the forms, votes: ON-V1) of one PM to the GM."""
-    if ctx.roster.is_gm(msg.sender):
+    if _is_gm(ctx.roster, msg.sender):
         return Extraction()
     index = name_index(ctx.roster, ctx.language)
     src = Source("message", msg.message_id, url=msg.url)
@@ -264,6 +300,36 @@ def _actions_to_intents(parsed: list[ParsedAction], actor: str, at: datetime, sr
 
 
 def _slot_for(roster: Roster, account: str, account_id: str | None) -> PlayerSlot | None:
+    """The seat an account plays, remembered per roster (every post asks, for a few accounts)."""
+    seats = _known(roster)[0]
+    key = (account, account_id)
+    if key not in seats:
+        seats[key] = _find_slot(roster, account, account_id)
+    return seats[key]
+
+
+def _is_gm(roster: Roster, account: str) -> bool:
+    """`roster.is_gm(account)`, remembered per roster like the seats."""
+    gms = _known(roster)[1]
+    if account not in gms:
+        gms[account] = roster.is_gm(account)
+    return gms[account]
+
+
+_Known = tuple[dict[tuple[str, str | None], PlayerSlot | None], dict[str, bool]]
+_KNOWN: dict[int, tuple[Roster, _Known]] = {}
+
+
+def _known(roster: Roster) -> _Known:
+    hit = _KNOWN.get(id(roster))
+    if hit is None or hit[0] is not roster:
+        if len(_KNOWN) >= 64:
+            _KNOWN.clear()
+        hit = _KNOWN[id(roster)] = (roster, ({}, {}))
+    return hit[1]
+
+
+def _find_slot(roster: Roster, account: str, account_id: str | None) -> PlayerSlot | None:
     if account_id:
         for p in roster.players:
             if p.user_id and p.user_id == account_id:

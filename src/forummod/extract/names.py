@@ -102,6 +102,9 @@ class NameIndex:
         self.max_len = max((len(k) for k in self.keys), default=0)
         self.fuzzy_keys = [k for k in self.keys if len(k) >= 2]
         self.language = language
+        # `at` only decides between seats through replaced players' names (`_pick`, prio 2)
+        self._timed = any(e.prio == 2 for es in self.keys.values() for e in es)
+        self._resolved: dict[tuple, NameMatch] = {}  # players write the same few names again and again
 
     def _add(self, text: str, e: _Entry) -> None:
         k = fold(text)
@@ -215,7 +218,18 @@ class NameIndex:
 
     def resolve(self, text: str, *, at: datetime | None = None, cutoff: int = 80, margin: int = 10,
                 trailing: bool = True) -> NameMatch:
-        """Resolve `text` (a name, possibly followed by more words when `trailing`)."""
+        """Resolve `text` (a name, possibly followed by more words when `trailing`). Answers are
+        remembered per index (a pure function of its arguments; `at` counts only where replaced
+        players' names are keys)."""
+        key = (text, at if self._timed else None, cutoff, margin, trailing)
+        hit = self._resolved.get(key)
+        if hit is None:
+            if len(self._resolved) >= 50_000:
+                self._resolved.clear()
+            hit = self._resolved[key] = self._resolve(text, at=at, cutoff=cutoff, margin=margin, trailing=trailing)
+        return hit
+
+    def _resolve(self, text: str, *, at: datetime | None, cutoff: int, margin: int, trailing: bool) -> NameMatch:
         raw = text.strip()
         raw = raw.strip(" \t\"'“”«»„*:：")
         if not fold(raw):
@@ -319,9 +333,24 @@ def _word_forms(w: str, endings, fleeting) -> list[str]:
     return forms
 
 
-@lru_cache(maxsize=64)
 def name_index(roster: Roster, language: str = "en") -> NameIndex:
-    """The (cached) index of a roster: building it once serves every post of a game."""
+    """The (cached) index of a roster: building it once serves every post of a game. The same
+    roster object is found by identity first (hashing a roster costs more than a vote)."""
+    hit = _BY_ID.get((id(roster), language))
+    if hit is not None and hit[0] is roster:
+        return hit[1]
+    index = _name_index(roster, language)
+    if len(_BY_ID) >= 64:
+        _BY_ID.clear()
+    _BY_ID[(id(roster), language)] = (roster, index)
+    return index
+
+
+_BY_ID: dict[tuple[int, str], tuple[Roster, NameIndex]] = {}
+
+
+@lru_cache(maxsize=64)
+def _name_index(roster: Roster, language: str = "en") -> NameIndex:
     return NameIndex(roster, language)
 
 

@@ -41,12 +41,17 @@ def fold(s: str) -> str:
     return fold_map(s)[0]
 
 
-def fold_map(s: str) -> tuple[str, list[int]]:
+def fold_map(s: str) -> tuple[str, tuple[int, ...]]:
     """`fold(s)` plus, for each folded character, the index of the raw character it came from.
 
     The map has one extra entry at the end (the raw length), so `raw[:m[k]]` is the raw text
-    behind the first `k` folded characters.
+    behind the first `k` folded characters. Cached: the same names are folded for every vote.
     """
+    return _fold_map(s) if len(s) <= 64 else _fold_map.__wrapped__(s)
+
+
+@lru_cache(maxsize=8192)
+def _fold_map(s: str) -> tuple[str, tuple[int, ...]]:
     out: list[str] = []
     idx: list[int] = []
     for i, ch in enumerate(s):
@@ -60,7 +65,7 @@ def fold_map(s: str) -> tuple[str, list[int]]:
         out.pop()
         idx.pop()
     idx.append(len(s))
-    return "".join(out), idx
+    return "".join(out), tuple(idx)
 
 
 def compact(s: str) -> str:

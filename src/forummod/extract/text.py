@@ -19,7 +19,9 @@ newlines inside text are just spaces, and inline ``div``s (MafiaScum renders bol
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 import lxml.etree
 import lxml.html
@@ -112,12 +114,14 @@ def _classes(el) -> list[str]:
     return (el.get("class") or "").lower().split()
 
 
-def _excluded_kind(el, tag: str) -> str | None:
-    """Why this element is not the player's own text, or None."""
+def _excluded_kind(el, tag: str, classes: list[str] | None = None, st: str | None = None) -> str | None:
+    """Why this element is not the player's own text, or None. (`classes` and `st` are
+    `_classes(el)` and `_style(el)` when the caller already has them.)"""
     fm = el.get(FM_ATTR)
     if fm in FM_KINDS:
         return fm
-    classes = _classes(el)
+    if classes is None:
+        classes = _classes(el)
     if any(c in _CONTAINER_CLASSES for c in classes):
         return None
     if tag in _STRIKE_TAGS:
@@ -139,7 +143,8 @@ def _excluded_kind(el, tag: str) -> str | None:
             return "signature"
     if tag in ("blockquote", "q"):
         return "quote"
-    st = _style(el)
+    if st is None:
+        st = _style(el)
     if st:
         if "line-through" in st:
             return "strike"
@@ -148,11 +153,12 @@ def _excluded_kind(el, tag: str) -> str | None:
     return None
 
 
-def _bold_state(el, tag: str) -> bool | None:
+def _bold_state(el, tag: str, st: str | None = None) -> bool | None:
     """True/False when this element sets the weight, None when it inherits."""
     if tag in ("b", "strong"):
         return True
-    st = _style(el)
+    if st is None:
+        st = _style(el)
     if "font-weight:" in st:
         w = st.split("font-weight:", 1)[1].split(";", 1)[0].replace("!important", "")
         if w in ("bold", "bolder") or (w.isdigit() and int(w) >= 600):
@@ -172,8 +178,8 @@ def _quote_author(el) -> str | None:
     if a:
         return a
     for cite in el.iter("cite"):
-        m = _WROTE.match(cite.text_content() or "")
-        return (m.group(1) if m else (cite.text_content() or "").strip()) or None
+        m = _WROTE.match(_text_content(cite) or "")
+        return (m.group(1) if m else (_text_content(cite) or "").strip()) or None
     return None
 
 
@@ -253,13 +259,17 @@ def _walk(el, b: _Builder, depth: int) -> None:
         return
     tag = tag.lower()
     if depth > _MAX_DEPTH:
-        b.add(el.text_content())
+        b.add(_text_content(el))
         b.add(el.tail)
         return
-    kind = _excluded_kind(el, tag)
+    cls = el.get("class")  # class and style are read once here for every test below
+    classes = cls.lower().split() if cls else []
+    sty = el.get("style")
+    st = sty.lower().replace(" ", "") if sty else ""
+    kind = _excluded_kind(el, tag, classes, st)
     if kind is not None:
         if kind != "hidden" or tag not in _DROP:
-            b.hidden.append(Hidden(kind, " ".join(el.text_content().split()),
+            b.hidden.append(Hidden(kind, " ".join(_text_content(el).split()),
                                    _quote_author(el) if kind == "quote" else None))
         if tag in _BLOCK or tag == "blockquote" or kind in ("quote", "spoiler", "code", "signature"):
             b.newline()
@@ -269,14 +279,14 @@ def _walk(el, b: _Builder, depth: int) -> None:
         b.newline()
         b.add(el.tail)
         return
-    block = tag in _BLOCK and not (tag == "div" and _is_inline_div(el))
+    block = tag in _BLOCK and not (tag == "div" and "display:inline" in st)
     if block:
         b.newline()
     saved_bold = b.bold
-    weight = _bold_state(el, tag)
+    weight = _bold_state(el, tag, st)
     if weight is not None:
         b.set_bold(weight)
-    is_tag = any(c in _VOTE_TAG_CLASSES for c in _classes(el))
+    is_tag = bool(classes) and not _VOTE_TAG_CLASSES.isdisjoint(classes)
     tag_start = b.pos
     b.add(el.text)
     for child in el:
@@ -296,8 +306,47 @@ def _from_plain(text: str) -> PostText:
     return PostText("\n".join(ln for ln in lines if ln))
 
 
+# The tree is only read here, so it is parsed with lxml's plain element classes: lxml.html's
+# classes are looked up in Python for every element touched, which cost more than the walk.
+_text_content = lxml.etree.XPath("string()")  # what lxml.html's HtmlElement.text_content() is
+_FULL_HTML = re.compile(r"^\s*<(?:html|!doctype)", re.I)  # lxml.html's test for a whole document
+_PARSERS = threading.local()
+
+
+def _fragments(html: str) -> list:
+    """`lxml.html.fragments_fromstring(html)` (the body's leading text, if any, then its
+    elements) with plain elements: the same parser settings, the same wrapping and errors."""
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = lxml.etree.HTMLParser()
+    if not _FULL_HTML.match(html):
+        html = "<html><body>%s</body></html>" % html
+    doc = lxml.etree.fromstring(html, parser)
+    if doc is None:
+        raise lxml.etree.ParserError("Document is empty")
+    assert doc.tag == "html"
+    bodies = [e for e in doc if e.tag == "body"]
+    assert len(bodies) == 1, ("too many bodies: %r in %r" % (bodies, html))
+    body = bodies[0]
+    parts: list = [body.text] if body.text and body.text.strip() else []
+    parts.extend(body)
+    return parts
+
+
 def post_text(html: str) -> PostText:
-    """The text model of one post or PM body (HTML, or plain text when it has no tags)."""
+    """The text model of one post or PM body (HTML, or plain text when it has no tags).
+
+    Recent bodies are remembered (the model is immutable): the checks read again posts that
+    extraction has just read, and a recount reads the same posts as the one before."""
+    if isinstance(html, str) and len(html) <= _CACHED_LEN:
+        return _remembered(html)
+    return _post_text(html)
+
+
+_CACHED_LEN = 100_000  # a 5 MB post is read each time rather than kept
+
+
+def _post_text(html: str) -> PostText:
     from forummod.extract.bbcode import apply_bbcode
 
     if not html or not html.strip():
@@ -306,13 +355,18 @@ def post_text(html: str) -> PostText:
         pt = _from_plain(html)
     else:
         try:
-            root = lxml.html.fragment_fromstring(html, create_parent="div")
+            parts = _fragments(html)
         except (lxml.etree.ParserError, ValueError):
             pt = _from_plain(re.sub(r"<[^>]*>", " ", html))
         else:
             b = _Builder()
-            b.add(root.text)
-            for child in root:
+            if parts and isinstance(parts[0], str):
+                b.add(parts[0])
+                parts = parts[1:]
+            for child in parts:
                 _walk(child, b, 1)
             pt = b.result()
     return apply_bbcode(pt)
+
+
+_remembered = lru_cache(maxsize=20_000)(_post_text)

@@ -278,13 +278,18 @@ def date_context(profile: Profile, tz: tzinfo, now: datetime) -> DateContext:
 def normalise_body(profile: Profile, body: Any) -> str:
     """Mark quotes/spoilers/code/signatures with data-fm (and quote authors), drop clutter,
     and return the body's HTML. Mutates `body`, which belongs to a tree parsed for this call."""
-    if not _maybe_found(_body_probe(profile), body):  # most posts hold no quote, spoiler or code
-        return lxml.html.tostring(body, encoding="unicode", with_tail=False)
+    tags = _probe_tags(_body_probe(profile), body)  # tags of the first elements any selector needs
+    if tags is not None and not tags:  # most posts hold no quote, spoiler or code
+        return _body_html(body)
     for ex in profile.remove:
+        if not _may_match(ex, tags):
+            continue
         for el in ex.elements(body):
             if el is not body and el.getparent() is not None:
                 el.drop_tree()
     for mark in profile.marks:
+        if not _may_match(mark.selector, tags):
+            continue
         for el in mark.selector.elements(body):
             if el.get(FM_ATTR):
                 continue
@@ -303,7 +308,35 @@ def normalise_body(profile: Profile, body: Any) -> str:
                     m = mark.author_from_header.search(author)
                     author = m.group(1).strip() if m else author
                 el.set("data-fm-author", author)
-    return lxml.html.tostring(body, encoding="unicode", with_tail=False)
+    return _body_html(body)
+
+
+def _body_html(body: Any) -> str:
+    """`lxml.html.tostring(body, encoding="unicode", with_tail=False)`, whose only addition to
+    etree's serialisation is dropping `<meta http-equiv="Content-Type"...>` tags: done only
+    when the text has one."""
+    html = etree.tostring(body, method="html", encoding="unicode", with_tail=False)
+    if '<meta http-equiv="Content-Type"' in html:
+        return lxml.html.tostring(body, encoding="unicode", with_tail=False)
+    return html
+
+
+def _probe_tags(probe: Any, el: Any) -> set[Any] | None:
+    """Tags of what `probe` finds below `el` (None: no probe, anything may match)."""
+    if probe is None:
+        return None
+    try:
+        return {hit.tag for hit in probe(el)}
+    except (etree.XPathError, AttributeError, TypeError):  # a raw XPath probe that gave no node-set
+        return None
+
+
+def _may_match(ex: Extractor, tags: set[Any] | None) -> bool:
+    """False when `ex` cannot match: none of the probe's hits has the tag its first element needs
+    (every match's first element is among the hits, whose tags were taken before any removal)."""
+    if tags is None or ex.probe is None:
+        return True
+    return any(not element or element == "*" or element in tags for element, _ in ex.probe)
 
 
 _BODY_PROBES: dict[int, tuple[Any, Any, Any]] = {}
@@ -563,7 +596,6 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
                                                      _Sticky(f.number), _Sticky(f.body))
     date_order = _Sticky(f.date)
     edits_probe = _probe_for(f.edited_at + f.edited) if (f.edited_at or f.edited) else None
-    numbers_here: bool | None = None  # many styles show no post numbers: known after the first post without
     dates_in_order = [ex for _, ex in date_order.order()]  # date_order.best never moves: one list a page
     anchor = urljoin(url, "#_")[:-1]  # = urljoin(url, "#" + pid) less the id, computed once a page
     for el in containers:
@@ -584,9 +616,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
             edited = bool(edited_at) or any(ex.elements(el) for ex in f.edited)
         else:  # no edit mark anywhere in the post: every edited/edited_at selector would miss
             edited_at, edited = None, False
-        number = _int(f_number.first(el)) if numbers_here is not False else None
-        if number is None and numbers_here is None:  # one search of the page proves none has one
-            numbers_here = bool(f.number) and _maybe_found(_probe_for(f.number), root)
+        number = _int(f_number.first(el))
         if number is None and first_number is not None:
             number = first_number + len(posts)
         body = f_body.first_element(el)

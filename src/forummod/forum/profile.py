@@ -26,7 +26,8 @@ from typing import Any, Iterable, Mapping
 
 from cssselect import HTMLTranslator
 from cssselect.parser import (
-    Attrib, Class, CombinedSelector, Element, Function, Hash, Negation, Pseudo, SelectorError, parse as parse_css,
+    Attrib, Class, CombinedSelector, Element, Function, Hash, Matching, Negation, Pseudo, SelectorError,
+    parse as parse_css,
 )
 from lxml import etree
 
@@ -200,11 +201,15 @@ def _loose_step(compound: Any) -> tuple[str, str] | None:
             cond = _loose_attrib(node)
             if cond:
                 conds.append(cond)
+        elif isinstance(node, Matching):  # :is(...): one of the alternatives' conditions
+            alts = [_loose_step(a) for a in node.selector_list]
+            if alts and all(a is not None and a[0] == "*" and a[1] for a in alts):
+                conds.append(" or ".join(f"({a[1]})" for a in alts))  # type: ignore[index]
         elif isinstance(node, Element):
             element = (node.element or "*").lower()
             conds.sort(key=lambda c: not c.startswith("@") or " " in c)  # bare @attr: the cheapest test first
             return element, " and ".join(conds)
-        elif not isinstance(node, (Attrib, Pseudo, Function, Negation)):
+        elif not isinstance(node, (Attrib, Pseudo, Function, Negation, Matching)):
             return None
         node = node.selector
 
@@ -255,10 +260,18 @@ def probe_of(extractors: Iterable[Extractor]) -> etree.XPath | None:
     for element, conds in by_element.items():
         if "" in conds:
             steps.append(f"descendant::{element}")
+        elif all(_CLASS_ONLY.fullmatch(c) for c in conds):
+            # the class attribute read once for all tests: `E/@class[contains(., x) or ...]/..`
+            tests = " or ".join(f"({c.replace('contains(@class, ', 'contains(., ')})" for c in dict.fromkeys(conds))
+            steps.append(f"descendant::{element}/@class[{tests}]/..")
         else:
             steps.append(f"descendant::{element}[" + " or ".join(f"({c})" for c in dict.fromkeys(conds)) + "]")
     steps += dict.fromkeys(raw)
     return _compile_probe(tuple(steps)) if steps else None
+
+
+_CLASS_TEST = r"contains\(@class, '[^']*'\)"
+_CLASS_ONLY = re.compile(rf"{_CLASS_TEST}(?: and {_CLASS_TEST})*")
 
 
 def _extractors(data: Mapping[str, Any], key: str, where: str) -> tuple[Extractor, ...]:

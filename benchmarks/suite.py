@@ -1,0 +1,386 @@
+"""The measurements: poll cost, parse throughput, recount latency, peak memory (one engine, one size).
+
+Timings are CPU time of this process (`time.process_time`) except where waiting on the
+network is the point (the poll). Every speed is reported as a ratio to a baseline measured
+in the same run on the same input, interleaved with it page by page or run by run, so a busy
+machine slows both sides alike: the ratios are the measure, absolute numbers only a guide.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Callable
+
+from benchmarks.game import SynthGame, make_game
+from benchmarks.markup import Engine
+from benchmarks.server import ForumState, RunningForum
+from benchmarks.workspace import GAME_ID, SITE, analysis_now, config_text
+
+cpu = time.process_time
+
+
+@dataclass(frozen=True)
+class Options:
+    repeat: int = 3  # runs of each timed step; the fastest counts
+    bs4_pages: int = 8  # pages of the BeautifulSoup reference (it is slow; a sample gives its rate)
+    memory: bool = True  # run the replay in a subprocess for its peak memory
+    tracemalloc: bool = True  # and once more under tracemalloc
+    keep: Path | None = None  # keep the workspace folders under this folder
+
+
+def run_case(engine: Engine, n_posts: int, opts: Options, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Every measurement for one engine at one size; a JSON-ready dict."""
+    game = make_game(n_posts)
+    folder = Path(tempfile.mkdtemp(prefix=f"fm-bench-{engine.name}-{n_posts}-", dir=opts.keep))
+    pp = engine.per_page
+    first_visible = ((n_posts - 1) // pp) * pp  # every page but the last: the last comes as "one new page"
+    state = ForumState(engine, list(game.posts), visible=first_visible)
+    out: dict[str, Any] = {"engine": engine.name, "posts": n_posts, "pages": engine.pages(n_posts),
+                           "per_page": pp, "game": _game_facts(game), "workspace": str(folder)}
+    with RunningForum(state) as base_url:
+        cfg_path = folder / "forummod.toml"
+        cfg_path.write_text(config_text(engine, base_url, folder), encoding="utf-8")
+        log(f"  {engine.name} {n_posts}: polling {engine.pages(first_visible)} pages from {base_url}")
+        out["poll"] = measure_poll(state, game, cfg_path)
+    log(f"  {engine.name} {n_posts}: parse throughput")
+    out["parse"] = measure_parse(cfg_path, engine, opts)
+    log(f"  {engine.name} {n_posts}: recount")
+    out["recount"] = measure_recount(cfg_path, game, opts)
+    if opts.memory:
+        log(f"  {engine.name} {n_posts}: replay memory (subprocess)")
+        out["memory"] = measure_memory(cfg_path, game, opts)
+    if opts.keep is None:
+        _remove(folder)
+    return out
+
+
+def _game_facts(game: SynthGame) -> dict[str, Any]:
+    return {"days": game.days, "bold_votes": game.votes, "lynched": [p for _, p in game.lynched],
+            "quotes": sum(1 for p in game.posts if p.quote), "edited": sum(1 for p in game.posts if p.edited_at)}
+
+
+def _remove(folder: Path) -> None:
+    for p in sorted(folder.rglob("*"), reverse=True):
+        p.unlink() if p.is_file() else p.rmdir()
+    folder.rmdir()
+
+
+# --------------------------------------------------------------------------- poll
+
+
+def measure_poll(state: ForumState, game: SynthGame, cfg_path: Path) -> dict[str, Any]:
+    """First full fetch, a poll with nothing new (a 304), a poll after one new page and an edit,
+    each through `service.poll_game` into the store, counted by the client and by the server."""
+    from forummod.config import load_config
+    from forummod.service import Workspace, poll_game
+
+    now = analysis_now(game)
+    out: dict[str, Any] = {}
+    with Workspace(load_config(cfg_path), clock=lambda: now) as ws:
+        def step(name: str) -> None:
+            state.reset_counters()
+            t0 = time.perf_counter()
+            rep = poll_game(ws, GAME_ID, inbox=False)
+            wall = time.perf_counter() - t0
+            if not rep.ok:
+                raise RuntimeError(f"poll {name} failed: {rep.error}")
+            out[name] = {"requests": rep.requests, "bytes": rep.bytes, "new_posts": rep.new_posts,
+                         "edited_posts": rep.edited_posts, "seconds": round(wall, 3),
+                         "server_requests": len(state.requests), "server_bytes": state.bytes_sent,
+                         "server_304": state.not_modified}
+
+        step("first")
+        out["first"]["posts"] = state.visible
+        step("no_news")
+        last_known = state.visible
+        edited = _edit_last_known_page(state, game, last_known)
+        state.show(len(game.posts))
+        step("new_page")
+        out["new_page"]["edit_on_refetched_page"] = edited
+        out["posts_stored"] = ws.store.post_count(SITE, _thread_id(ws))
+    return out
+
+
+def _thread_id(ws: Any) -> str:
+    from forummod.service import thread_refs
+
+    game = ws.cfg.game(GAME_ID)
+    return ws.adapter(game.site).thread_id(thread_refs(game)[0])
+
+
+def _edit_last_known_page(state: ForumState, game: SynthGame, last_known: int) -> int:
+    """A player edits a post on the last page the store knows (it becomes a second version).
+    The vote stays as it was, so the game still follows its rules."""
+    page_start = ((last_known - 1) // state.engine.per_page) * state.engine.per_page
+    for number in range(last_known, page_start, -1):
+        p = game.posts[number - 1]
+        if p.author != "Moderator":
+            at = p.at + timedelta(minutes=7)
+            state.edit(number, replace(p, paragraphs=(*p.paragraphs, "Edit: added my reads list."), edited_at=at))
+            return number
+    return 0
+
+
+# --------------------------------------------------------------------------- parse
+
+
+def baseline_selectors(profile: Any) -> dict[str, tuple[str, str | None]]:
+    """The profile's first selector for the post container, author, date and body, as
+    (CSS, attribute): the same CSS selection, handed to bare lxml."""
+    raw = profile.raw
+    def split(spec: Any) -> tuple[str, str | None]:
+        if isinstance(spec, dict):
+            css, attr = spec.get("css", ""), spec.get("attr")
+        else:
+            css, _, attr = spec.partition(" @") if " @" in spec else (spec, "", None)
+            if spec.startswith("@"):
+                css, attr = "", spec[1:]
+        return ("" if css in ("", ":self") else css), (attr or None)
+    posts = raw["thread"]["posts"]
+    return {"container": split(posts[0] if isinstance(posts, list) else posts),
+            "author": split(raw["post"]["author"][0]), "date": split(raw["post"]["date"][0]),
+            "body": split(raw["post"]["body"][0])}
+
+
+class BareLxml:
+    """Bare lxml.html: parse the page, select containers, and in each the author, date and body."""
+
+    def __init__(self, sels: dict[str, tuple[str, str | None]]):
+        from lxml.cssselect import CSSSelector
+
+        self.sels = {k: (CSSSelector(css, translator="html") if css else None, attr) for k, (css, attr) in sels.items()}
+
+    def __call__(self, text: str, out: list) -> None:
+        import lxml.html
+
+        root = lxml.html.document_fromstring(text)
+        cont = self.sels["container"][0]
+        (a_sel, a_attr), (d_sel, d_attr), (b_sel, _) = self.sels["author"], self.sels["date"], self.sels["body"]
+        for el in cont(root):
+            author = _pick(a_sel, a_attr, el)
+            date = _pick(d_sel, d_attr, el)
+            body = b_sel(el) if b_sel is not None else [el]
+            out.append((author, date, len(body)))
+
+
+def _pick(sel: Any, attr: str | None, el: Any) -> str | None:
+    found = sel(el) if sel is not None else [el]
+    if not found:
+        return None
+    return found[0].get(attr) if attr else found[0].text_content()
+
+
+class BareSoup:
+    """The same selection with BeautifulSoup over the whole page (html.parser, soupsieve CSS)."""
+
+    def __init__(self, sels: dict[str, tuple[str, str | None]]):
+        self.sels = sels
+
+    def __call__(self, text: str, out: list) -> None:
+        from bs4 import BeautifulSoup
+
+        soup = BeautifulSoup(text, "html.parser")
+        (a_css, a_attr), (d_css, d_attr), (b_css, _) = self.sels["author"], self.sels["date"], self.sels["body"]
+        for el in soup.select(self.sels["container"][0]):
+            a = el.select_one(a_css) if a_css else el
+            d = el.select_one(d_css) if d_css else el
+            b = el.select_one(b_css) if b_css else el
+            out.append(((a.get(a_attr) if a_attr else a.get_text()) if a is not None else None,
+                        (d.get(d_attr) if d_attr else d.get_text()) if d is not None else None, b is not None))
+
+
+def measure_parse(cfg_path: Path, engine: Engine, opts: Options) -> dict[str, Any]:
+    """Stored pages to posts through the site adapter's `parse_page` (the poller's parser),
+    against bare lxml with the profile's selectors, page by page in turn; the fastest of
+    `repeat` passes over all pages counts for each side."""
+    from forummod.config import load_config
+    from forummod.service import Workspace
+
+    with Workspace(load_config(cfg_path)) as ws:
+        adapter = ws.adapter(SITE)
+        urls = [r[0] for r in ws.store.db.execute("SELECT url FROM pages WHERE site=? ORDER BY rowid", (SITE,))]
+        bare = BareLxml(baseline_selectors(adapter.profile))
+        soup = BareSoup(baseline_selectors(adapter.profile))
+        best_ours = best_bare = float("inf")
+        n_posts = n_bare = 0
+        for _ in range(opts.repeat):
+            gc.collect()
+            ours_t = bare_t = 0.0
+            posts: list = []
+            rows: list = []
+            for i, url in enumerate(urls):
+                text = ws.store.page(SITE, url)[0]
+                # Whichever side reads a freshly decompressed page first finds it in the CPU cache:
+                # the side going first alternates page by page.
+                if i % 2 == 0:
+                    t0 = cpu()
+                    bare(text, rows)
+                    t1 = cpu()
+                    posts.extend(adapter.parse_page(text, url).posts)
+                    t2 = cpu()
+                    bare_t += t1 - t0
+                    ours_t += t2 - t1
+                else:
+                    t0 = cpu()
+                    posts.extend(adapter.parse_page(text, url).posts)
+                    t1 = cpu()
+                    bare(text, rows)
+                    t2 = cpu()
+                    ours_t += t1 - t0
+                    bare_t += t2 - t1
+            best_ours, best_bare = min(best_ours, ours_t), min(best_bare, bare_t)
+            n_posts, n_bare = len(posts), len(rows)
+            del posts, rows
+        sample = urls[: max(1, min(opts.bs4_pages, len(urls)))]
+        soup_t = bare_s = 0.0
+        soup_rows: list = []
+        lxml_rows: list = []
+        for i, url in enumerate(sample):
+            text = ws.store.page(SITE, url)[0]
+            first, second = (soup, bare) if i % 2 == 0 else (bare, soup)
+            t0 = cpu()
+            first(text, soup_rows if first is soup else lxml_rows)
+            t1 = cpu()
+            second(text, soup_rows if second is soup else lxml_rows)
+            t2 = cpu()
+            soup_t += (t1 - t0) if first is soup else (t2 - t1)
+            bare_s += (t2 - t1) if first is soup else (t1 - t0)
+    if n_bare != n_posts:
+        raise RuntimeError(f"bare lxml found {n_bare} posts, forummod {n_posts}: the selectors do not agree")
+    return {
+        "pages": len(urls), "posts": n_posts,
+        "ours_seconds": round(best_ours, 4), "lxml_seconds": round(best_bare, 4),
+        "ours_posts_per_s": round(n_posts / best_ours), "lxml_posts_per_s": round(n_posts / best_bare),
+        "ratio_to_lxml": round(best_bare / best_ours, 3),
+        "us_per_post": round(best_ours / n_posts * 1e6, 1),
+        "bs4_sample_pages": len(sample), "bs4_posts_per_s": round(len(soup_rows) / soup_t),
+        "bs4_ratio_to_lxml": round(bare_s / soup_t, 3),
+        "baseline": {k: " @".join(x for x in v if x) for k, v in baseline_selectors(adapter.profile).items()},
+    }
+
+
+# --------------------------------------------------------------------------- recount
+
+
+def sqlite_read(store_path: Path, site: str, thread: str, game_id: str) -> int:
+    """The floor: read the rows a recount needs (every post version, their status, the PMs, the
+    event log) straight from SQLite into tuples."""
+    db = sqlite3.connect(f"file:{store_path}?mode=ro", uri=True)
+    try:
+        n = len(db.execute("SELECT * FROM posts WHERE site=? AND thread=?", (site, thread)).fetchall())
+        db.execute("SELECT * FROM post_status WHERE site=? AND thread=?", (site, thread)).fetchall()
+        db.execute("SELECT * FROM messages WHERE site=?", (site,)).fetchall()
+        db.execute("SELECT * FROM events WHERE game=?", (game_id,)).fetchall()
+        return n
+    finally:
+        db.close()
+
+
+def recount(ws: Any, now: Any) -> dict[str, Any]:
+    """load inputs → extract → fold → checks, timed by stage (CPU seconds). The fold is
+    `engine.core.run_game` inside `service.analyse`, timed through a wrapper; the rest of
+    `analyse` (extraction, timeline, phases) counts as extraction."""
+    from forummod import service
+    from forummod.checks import check_context, run_checks
+
+    fold = [0.0]
+    run_game = service.run_game
+
+    def timed_run_game(*a: Any, **kw: Any) -> Any:
+        t = cpu()
+        try:
+            return run_game(*a, **kw)
+        finally:
+            fold[0] += cpu() - t
+
+    service.run_game = timed_run_game
+    try:
+        t0 = cpu()
+        inputs = service.load_inputs(ws, GAME_ID)
+        t1 = cpu()
+        a = service.analyse(inputs, now=now, approve_all=True)
+        t2 = cpu()
+        findings = run_checks(check_context(ws.store, a))
+        t3 = cpu()
+    finally:
+        service.run_game = run_game
+    tally = a.run.current_tally
+    return {"load": t1 - t0, "extract": t2 - t1 - fold[0], "fold": fold[0], "checks": t3 - t2, "total": t3 - t0,
+            "facts": {"posts": sum(len(v) for v in inputs.posts.values()), "intents": len(a.intents),
+                      "extraction_issues": len(a.extraction_issues), "findings": len(findings),
+                      "rejections": len(a.run.rejections), "deaths": sum(1 for p in a.state.players if not p.alive),
+                      "phase": str(a.state.phase.id) if a.state.phase is not None else None,
+                      "outcome": a.state.outcome.result if a.state.outcome is not None else None,
+                      "tallies": len(a.run.tallies),
+                      "tally_leader": tally.candidates[0].name if tally is not None and tally.candidates else None}}
+
+
+def measure_recount(cfg_path: Path, game: SynthGame, opts: Options) -> dict[str, Any]:
+    """The whole re-derivation from the store against reading its rows, run by run in turn.
+
+    Cold: the first run, with extraction's remembered results forgotten (a `forummod tally`
+    from cron, a fresh process). Warm: the best later run (the daemon's tick, or `check`
+    after `tally`: extraction reads only posts it has not seen; the fold and checks rerun)."""
+    from forummod.config import load_config
+    from forummod.extract import clear_caches
+    from forummod.service import Workspace
+
+    now = analysis_now(game)
+    with Workspace(load_config(cfg_path), clock=lambda: now) as ws:
+        thread = _thread_id(ws)
+        store_path = ws.store.path
+        runs, reads = [], []
+        clear_caches()
+        for _ in range(max(2, opts.repeat + 1)):
+            gc.collect()
+            t0 = cpu()
+            sqlite_read(store_path, SITE, thread, GAME_ID)
+            reads.append(cpu() - t0)
+            gc.collect()
+            runs.append(recount(ws, now))
+    read = min(reads)
+    cold, warm = runs[0], min(runs[1:], key=lambda r: r["total"])
+    if cold["facts"] != warm["facts"]:
+        raise RuntimeError(f"a warm recount disagrees with the cold one: {cold['facts']} != {warm['facts']}")
+
+    def stages(r: dict[str, Any]) -> dict[str, Any]:
+        return {**{f"{k}_seconds": round(r[k], 4) for k in ("load", "extract", "fold", "checks", "total")},
+                "ratio_to_sqlite_read": round(r["total"] / read, 2),
+                "us_per_post": round(r["total"] / max(1, r["facts"]["posts"]) * 1e6, 1)}
+
+    return {"sqlite_read_seconds": round(read, 4), "cold": stages(cold), "warm": stages(warm), **warm["facts"]}
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def measure_memory(cfg_path: Path, game: SynthGame, opts: Options) -> dict[str, Any]:
+    """Peak memory of a full replay (load → extract → fold → checks) in a fresh interpreter:
+    the peak RSS (VmHWM), the RSS after imports, and (second run) tracemalloc's peak of Python allocations."""
+    out = _child(cfg_path, game, trace=False)
+    if opts.tracemalloc:
+        out["tracemalloc_peak_mb"] = _child(cfg_path, game, trace=True)["tracemalloc_peak_mb"]
+    return out
+
+
+def _child(cfg_path: Path, game: SynthGame, *, trace: bool) -> dict[str, Any]:
+    cmd = [sys.executable, "-m", "benchmarks.replay_child", str(cfg_path), analysis_now(game).isoformat()]
+    if trace:
+        cmd.append("--tracemalloc")
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH", "")) if p)
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=root, env=env, timeout=3600)
+    if res.returncode != 0:
+        raise RuntimeError(f"replay child failed ({res.returncode}): {res.stderr[-2000:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
