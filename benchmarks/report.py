@@ -114,7 +114,7 @@ def table(cases: list[dict[str, Any]]) -> str:
         (f"{c['parse']['ratio_to_lxml']:.2f} {_ok(c['parse']['ratio_to_lxml'] >= 0.5)}" for c in cases))
     row("  BeautifulSoup ratio to lxml", (f"{c['parse']['bs4_ratio_to_lxml']:.3f}" for c in cases))
     row("RECOUNT sqlite read ms", (f"{c['recount']['sqlite_read_seconds'] * 1000:.1f}" for c in cases))
-    for mode in ("cold", "warm"):
+    for mode in ("first", "cold", "warm"):
         row(f"  {mode}: load/extract/fold/checks ms",
             ("/".join(f"{c['recount'][mode][k + '_seconds'] * 1000:.0f}" for k in ("load", "extract", "fold", "checks"))
              for c in cases))
@@ -174,7 +174,7 @@ def markdown(cases: list[dict[str, Any]]) -> str:
     row("**parse: ratio to bare lxml** (≥ 0.5)", lambda c: f"**{c['parse']['ratio_to_lxml']:.2f}**")
     row("parse: BeautifulSoup ratio to lxml", lambda c: f"{c['parse']['bs4_ratio_to_lxml']:.3f}")
     row("SQLite read of the rows, ms", lambda c: f"{c['recount']['sqlite_read_seconds'] * 1000:.0f}")
-    for mode in ("cold", "warm"):
+    for mode in ("first", "cold", "warm"):
         row(f"recount {mode}: load / extract / fold / checks, ms",
             lambda c, m=mode: " / ".join(f"{c['recount'][m][k + '_seconds'] * 1000:.0f}"
                                          for k in ("load", "extract", "fold", "checks")))

@@ -71,6 +71,11 @@ class PostVersion:
     content_hash: str
     fetched_at: datetime
     edited_at: datetime | None = None
+    edited: bool = False  # the forum showed an edit mark (some show no edit time, e.g. Spirit)
+
+    @property
+    def shows_edit(self) -> bool:
+        return self.edited or self.edited_at is not None
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,7 @@ class Post:
 
     @property
     def is_edited(self) -> bool:
-        return len(self.versions) > 1 or self.versions[-1].edited_at is not None
+        return len(self.versions) > 1 or self.versions[-1].shows_edit
 
     @property
     def original_html(self) -> str:

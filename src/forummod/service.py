@@ -9,6 +9,7 @@ drafts and `replay` all see exactly the same result.
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 import random
 import time
 from dataclasses import dataclass, field, replace
@@ -259,6 +260,7 @@ class GameAnalysis:
     extraction_issues: tuple[Issue, ...]
     intents: tuple[Any, ...]
     setup: Setup
+    fresh: Mapping[str, str] = field(default_factory=dict)  # extraction results not saved before
 
     @property
     def state(self):
@@ -305,23 +307,57 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
 
 
 def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, approve_all: bool = False,
-                 until_post: int | None = None) -> GameAnalysis:
+                 until_post: int | None = None, use_saved: bool = True) -> GameAnalysis:
+    """Load, analyse, and keep new extraction results in the store for the next process
+    (a cron `tick` then reads post bodies only for posts it has not seen before)."""
+    from forummod.extract.saved import context_fingerprint
+
     inputs = load_inputs(ws, game_id)
-    return analyse(inputs, now=effective_now(ws, inputs, now), approve_all=approve_all, until_post=until_post)
+    ruleset = make_ruleset(inputs.game.ruleset, inputs.game.options)
+    fingerprint = context_fingerprint(extract_context(inputs, ruleset))
+    saved = ws.store.saved_extractions(game_id, fingerprint) if use_saved else {}
+    a = analyse(inputs, now=effective_now(ws, inputs, now), approve_all=approve_all, until_post=until_post,
+                saved=saved)
+    if a.fresh:
+        ws.store.save_extractions(game_id, fingerprint, dict(a.fresh))
+    return a
+
+
+def extract_context(inputs: GameInputs, ruleset: Ruleset) -> Any:
+    from forummod.extract import ExtractContext
+
+    game = inputs.game
+    roster = roster_with_events(game.roster(), inputs.events)
+    return ExtractContext(ruleset=game.ruleset, language=game.language or ruleset.language, roster=roster,
+                          forms=game.votes.forms, edit_policy=game.votes.edit_policy,
+                          count_no_lynch=game.votes.count_no_lynch and ruleset.has_no_lynch,
+                          fuzzy_cutoff=game.votes.fuzzy_cutoff, fuzzy_margin=game.votes.fuzzy_margin)
 
 
 def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
-            until_post: int | None = None) -> GameAnalysis:
-    """Pure: stored inputs + now → the game as the engine sees it."""
-    from forummod.extract import ExtractContext, extract_message, extract_post
+            until_post: int | None = None, saved: Mapping[str, str] | None = None) -> GameAnalysis:
+    """Pure: stored inputs + now → the game as the engine sees it.
+
+    `saved` maps extraction cache keys to earlier encoded results (see extract/saved.py); the
+    results computed here that were not saved come back in `GameAnalysis.fresh`."""
+    from forummod.extract import extract_message, extract_post
+    from forummod.extract.saved import encode, message_cache_key, post_cache_key
 
     game = inputs.game
     ruleset = make_ruleset(game.ruleset, game.options)
-    roster = roster_with_events(game.roster(), inputs.events)
-    ctx = ExtractContext(ruleset=game.ruleset, language=game.language or ruleset.language, roster=roster,
-                         forms=game.votes.forms, edit_policy=game.votes.edit_policy,
-                         count_no_lynch=game.votes.count_no_lynch and ruleset.has_no_lynch,
-                         fuzzy_cutoff=game.votes.fuzzy_cutoff, fuzzy_margin=game.votes.fuzzy_margin)
+    ctx = extract_context(inputs, ruleset)
+    roster = ctx.roster
+    saved = saved or {}
+    fresh: dict[str, str] = {}
+
+    def extracted(key: str, compute) -> Any:
+        data = saved.get(key)
+        if data is not None:
+            return _decoded(data)
+        ex = compute()
+        fresh[key] = encode(ex)
+        return ex
+
     game_posts = inputs.posts.get("game", ())
     if until_post is not None:
         game_posts = tuple(p for p in game_posts if p.number is None or p.number < until_post)
@@ -332,14 +368,14 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     for p in game_posts:
         if p.deleted_at is not None and p.deleted_at <= now:
             continue
-        ex = extract_post(p, ctx)
+        ex = extracted(post_cache_key(p), lambda p=p: extract_post(p, ctx))
         issues.extend(ex.issues)
         seq = float(p.number) if p.number is not None else 0.0
         for it in ex.intents:
             intents.append(it)
             events.append(_intent_event(it, seq))
     for i, m in enumerate(inputs.messages):
-        ex = extract_message(m, ctx)
+        ex = extracted(message_cache_key(m), lambda m=m: extract_message(m, ctx))
         issues.extend(ex.issues)
         for it in ex.intents:
             intents.append(it)
@@ -349,7 +385,16 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     phases = game_phases(ruleset, game, inputs, now, post_times)
     setup = game_setup(ruleset, game, inputs.seed)
     run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues))
-    return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup)
+    return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
+                        fresh)
+
+
+@lru_cache(maxsize=65536)
+def _decoded(data: str) -> Any:
+    """A saved extraction result, decoded once per process (equal texts decode equal)."""
+    from forummod.extract.saved import decode
+
+    return decode(data)
 
 
 def _intent_event(it: Any, seq: float) -> Event:

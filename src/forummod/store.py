@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 from forummod.errors import StoreError
 from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -91,6 +91,12 @@ _MIGRATIONS: dict[int, str] = {
     CREATE TABLE snapshots (
         game TEXT NOT NULL, key TEXT NOT NULL, hash TEXT NOT NULL, payload TEXT NOT NULL,
         updated_at TEXT NOT NULL, PRIMARY KEY (game, key));
+    """,
+    2: """
+    ALTER TABLE posts ADD COLUMN edited INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE extractions (
+        game TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, data TEXT NOT NULL,
+        PRIMARY KEY (game, key));
     """,
 }
 
@@ -321,9 +327,10 @@ class Store:
                     edited += 1
                 self.db.execute(
                     "INSERT INTO posts(site, thread, post_id, version, number, author, author_id, created_at,"
-                    " edited_at, html, content_hash, fetched_at, page, url) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " edited_at, html, content_hash, fetched_at, page, url, edited)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (site, thread, p.post_id, version, p.number, p.author, p.author_id, iso(p.created_at),
-                     iso(p.edited_at), p.html, h, now, p.page, p.url))
+                     iso(p.edited_at), p.html, h, now, p.page, p.url, int(p.edited or p.edited_at is not None)))
                 latest[p.post_id] = (version, h)
                 self._touch_post(site, thread, p, now)
             refetched = set(pages_fetched)
@@ -355,7 +362,8 @@ class Store:
             cur.row_factory = None  # plain tuples by position: every recount reads every row
             rows = cur.execute(
                 "SELECT p.post_id, p.version, p.html, p.content_hash, p.fetched_at, p.edited_at, p.author,"
-                " p.created_at, p.number, p.author_id, p.url, s.deleted_at FROM posts p LEFT JOIN post_status s "
+                " p.created_at, p.number, p.author_id, p.url, s.deleted_at, p.edited FROM posts p"
+                " LEFT JOIN post_status s "
                 "ON s.site=p.site AND s.thread=p.thread AND s.post_id=p.post_id "
                 "WHERE p.site=? AND p.thread=? ORDER BY p.post_id, p.version", (site, thread)).fetchall()
             return self._posts_from_rows(site, thread, rows)
@@ -380,9 +388,9 @@ class Store:
             first, last = vs[0], vs[-1]
             if len(vs) == 1:
                 versions: tuple[PostVersion, ...] = (PostVersion(first[1], first[2], first[3], stamp(first[4]),
-                                                                 stamp(first[5])),)
+                                                                 stamp(first[5]), bool(first[12])),)
             else:
-                versions = tuple([PostVersion(r[1], r[2], r[3], stamp(r[4]), stamp(r[5])) for r in vs])
+                versions = tuple([PostVersion(r[1], r[2], r[3], stamp(r[4]), stamp(r[5]), bool(r[12])) for r in vs])
             created = from_iso(first[7])
             number = last[8]
             post = Post(site=site, thread=thread, post_id=pid, author=last[6], created_at=created, versions=versions,
@@ -616,6 +624,19 @@ class Store:
         with self.transaction():
             for k in fkeys:
                 self.db.execute("UPDATE findings SET reported_at=? WHERE game=? AND fkey=?", (iso(at), game, k))
+
+    # ------------------------------------------------------------------ saved extraction results
+    def saved_extractions(self, game: str, fingerprint: str) -> dict[str, str]:
+        """Encoded extraction results of a game under these settings (see extract/saved.py)."""
+        return dict(self.db.execute("SELECT key, data FROM extractions WHERE game=? AND fingerprint=?",
+                                    (game, fingerprint)).fetchall())
+
+    def save_extractions(self, game: str, fingerprint: str, items: dict[str, str]) -> None:
+        """Add results; results kept under other settings or code are dropped (they can never match)."""
+        with self.transaction():
+            self.db.execute("DELETE FROM extractions WHERE game=? AND fingerprint<>?", (game, fingerprint))
+            self.db.executemany("INSERT OR REPLACE INTO extractions(game, key, fingerprint, data) VALUES (?,?,?,?)",
+                                [(game, k, fingerprint, v) for k, v in items.items()])
 
     # ------------------------------------------------------------------ snapshots
     def remember(self, game: str, key: str, payload: Any, at: datetime) -> bool:

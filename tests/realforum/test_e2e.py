@@ -257,11 +257,6 @@ def test_tally_at_a_post_number_is_the_count_just_before_that_post(desk, key):
 def test_edited_vote_counts_as_edited_and_is_flagged_to_the_gm(desk, request):
     """Ugo's post p16 said "Voto: Gina" and was edited to "Voto: Fede" before the store ever saw
     it: the count takes the edited text (above) and the GM is told a voting post was edited."""
-    if desk.forum.engine == "spirit":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "store: Spirit pages show an edit mark without a time (the adapter reads RawPost.edited=True, "
-            "edited_at=None) and Store.save_posts keeps only edited_at, so the edit is lost and no "
-            "'edited_vote' issue is raised")))
     with desk.workspace() as ws:
         a = analyse_game(ws, GAME, now=after_close(desk.forum))
     edited = [(i.player, i.source.number) for i in a.extraction_issues if i.code == "edited_vote"]

@@ -151,9 +151,6 @@ def test_thousands_of_nested_quotes_hide_nothing_and_count_nothing_quoted(how, g
     assert g.tally() == {"Dan": ["Ann"], "Eve": ["Cat"]}  # own vote counted, the quoted one not
 
 
-@pytest.mark.xfail(strict=True, reason="extract/text.py post_text parses with lxml, which drops everything past "
-                                       "a nesting depth of ~255: the adapters now cap depth before storing, but "
-                                       "extraction itself still loses the words (see the reliability report)")
 def test_extraction_keeps_the_own_words_after_deeply_nested_quotes_whatever_the_source():
     from forummod.extract import post_text
 
@@ -204,8 +201,6 @@ def test_invalid_utf8_in_an_archive_file_is_refused_naming_the_line(tmp_path, cl
 # ---------------------------------------------------------------------- look-alike names
 
 
-@pytest.mark.xfail(strict=True, reason="extract/names.py folds zero-width characters away and matches the name "
-                                       "without any Issue (see the reliability report)")
 @pytest.mark.parametrize("how", HOW)
 def test_a_zero_width_character_in_a_voted_name_is_reported_not_matched_silently(how, game):
     g = game(how, [("Ann", "[b]VOTE: Bo\u200bb[/b]")])

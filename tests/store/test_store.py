@@ -148,3 +148,33 @@ def test_remember_says_when_a_derived_value_changed(store):
     assert not store.remember("g", "tally", {"Bob": 2}, T)
     assert store.remember("g", "tally", {"Bob": 3}, T)
     assert store.snapshot("g", "tally") == {"Bob": 3}
+
+
+def test_an_edit_mark_without_a_time_is_kept(store):
+    """Some forums (Spirit) show that a post was edited but not when: the store keeps the mark."""
+    p = RawPost(post_id="9", author="Ugo", created_at=T, html="<b>Voto: Fede</b>", number=9, page=1, edited=True)
+    store.save_posts("f", "t1", [p], T)
+    [got] = store.posts("f", "t1")
+    assert got.is_edited and got.versions[-1].edited and got.edited_at is None
+
+
+def test_a_version_one_store_is_migrated_in_place(tmp_path):
+    """Schema migrations run forward on an older store and keep its rows."""
+    import sqlite3
+
+    from forummod import store as S
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    for stmt in S._split_sql(S._MIGRATIONS[1]):
+        db.execute(stmt)
+    db.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '1')")
+    db.execute("INSERT INTO posts(site, thread, post_id, version, number, author, created_at, html, content_hash,"
+               " fetched_at) VALUES ('f','t','1',1,1,'Ann','2026-01-01T00:00:00+00:00','x','h','2026-01-01T00:00:00+00:00')")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert s.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
+        [p] = s.posts("f", "t")
+        assert p.author == "Ann" and not p.is_edited
+        assert s.saved_extractions("g", "fp") == {}

@@ -345,7 +345,9 @@ class Ruleset:
         groups: dict[str, list[VoteRecord]] = {}
         for rec in self.standing_votes(st, public):
             w, note = (1.0, "") if public else self.vote_weight(st, rec)
-            groups.setdefault(rec.target, []).append(replace(rec, weight=w, note=note or rec.note))
+            if w != rec.weight or (note and note != rec.note):
+                rec = replace(rec, weight=w, note=note or rec.note)
+            groups.setdefault(rec.target, []).append(rec)
         bonus = {} if public else self.score_bonus(st)
         names = set(groups) | set(bonus)
         cands = []
@@ -363,9 +365,9 @@ class Ruleset:
     def decisive_key(self, st: GameState, cand: Candidate) -> tuple:
         """Sort key among equal totals: the candidate whose decisive (latest) vote came first."""
         if not cand.voters:
-            return (datetime.max.replace(tzinfo=None).isoformat(), 0)
+            return (1, 0.0, 0)
         last = max(cand.voters, key=lambda r: (r.at, r.order))
-        return (last.at.isoformat(), last.order)
+        return (0, last.at.timestamp(), last.order)
 
     # ------------------------------------------------------------------ day resolution
     def resolve_day(self, st: GameState, phase: Phase, run: RunContext) -> GameState:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from datetime import datetime
 from typing import Any, Literal
 
@@ -287,14 +288,16 @@ class GameState:
     closed: frozenset[str] = frozenset()  # "votes:D1", "actions:N2": windows past their deadline
 
     # ---- lookups
+    @cached_property
+    def _by_name(self) -> dict[str, Player]:
+        """Name -> player, built once per state (states are immutable; a fold makes many)."""
+        return {p.name: p for p in self.players}
+
     def player(self, name: str) -> Player:
-        for p in self.players:
-            if p.name == name:
-                return p
-        raise KeyError(name)
+        return self._by_name[name]
 
     def has_player(self, name: str) -> bool:
-        return any(p.name == name for p in self.players)
+        return name in self._by_name
 
     def living(self) -> tuple[Player, ...]:
         return tuple(p for p in self.players if p.alive)
@@ -306,7 +309,8 @@ class GameState:
         return tuple(p for p in self.players if not p.alive)
 
     def is_alive(self, name: str) -> bool:
-        return self.has_player(name) and self.player(name).alive
+        p = self._by_name.get(name)
+        return p is not None and p.alive
 
     def role_of(self, name: str) -> str:
         return self.player(name).role

@@ -22,6 +22,7 @@ from forummod.engine.catalog import ACTIONS
 from forummod.extract.actions import ParsedAction, action_grammar
 from forummod.extract.context import ExtractContext
 from forummod.extract.names import NameIndex, NameMatch, name_index
+from forummod.extract.normalize import INVISIBLE
 from forummod.extract.text import PostText, post_text
 from forummod.extract.votes import VoteAction, grammar
 from forummod.model import (
@@ -36,6 +37,8 @@ _NOT_IN_POSTS = frozenset({"secret_vote", "withdraw_secret_vote", "designate"})
 _SUBJECT_RE = re.compile(r"^\s*(?:(?:re|r|aw|sv|antw|ответ|回复|回覆|答复)\s*(?:\[\d+\])?\s*[:：]\s*)+", re.I)
 
 
+_INVISIBLE_CHARS = tuple(chr(c) for c in INVISIBLE)
+
 # --------------------------------------------------------------------------- posts
 
 
@@ -44,25 +47,33 @@ def extract_post(post: Post, ctx: ExtractContext) -> Extraction:
 
     A pure function of (post, ctx), so results are remembered: a recount after a poll (the
     daemon's tick, `tally` then `check` in one process) reads again only the posts that are
-    new or changed. Posts compare by every field, their bodies included."""
+    new or changed (`post_key`: every field, bodies by their content hash)."""
     memo = _memo_for(ctx)
-    hit = memo.get(post)
+    key = post_key(post)
+    hit = memo.get(key)
     if hit is None:
         if len(memo) >= _MEMO_POSTS:
             memo.clear()
-        hit = memo[post] = _extract_post(post, ctx)
+        hit = memo[key] = _extract_post(post, ctx)
     return hit
 
 
-#: Posts remembered for one game (about 1.4 kB each with their bodies): a 50,000-post game fits.
+def post_key(post: Post) -> tuple:
+    """What extraction reads of a post, compactly: bodies by their content hash (hashing and
+    comparing whole HTML bodies would cost more than the memo saves, and keep them in memory)."""
+    return (post.site, post.thread, post.post_id, post.number, post.author, post.author_id, post.created_at,
+            post.url, tuple((v.version, v.content_hash or v.html, v.edited_at, v.edited) for v in post.versions))
+
+
+#: Posts remembered for one game (a key and the extraction, no bodies): a 50,000-post game fits.
 #: Other games' posts are dropped, oldest game first, when they hold more than half as many;
 #: so a daemon keeps at most ~90,000 (~125 MB). `clear_caches()` forgets them all.
 _MEMO_POSTS = 60_000
-_MEMOS: dict[ExtractContext, dict[Post, Extraction]] = {}  # oldest context first
+_MEMOS: dict[ExtractContext, dict[tuple, Extraction]] = {}  # oldest context first
 _LAST_MEMO: list = [None, None]  # the last context object and its memo: one lookup per analysis
 
 
-def _memo_for(ctx: ExtractContext) -> dict[Post, Extraction]:
+def _memo_for(ctx: ExtractContext) -> dict[tuple, Extraction]:
     if _LAST_MEMO[0] is ctx:
         return _LAST_MEMO[1]
     memo = _MEMOS.pop(ctx, None)
@@ -99,6 +110,15 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
         elif r is not None:
             intents.append(r)
     votes = [i for i in intents if isinstance(i, VoteIntent)]
+    body = (chosen or versions[-1]).html
+    if votes and any(ch in body for ch in _INVISIBLE_CHARS):
+        # names are matched with invisible characters removed; a name padded with them may be
+        # an impersonation attempt (issue 11): count it, but never silently
+        issues.append(Issue("invisible_characters",
+                            f"{voter}'s post with a vote for {', '.join(_target_label(v.target) for v in votes)} "
+                            "contains invisible (zero-width) characters; they were ignored to read the name: "
+                            "check the vote was meant", post.created_at, src, voter,
+                            rule=_VOTE_RULE.get(ctx.ruleset), details=_quote(counted)))
     if len(votes) > 1:
         issues.append(Issue("multiple_votes", f"{voter} cast {len(votes)} votes in one post; the last one counts: "
                             + ", ".join(_target_label(v.target) for v in votes), post.created_at, src, voter,
@@ -146,7 +166,7 @@ def _apply_edit_policy(post: Post, ctx: ExtractContext,
     sig = {v.version: tuple(a.key() for a in read[v.version] if a.forms & forms) for v in versions}
     first, last = versions[0], versions[-1]
     changed = len(set(sig.values())) > 1
-    unseen = len(versions) == 1 and last.edited_at is not None and bool(sig[last.version])
+    unseen = len(versions) == 1 and last.shows_edit and bool(sig[last.version])
     if not (changed or unseen):
         return last, []
     src = _post_source(post, ctx, last)
@@ -159,7 +179,8 @@ def _apply_edit_policy(post: Post, ctx: ExtractContext,
         if len(versions) > 2:
             details += f"\n({len(versions)} versions stored)"
     else:
-        msg = (f"{post.author} edited {src.label()} (at {last.edited_at:%Y-%m-%d %H:%M}), which has a vote: "
+        when = f" (at {last.edited_at:%Y-%m-%d %H:%M})" if last.edited_at is not None else ""
+        msg = (f"{post.author} edited {src.label()}{when}, which has a vote: "
                f"{new}; the original version was not stored; policy '{ctx.edit_policy}'")
         details = f"latest (v{last.version}): {new}\noriginal: not stored"
     issue = Issue("edited_vote", msg, post.created_at, src, post.author, details=details)

@@ -27,6 +27,7 @@ import lxml.etree
 import lxml.html
 
 from forummod.extract.normalize import INVISIBLE
+from forummod.markup.depth import cap_depth
 
 FM_ATTR = "data-fm"  # same name as forummod.forum.base.FM_ATTR (kept local: extract imports no forum code)
 FM_KINDS = frozenset({"quote", "spoiler", "code", "signature"})
@@ -311,6 +312,7 @@ def _from_plain(text: str) -> PostText:
 _text_content = lxml.etree.XPath("string()")  # what lxml.html's HtmlElement.text_content() is
 _FULL_HTML = re.compile(r"^\s*<(?:html|!doctype)", re.I)  # lxml.html's test for a whole document
 _PARSERS = threading.local()
+_DEPTH_ERRORS = [lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]
 
 
 def _fragments(html: str) -> list:
@@ -322,6 +324,9 @@ def _fragments(html: str) -> list:
     if not _FULL_HTML.match(html):
         html = "<html><body>%s</body></html>" % html
     doc = lxml.etree.fromstring(html, parser)
+    if parser.error_log.filter_types(_DEPTH_ERRORS):
+        # libxml2 stopped at its nesting limit and dropped the rest: parse again with deep tags capped
+        doc = lxml.etree.fromstring(cap_depth(html), parser)
     if doc is None:
         raise lxml.etree.ParserError("Document is empty")
     assert doc.tag == "html"

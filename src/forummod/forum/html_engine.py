@@ -21,6 +21,7 @@ from forummod.errors import LayoutChanged
 from forummod.forum.base import FM_ATTR, ParsedPage
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.profile import Extractor, Fields, Profile, probe_of
+from forummod.markup.depth import MAX_DEPTH, cap_depth  # noqa: F401 (archive, discourse and tests use them)
 from forummod.model import Issue, RawMessage, RawPost
 
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
@@ -58,58 +59,6 @@ def _html_parser() -> Any:
     if p is None:
         p = _PARSERS.parser = lxml.html.HTMLParser()
     return p
-
-
-# libxml2 stops building the tree at a nesting depth of about 255 and silently drops the rest
-# of the document: one post of a thousand nested quotes would hide every later post of its page
-# (and its author's own words after the quotes). Elements deeper than MAX_DEPTH lose their tags
-# before parsing; their text stays where it was, inside the deepest kept element (so a vote
-# inside a deep quote is still inside a quote). Normal pages never get near the limit.
-MAX_DEPTH = 160
-_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
-_OPTIONAL_END = frozenset("p li dt dd tr td th thead tbody tfoot option optgroup colgroup rp rt".split())
-_TOKEN = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*?(/?)>",
-                    re.IGNORECASE | re.DOTALL)
-
-
-def cap_depth(text: str, limit: int = MAX_DEPTH) -> str:
-    """`text` with the tags of elements nested deeper than `limit` removed (see MAX_DEPTH)."""
-    if text.count("<") <= limit:
-        return text
-    depth = deepest = 0
-    for m in _TOKEN.finditer(text):
-        name = (m.group(3) or "").lower()
-        if not name or name in _VOID or name in _OPTIONAL_END or m.group(4):
-            continue
-        depth = max(0, depth - 1) if m.group(2) else depth + 1
-        deepest = max(deepest, depth)
-    if deepest <= limit:
-        return text
-    out: list[str] = []
-    stack: list[tuple[str, bool]] = []  # (tag, kept)
-    kept = 0  # kept elements on the stack
-    pos = 0
-    for m in _TOKEN.finditer(text):
-        name = (m.group(3) or "").lower()
-        if not name or name in _VOID or name in _OPTIONAL_END or m.group(4):
-            continue
-        keep = True
-        if m.group(2):  # an end tag closes the nearest open element of its name
-            for i in range(len(stack) - 1, -1, -1):
-                if stack[i][0] == name:
-                    keep = stack[i][1]
-                    kept -= sum(1 for _, k in stack[i:] if k)
-                    del stack[i:]
-                    break
-        else:
-            keep = kept < limit
-            kept += keep
-            stack.append((name, keep))
-        if not keep:
-            out.append(text[pos:m.start()])
-            pos = m.end()
-    out.append(text[pos:])
-    return "".join(out)
 
 
 def first(extractors: Sequence[Extractor], el: Any) -> str | None:
@@ -628,7 +577,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
             html_body = normalise_body(profile, body)
         posts.append(RawPost(post_id=pid, author=author, created_at=created or prev_time or now, html=html_body,
                              number=number, author_id=f_author_id.first(el), edited_at=edited_at,
-                             edited=edited, page=info.current, url=anchor + pid))
+                             edited=edited, page=info.current, url=anchor + (el.get("id") or pid)))
         prev_time = created or prev_time
     if not posts:
         raise LayoutChanged(profile.name, url, _sources(f.id),

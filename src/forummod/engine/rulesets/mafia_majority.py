@@ -74,10 +74,13 @@ class MafiaMajority(Ruleset):
         return len(st.living()) // 2 + 1
 
     def after_vote(self, st: GameState, ev: VoteEvent, run: RunContext) -> GameState:
+        # only the wagon that just grew can have reached majority (every vote weighs 1)
+        need = self.majority(st)
+        if st.phase is None or sum(1 for v in st.votes if v.target == ev.target) < need:
+            return st
         t = self.tally(st, ev.at)
-        need = t.majority or 0
         top = t.candidates[0] if t.candidates else None
-        if top is None or top.total < need or st.phase is None:
+        if top is None or top.total < need:
             return st
         phase = st.phase
         st = replace(st, closed=st.closed | {f"votes:{phase.name}"}).with_x(hammered=st.x.hammered | {phase.name})

@@ -1,0 +1,111 @@
+"""Extraction results as compact JSON, so a fresh process (a cron `tick`) need not read every
+post body again: the service keeps them in the store, keyed by what extraction read.
+
+A result is only reused when the extraction code, the game's extraction settings (roster,
+forms, language...) and the post (id, number, author, every version's content hash) are all
+unchanged: `CODE_VERSION` is a hash of this package's source and the action catalog, so a
+parser fix invalidates every saved result by itself, and `replay` rebuilds from the posts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from forummod.extract.context import ExtractContext
+from forummod.model import ActionIntent, Extraction, Issue, Message, Post, Source, UnvoteIntent, VoteIntent
+
+EMPTY = Extraction()
+
+
+def _code_version() -> str:
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    files = sorted(here.rglob("*.py")) + [here.parent / "engine" / "catalog.py", here.parent / "model.py"]
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+CODE_VERSION = _code_version()
+
+
+def context_fingerprint(ctx: ExtractContext) -> str:
+    """Everything in the settings that can change a result, and the code version."""
+    return hashlib.sha256(repr((CODE_VERSION, ctx)).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def post_cache_key(post: Post) -> str:
+    """Cheap to compute for 10,000 posts: bodies enter by their content hash."""
+    versions = "/".join(f"{v.version}:{v.content_hash[:16]}:{v.edited_at.timestamp() if v.edited_at else ''}"
+                        f"{'e' if v.edited else ''}" for v in post.versions)
+    return f"p|{post.thread}|{post.post_id}|{post.number}|{post.author}|{post.author_id}|" \
+           f"{post.created_at.timestamp()}|{post.url}|{versions}"
+
+
+def message_cache_key(msg: Message) -> str:
+    return f"m|{msg.message_id}|{msg.sender}|{msg.sender_id}|{msg.created_at.timestamp()}|" \
+           f"{'/'.join(msg.recipients)}|{msg.content_hash[:16] or hashlib.sha256(msg.body_html.encode()).hexdigest()[:16]}"
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def _src(s: Source | None) -> list | None:
+    if s is None:
+        return None
+    return [s.kind, s.id, s.number, s.thread, s.url, s.version]
+
+
+def _unsrc(v: list | None) -> Source | None:
+    return None if v is None else Source(v[0], v[1], v[2], v[3], v[4], v[5])
+
+
+def _t(d: datetime | None) -> str | None:
+    return None if d is None else d.isoformat()
+
+
+def _ut(s: str | None) -> datetime | None:
+    return None if s is None else datetime.fromisoformat(s)
+
+
+def encode(ex: Extraction) -> str:
+    """'' for the common case of nothing found; else a JSON list of intents and issues."""
+    if not ex.intents and not ex.issues:
+        return ""
+    items: list[Any] = []
+    for i in ex.intents:
+        if isinstance(i, VoteIntent):
+            items.append(["v", i.voter, i.target, _t(i.at), _src(i.source), i.raw, i.channel])
+        elif isinstance(i, UnvoteIntent):
+            items.append(["u", i.voter, _t(i.at), _src(i.source), i.target, i.raw, i.channel])
+        else:
+            items.append(["a", i.actor, i.action, _t(i.at), _src(i.source), list(i.targets), i.role_hint,
+                          [list(p) for p in i.args], i.raw, i.channel])
+    for s in ex.issues:
+        items.append(["i", s.code, s.message, _t(s.at), _src(s.source), s.player, list(s.candidates), s.rule,
+                      s.severity, s.details])
+    return json.dumps(items, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode(data: str) -> Extraction:
+    if not data:
+        return EMPTY
+    intents: list[Any] = []
+    issues: list[Issue] = []
+    for it in json.loads(data):
+        kind = it[0]
+        if kind == "v":
+            intents.append(VoteIntent(it[1], it[2], _ut(it[3]), _unsrc(it[4]), it[5], it[6]))
+        elif kind == "u":
+            intents.append(UnvoteIntent(it[1], _ut(it[2]), _unsrc(it[3]), it[4], it[5], it[6]))
+        elif kind == "a":
+            intents.append(ActionIntent(it[1], it[2], _ut(it[3]), _unsrc(it[4]), tuple(it[5]), it[6],
+                                        tuple(tuple(p) for p in it[7]), it[8], it[9]))
+        else:
+            issues.append(Issue(it[1], it[2], _ut(it[3]), _unsrc(it[4]), it[5], tuple(it[6]), it[7], it[8], it[9]))
+    return Extraction(tuple(intents), tuple(issues))

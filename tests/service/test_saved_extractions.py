@@ -1,0 +1,81 @@
+"""Extraction results kept in the store: a fresh process reuses them, any change of post,
+settings or code recomputes, and the result is the same as extracting again."""
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from forummod.config import parse_config
+from forummod.extract import clear_caches
+from forummod.extract import saved as S
+from forummod.model import ActionIntent, Extraction, Issue, Source, UnvoteIntent, VoteIntent
+from forummod.service import Workspace, analyse_game, poll_game
+from forummod.store import Store
+
+T = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+
+def test_encoded_results_decode_to_the_same_records():
+    src = Source("post", "12", 7, "game", "http://f/p12", 2)
+    ex = Extraction(
+        (VoteIntent("Ann", "Bob", T, src, "VOTE: Bob"), UnvoteIntent("Ann", T, src, None, "unvote", "thread"),
+         ActionIntent("Cat", "check_centre", T, Source("message", "m1"), (), "seer", (("positions", "links,rechts"),),
+                      "Ziener: Links en Rechts", "pm")),
+        (Issue("ambiguous_name", "“Bo” could be Bob, Boris", T, src, "Ann", ("Bob", "Boris"), "LUP-V1", "warning",
+               "VOTE: Bo"),))
+    assert S.decode(S.encode(ex)) == ex
+    assert S.encode(Extraction()) == "" and S.decode("") == Extraction()
+
+
+def _game(tmp_path, aliases: str = "[]"):
+    posts = [{"id": i + 1, "number": i + 1, "author": a, "created_at": (T + timedelta(minutes=i)).isoformat(),
+              "bbcode": b} for i, (a, b) in enumerate([("Mod", "Day 1"), ("Bob", "[b]vote: Eve[/b]"),
+                                                       ("Cat", "[b]vote: Ev[/b]"), ("Dan", "hello")])]
+    (tmp_path / "posts.jsonl").write_text("\n".join(json.dumps(p) for p in posts) + "\n")
+    return parse_config(f"""
+[workspace]
+store = "{tmp_path / 's.sqlite'}"
+[sites.a]
+engine = "archive"
+posts_file = "{tmp_path / 'posts.jsonl'}"
+[games.g]
+site = "a"
+thread = "game"
+ruleset = "mafia-majority"
+gm = ["Mod"]
+players = [{{ name = "Ann" }}, {{ name = "Bob" }}, {{ name = "Cat" }}, {{ name = "Dan" }}, {{ name = "Eve", aliases = {aliases} }}]
+""")
+
+
+def test_a_fresh_process_reuses_saved_results_without_reading_post_bodies(tmp_path, monkeypatch):
+    cfg = _game(tmp_path)
+    with Workspace(cfg) as ws:
+        poll_game(ws, "g")
+        first = analyse_game(ws, "g")
+        assert len(first.fresh) == 4
+    rows = Store(tmp_path / "s.sqlite").db.execute("SELECT count(*) FROM extractions").fetchone()[0]
+    assert rows == 4
+    clear_caches()
+    import forummod.extract.intents as intents
+
+    monkeypatch.setattr(intents, "_extract_post", lambda *a: pytest.fail("a saved post was read again"))
+    with Workspace(cfg) as ws:
+        again = analyse_game(ws, "g")
+    assert again.fresh == {}
+    assert again.run.current_tally == first.run.current_tally
+    assert again.extraction_issues == first.extraction_issues
+
+
+def test_changed_settings_or_a_replay_without_saved_results_extract_again(tmp_path):
+    with Workspace(_game(tmp_path)) as ws:
+        poll_game(ws, "g")
+        analyse_game(ws, "g")
+    clear_caches()
+    with Workspace(_game(tmp_path, aliases='["Ev"]')) as ws:  # a new alias changes the settings
+        a = analyse_game(ws, "g")
+        assert len(a.fresh) == 4
+        fresh = analyse_game(ws, "g", use_saved=False)
+        assert fresh.run.current_tally == a.run.current_tally
+    keys = Store(tmp_path / "s.sqlite").db.execute("SELECT DISTINCT fingerprint FROM extractions").fetchall()
+    assert len(keys) == 1  # results under the old settings were dropped
