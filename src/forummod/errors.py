@@ -18,10 +18,6 @@ class UsageError(ForummodError):
     exit_code = 2
 
 
-class NotImplementedYet(UsageError):
-    """A command whose part of the tool is not built yet; says so instead of faking output."""
-
-
 class ConfigError(ForummodError):
     """The config file is wrong; `path` is the dotted key path that failed."""
 

@@ -81,6 +81,7 @@ def tally_report(a, *, public: bool = False) -> dict[str, Any]:
         "now": _t(a.now),
         "phase": phase_name,
         "phase_kind": st.phase.kind if st.phase else None,
+        "timezone": a.game.timezone,
         "vote_close": _t(st.phase.votes_close_at()) if st.phase and st.phase.kind == "day" else None,
         "tally": tally_dict(tally),
         "rejected_votes": [{"voter": r.actor, "target": r.target, "reason": r.reason, "rule": r.rule,

@@ -61,8 +61,14 @@ def run(args) -> int:
 
 
 def format_tally(rep) -> str:
-    lines = [f"{rep['game']} — {rep['phase'] or 'no phase yet'}" + (f" (vote closes {rep['vote_close']})"
-                                                                       if rep.get("vote_close") else "")]
+    closes = ""
+    if rep.get("vote_close"):
+        from datetime import datetime
+        from zoneinfo import ZoneInfo
+
+        local = datetime.fromisoformat(rep["vote_close"]).astimezone(ZoneInfo(rep.get("timezone") or "UTC"))
+        closes = f" (vote closes {local:%a %d %b %H:%M %Z})"
+    lines = [f"{rep['game']} — {rep['phase'] or 'no phase yet'}{closes}"]
     t = rep["tally"]
     if t is None:
         lines.append("  no vote in progress")

@@ -139,6 +139,12 @@ def _show(ws, a, cfg_path: Path, out: Callable[[str], None]) -> None:
     if closed is not None:
         out("")
         out(f"== Day 1 closed: {', '.join(f'{c.name} {c.total:g}' for c in closed.candidates)} ==")
+    issues = [i for i in a.extraction_issues if i.severity != "info"]
+    if issues:
+        out("")
+        out(f"== Posts and PMs the tool would not guess ({len(issues)}) ==")
+        for i in issues:
+            out(f"  [{i.code}] {i.message}")
     findings = _findings(ws, a)
     out("")
     out(f"== Warnings for the GM ({len(findings)}) ==")
