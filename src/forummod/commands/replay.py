@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from forummod.cli import add_common
-from forummod.commands._common import config_path, parse_time, print_json
+from forummod.commands._common import config_path, parse_time
 
 NAME = "replay"
 HELP = "rebuild a game from stored posts and PMs (archives are loaded first) and print its status"
@@ -25,7 +25,7 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from forummod.config import load_config
-    from forummod.report import status_report
+    from forummod.commands.status import show_status
     from forummod.service import Workspace, analyse_game, poll_game
     from forummod.store import Store
 
@@ -40,12 +40,5 @@ def run(args) -> int:
             if not rep.ok:
                 raise SystemExit(f"forummod replay: could not load the archive: {rep.error}")
         now = parse_time(args.now, cfg.game(gid).tz) if args.now else None
-        a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)
-        rep = status_report(a)
-        if args.json:
-            print_json(rep)
-        else:
-            from forummod.commands.status import format_status
-
-            print(format_status(rep))
+        show_status(analyse_game(ws, gid, now=now, approve_all=args.approve_all), as_json=args.json)
         return 0

@@ -16,19 +16,24 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from forummod.report import status_report
     from forummod.service import analyse_game
 
     with open_workspace(args) as ws:
         gid = ws.only_game(args.game)
         now = parse_time(args.now, ws.cfg.game(gid).tz) if args.now else None
-        a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)
-        rep = status_report(a)
-        if args.json:
-            print_json(rep)
-        else:
-            print(format_status(rep))
+        show_status(analyse_game(ws, gid, now=now, approve_all=args.approve_all), as_json=args.json)
         return 0
+
+
+def show_status(a, *, as_json: bool) -> None:
+    """Print an analysed game's status as JSON or as text (status and replay)."""
+    from forummod.report import status_report
+
+    rep = status_report(a)
+    if as_json:
+        print_json(rep)
+    else:
+        print(format_status(rep))
 
 
 def format_status(rep) -> str:

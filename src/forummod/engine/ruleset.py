@@ -444,6 +444,12 @@ class Ruleset:
             return ("dead_actor", None, f"{ev.actor} is dead")
         if spec.roles and st.role_of(ev.actor) not in spec.roles and not self.role_may_act(st, ev):
             return ("wrong_role", None, f"{ev.actor} has no power to {ev.action}")
+        return self.action_target_problem(st, ev, spec)
+
+    @staticmethod
+    def action_target_problem(st: GameState, ev: ActionEvent, spec: catalog.ActionSpec
+                       ) -> tuple[str, str | None, str] | None:
+        """The right number of targets, each a player of the game."""
         if not spec.min_targets <= len(ev.targets) <= spec.max_targets:
             return ("target_count", None, f"{ev.action} takes {spec.min_targets}-{spec.max_targets} players")
         for t in ev.targets:

@@ -238,12 +238,7 @@ class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, Sherif
             return ("non_player", None, f"{ev.actor} is not a player")
         if ev.action not in REACTIONS and not st.is_alive(ev.actor):
             return ("dead_actor", None, f"{ev.actor} is dead")
-        if not spec.min_targets <= len(ev.targets) <= spec.max_targets:
-            return ("target_count", None, f"{ev.action} takes {spec.min_targets}-{spec.max_targets} players")
-        for t in ev.targets:
-            if not st.has_player(t):
-                return ("non_player_target", None, f"{t} is not a player")
-        return None
+        return self.action_target_problem(st, ev, spec)
 
     # ------------------------------------------------------------------ applying proposals
     def apply_effect(self, st: GameState, eff: Any, phase: str, run: RunContext):
