@@ -177,6 +177,7 @@ class GmEventConfig:
     phase: str = setting("", "approve/extend: the phase, e.g. 'D2'")
     until: datetime | None = setting(None, "extend: the new deadline")
     note: str = setting("", "free text shown in the log")
+    cause: str = setting("", "kill: the cause in the death list, e.g. 'night_kill' or 'endgame' (as 'gm kill --cause'); empty = 'gm'")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -433,7 +433,8 @@ def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, 
             continue  # applied to the schedule in game_phases
         else:
             out.append(Override(at=at, seq=seq, kind=ce.kind, player=ce.player, target=ce.target,
-                                role=ce.role, note=ce.note, source=Source("config", id=str(i))))
+                                role=ce.role, cause=ce.cause or "gm", note=ce.note,
+                                source=Source("config", id=str(i))))
     for ev in stored:
         p = ev.payload
         if ev.kind == "decision":

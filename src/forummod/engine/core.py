@@ -28,12 +28,18 @@ def boundary_events(phases: Iterable[Phase]) -> list[Event]:
     """Phase starts, vote closes, action deadlines and ends as timeline events.
 
     A boundary pinned to a post sorts right after that post (`end_post + 0.5`); an unpinned
-    one sorts before every post stamped at the same instant (half-open deadlines).
+    one sorts before every post stamped at the same instant (half-open deadlines). A phase
+    whose start is not pinned but follows a phase closed by post N starts right after post N
+    and after the GM events entered at it (`N + 0.75`): not before the posts of that minute,
+    which would open it before the phase it follows has closed.
     """
     out: list[Event] = []
+    prev: Phase | None = None
     for ph in phases:
         if ph.start_post is not None:
             out.append(PhaseStart(at=ph.start, rank=RANK_INPUT, seq=ph.start_post - 0.5, phase=ph))
+        elif prev is not None and prev.end_post is not None and prev.end == ph.start:
+            out.append(PhaseStart(at=ph.start, rank=RANK_INPUT, seq=prev.end_post + 0.75, phase=ph))
         else:
             out.append(PhaseStart(at=ph.start, rank=RANK_START, phase=ph))
 
@@ -50,6 +56,7 @@ def boundary_events(phases: Iterable[Phase]) -> list[Event]:
         else:
             at_end(ActionDeadline, ph.actions_due_at())
         at_end(PhaseEnd, ph.end)
+        prev = ph
     return out
 
 
