@@ -8,6 +8,8 @@ import pytest
 
 from forummod.cli import main
 
+from tests.archive_game import archive_config, players_toml, write_posts
+
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 POSTS = [("Mod", "Day 1 begins"), ("Bob", "[b]vote: Eve[/b]"), ("Cat", "[b]vote: Eve[/b]"),
          ("Dan", "[quote=Bob][b]vote: Eve[/b][/quote] hmm"), ("Dan", "[b]vote: Bob[/b]"),
@@ -16,29 +18,14 @@ POSTS = [("Mod", "Day 1 begins"), ("Bob", "[b]vote: Eve[/b]"), ("Cat", "[b]vote:
 
 @pytest.fixture
 def game(tmp_path):
-    lines = [json.dumps({"id": i + 1, "number": i + 1, "author": a, "bbcode": b,
-                         "created_at": (T0 + timedelta(hours=i)).isoformat()}) for i, (a, b) in enumerate(POSTS)]
-    (tmp_path / "posts.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    players = ", ".join(f'{{ name = "{p}", role = "{"mafia" if p == "Ann" else "town"}" }}'
-                        for p in ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"])
+    write_posts(tmp_path, POSTS, T0)
+    players = players_toml(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"], {"Ann": "mafia"})
     cfg = tmp_path / "forummod.toml"
-    cfg.write_text(f"""
-[workspace]
-store = "{tmp_path / 's.sqlite'}"
-[sites.a]
-engine = "archive"
-posts_file = "{tmp_path / 'posts.jsonl'}"
-[games.g]
-site = "a"
-thread = "game"
-ruleset = "mafia-majority"
-gm = ["Mod"]
-players = [{players}]
-[games.g.schedule]
+    cfg.write_text(archive_config(tmp_path, players, tables=f"""[games.g.schedule]
 start = "{T0.isoformat()}"
 vote_close = "24h"
 day_end = "24h"
-""", encoding="utf-8")
+"""), encoding="utf-8")
     assert main(["poll", "--config", str(cfg)]) == 0
     return cfg
 

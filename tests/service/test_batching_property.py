@@ -1,7 +1,6 @@
 """Property: the tally does not depend on how posts were batched into polls, and re-deriving
 from the store (replay) gives what the polls gave as they came (issue 5, "pure and replayable")."""
 
-import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -12,6 +11,8 @@ from forummod.config import parse_config
 from forummod.extract import clear_caches
 from forummod.report import status_report, tally_report
 from forummod.service import Workspace, analyse_game, poll_game
+
+from tests.archive_game import archive_config, players_toml, write_posts
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
@@ -25,33 +26,18 @@ POST = st.tuples(st.sampled_from(PLAYERS), BODY)
 
 
 def config(folder: Path):
-    players = ", ".join(f'{{ name = "{p}", role = "{"mafia" if p in ("Ann", "Bob") else "town"}" }}'
-                        for p in PLAYERS)
-    return parse_config(f"""
-[workspace]
-store = "{folder / 's.sqlite'}"
-[sites.a]
-engine = "archive"
-posts_file = "{folder / 'posts.jsonl'}"
-[games.g]
-site = "a"
-thread = "game"
-ruleset = "mafia-majority"
-gm = ["Mod"]
-players = [{players}]
-[games.g.schedule]
+    players = players_toml(PLAYERS, {"Ann": "mafia", "Bob": "mafia"})
+    return parse_config(archive_config(folder, players, tables=f"""[games.g.schedule]
 start = "{T0.isoformat()}"
 vote_close = "24h"
 day_end = "24h"
 action_deadline = "12h"
 night_end = "12h"
-""")
+"""))
 
 
 def write(folder: Path, posts) -> None:
-    lines = [json.dumps({"id": i + 1, "number": i + 1, "author": a, "bbcode": b,
-                         "created_at": (T0 + timedelta(minutes=20 * i)).isoformat()}) for i, (a, b) in enumerate(posts)]
-    (folder / "posts.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_posts(folder, posts, T0, timedelta(minutes=20))
 
 
 def result(ws):

@@ -1,7 +1,6 @@
 """Extraction results kept in the store: a fresh process reuses them, any change of post,
 settings or code recomputes, and the result is the same as extracting again."""
 
-import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -12,6 +11,8 @@ from forummod.extract import saved as S
 from forummod.model import ActionIntent, Extraction, Issue, Source, UnvoteIntent, VoteIntent
 from forummod.service import Workspace, analyse_game, poll_game
 from forummod.store import Store
+
+from tests.archive_game import archive_config, players_toml, write_posts
 
 T = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 
@@ -29,23 +30,10 @@ def test_encoded_results_decode_to_the_same_records():
 
 
 def _game(tmp_path, aliases: str = "[]"):
-    posts = [{"id": i + 1, "number": i + 1, "author": a, "created_at": (T + timedelta(minutes=i)).isoformat(),
-              "bbcode": b} for i, (a, b) in enumerate([("Mod", "Day 1"), ("Bob", "[b]vote: Eve[/b]"),
-                                                       ("Cat", "[b]vote: Ev[/b]"), ("Dan", "hello")])]
-    (tmp_path / "posts.jsonl").write_text("\n".join(json.dumps(p) for p in posts) + "\n")
-    return parse_config(f"""
-[workspace]
-store = "{tmp_path / 's.sqlite'}"
-[sites.a]
-engine = "archive"
-posts_file = "{tmp_path / 'posts.jsonl'}"
-[games.g]
-site = "a"
-thread = "game"
-ruleset = "mafia-majority"
-gm = ["Mod"]
-players = [{{ name = "Ann" }}, {{ name = "Bob" }}, {{ name = "Cat" }}, {{ name = "Dan" }}, {{ name = "Eve", aliases = {aliases} }}]
-""")
+    write_posts(tmp_path, [("Mod", "Day 1"), ("Bob", "[b]vote: Eve[/b]"), ("Cat", "[b]vote: Ev[/b]"), ("Dan", "hello")],
+                T, timedelta(minutes=1))
+    players = players_toml(["Ann", "Bob", "Cat", "Dan", "Eve"], extra={"Eve": f"aliases = {aliases}"})
+    return parse_config(archive_config(tmp_path, players))
 
 
 def test_a_fresh_process_reuses_saved_results_without_reading_post_bodies(tmp_path, monkeypatch):
