@@ -311,7 +311,7 @@ def validate(cfg: Config) -> None:
             raise ConfigError(f"{p}.base_url", f"{site.base_url!r} must start with http:// or https://")
         if site.engine in ("archive", "auto"):
             continue
-        from forummod.forum.registry import known_engines
+        from forummod.forum_engines import known_engines
 
         engines = known_engines(cfg.workspace.adapters_dir)
         if site.engine not in engines:

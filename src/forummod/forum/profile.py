@@ -18,7 +18,6 @@ Extractor syntax (every field takes a list, first hit wins):
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -32,6 +31,7 @@ from cssselect.parser import (
 from lxml import etree
 
 from forummod.errors import ConfigError
+from forummod.forum_engines import profile_files, profile_name, read_profile_table
 
 _TRANSLATOR = HTMLTranslator()
 FM_KINDS = ("quote", "spoiler", "code", "signature")
@@ -556,9 +556,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise ConfigError(where, f"unknown keys {sorted(unknown)}")
-    name = data.get("name")
-    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
-        raise ConfigError(f"{where}: name", "a profile needs a lowercase name, e.g. name = \"phpbb\"")
+    name = profile_name(data, where)
     urls = data.get("urls", {})
     detect = data.get("detect", {})
     dates = data.get("dates", {})
@@ -630,20 +628,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
 
 
 def load_profile_file(path: Path) -> Profile:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(str(path), f"not valid TOML: {e}") from None
-    return parse_profile(data, path)
-
-
-def profile_files(dirs: Iterable[Path]) -> list[Path]:
-    """Profile files in search order (user folder first); `*.example.toml` are docs, not profiles."""
-    out = []
-    for d in dirs:
-        if d.is_dir():
-            out.extend(p for p in sorted(d.glob("*.toml")) if not p.name.endswith(".example.toml"))
-    return out
+    return parse_profile(read_profile_table(path), path)
 
 
 def load_profiles(dirs: Iterable[Path]) -> dict[str, Profile]:

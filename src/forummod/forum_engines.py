@@ -1,0 +1,53 @@
+"""The forum engine names a config may use, read from the profile files alone.
+
+Config validation needs the names, not the adapters: this module sits below `config` (it
+imports nothing from `forummod.forum`), so the config layer never loads adapter code.
+Engines are the profiles on the adapters search path (user folder first) plus "archive"
+(local JSONL files); "auto" detects the engine of a base URL at run time.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from forummod.errors import ConfigError
+from forummod.resources import search_path
+
+ARCHIVE = "archive"
+AUTO = "auto"
+_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def profile_files(dirs: Iterable[Path]) -> list[Path]:
+    """Profile files in search order (user folder first); `*.example.toml` are docs, not profiles."""
+    out = []
+    for d in dirs:
+        if d.is_dir():
+            out.extend(p for p in sorted(d.glob("*.toml")) if not p.name.endswith(".example.toml"))
+    return out
+
+
+def read_profile_table(path: Path) -> dict[str, Any]:
+    """One profile file as a TOML table; ConfigError names the file when it is not TOML."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(str(path), f"not valid TOML: {e}") from None
+
+
+def profile_name(data: Mapping[str, Any], where: str) -> str:
+    """The engine name a profile table defines; ConfigError when it is missing or malformed."""
+    name = data.get("name")
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ConfigError(f"{where}: name", "a profile needs a lowercase name, e.g. name = \"phpbb\"")
+    return name
+
+
+def known_engines(user_adapters_dir: Path | None = None) -> set[str]:
+    """Every engine name a site may configure (besides "auto")."""
+    names = {profile_name(read_profile_table(p), str(p))
+             for p in profile_files(search_path("adapters", user_adapters_dir))}
+    return names | {ARCHIVE}
