@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from forummod.config import SiteConfig
 from forummod.forum.cookies import CookieStore
@@ -12,14 +12,21 @@ from forummod.forum.http import HttpClient
 
 
 class AutoAdapter:
-    """Fetches `base_url` once, detects the engine, then delegates everything to its adapter."""
+    """Fetches `base_url` once, detects the engine, then delegates everything to its adapter.
+
+    The registry hands in `profiles` (engine name -> profile, by adapters folder) and
+    `adapter_from_profile`, so this module does not import the registry that builds it.
+    """
 
     engine = "auto"
 
-    def __init__(self, site_name: str, site: SiteConfig, *, user_adapters_dir: Path | None = None,
+    def __init__(self, site_name: str, site: SiteConfig, *, profiles: Callable[[Path | None], Mapping[str, Any]],
+                 adapter_from_profile: Callable[..., Any], user_adapters_dir: Path | None = None,
                  http: HttpClient | None = None, cookie_store: CookieStore | None = None,
                  clock: Callable[[], Any] | None = None):
         self._args = (site_name, site, user_adapters_dir, cookie_store, clock)
+        self._profiles = profiles
+        self._adapter_from_profile = adapter_from_profile
         self.http = http or HttpClient.from_site(site_name, site, cookie_store=cookie_store)
         self._inner: Any = None
 
@@ -27,14 +34,12 @@ class AutoAdapter:
         if self._inner is None:
             from dataclasses import replace
 
-            from forummod.forum.registry import adapter_from_profile, profiles
-
             site_name, site, user_dir, cookie_store, clock = self._args
-            profs = profiles(user_dir)
+            profs = self._profiles(user_dir)
             page = self.http.get(site.base_url, check_login=False)
             engine = detect_engine(profs, page.text, where=site.base_url)
-            self._inner = adapter_from_profile(site_name, replace(site, engine=engine), profs[engine],
-                                               http=self.http, cookie_store=cookie_store, clock=clock)
+            self._inner = self._adapter_from_profile(site_name, replace(site, engine=engine), profs[engine],
+                                                     http=self.http, cookie_store=cookie_store, clock=clock)
             self.engine = engine
         return self._inner
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from typing import Any, Callable
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from forummod.config import SiteConfig
@@ -20,6 +19,7 @@ from forummod.forum.cookies import CookieStore
 from forummod.forum.html_write import FormWriter
 from forummod.forum.html_engine import (
     InboxRow,
+    first_page_url,
     is_login_page,
     page_complete,
     parse_inbox,
@@ -31,32 +31,6 @@ from forummod.forum.http import Fetched, HttpClient
 from forummod.forum.login import login_with_form, read_secret
 from forummod.forum.poller import poll_pages
 from forummod.model import Cursor, RawMessage
-
-
-def first_page_url(profile: Any, url: str) -> str:
-    """The URL of page 1 of the thread `url` points into (page markers removed)."""
-    parts = urlsplit(url)
-    p = profile.pagination
-    query = parts.query
-    path = parts.path
-    if p.param:
-        q = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != p.param]
-        query = urlencode(q)
-    if p.path_regex:
-        def drop(m: re.Match[str]) -> str:
-            s = m.group(0)
-            for i in range(1, (m.lastindex or 0) + 1):
-                if m.group(i):
-                    a, b = m.span(i)
-                    a -= m.start(0)
-                    b -= m.start(0)
-                    repl = "0" if p.kind == "offset" else "1"
-                    return s[:a] + repl + s[b:]
-            return s
-        newpath = re.sub(p.path_regex, drop, path)
-        newquery = re.sub(p.path_regex, drop, query)
-        path, query = newpath, newquery
-    return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
 
 
 class HtmlAdapter(FormWriter):

@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any, Iterable, Sequence
-from urllib.parse import parse_qsl, urljoin, urlsplit
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.html
 from lxml import etree
@@ -739,3 +739,29 @@ def iter_marked(html: str) -> Iterable[tuple[str, str | None]]:
     frag = lxml.html.fragment_fromstring(html, create_parent="div")
     for el in frag.xpath(f".//*[@{FM_ATTR}]"):
         yield el.get(FM_ATTR), el.get("data-fm-author")
+
+
+def first_page_url(profile: Any, url: str) -> str:
+    """The URL of page 1 of the thread `url` points into (page markers removed)."""
+    parts = urlsplit(url)
+    p = profile.pagination
+    query = parts.query
+    path = parts.path
+    if p.param:
+        q = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != p.param]
+        query = urlencode(q)
+    if p.path_regex:
+        def drop(m: re.Match[str]) -> str:
+            s = m.group(0)
+            for i in range(1, (m.lastindex or 0) + 1):
+                if m.group(i):
+                    a, b = m.span(i)
+                    a -= m.start(0)
+                    b -= m.start(0)
+                    repl = "0" if p.kind == "offset" else "1"
+                    return s[:a] + repl + s[b:]
+            return s
+        newpath = re.sub(p.path_regex, drop, path)
+        newquery = re.sub(p.path_regex, drop, query)
+        path, query = newpath, newquery
+    return urlunsplit((parts.scheme, parts.netloc, path, query, ""))

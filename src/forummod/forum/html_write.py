@@ -18,6 +18,7 @@ from forummod.forum.base import ThreadRef
 from forummod.forum.html_engine import (
     first,
     first_element,
+    first_page_url,
     parse_html,
     parse_inbox,
     parse_message_page,
@@ -333,8 +334,6 @@ class FormWriter:
 
     def _find_in_thread(self, marker: str, thread: ThreadRef, since: datetime | None) -> Published | None:
         """Walk the thread backwards from its last page looking for our post with the marker."""
-        from forummod.forum.html_adapter import first_page_url
-
         first_url = first_page_url(self.profile, self.thread_url(thread))
         page = self._get(first_url)
         info = read_pagination(self.profile, parse_html(page.text), page.url)

@@ -72,8 +72,8 @@ def make_adapter(site_name: str, site: SiteConfig, *, user_adapters_dir: Path | 
     if site.engine == "auto":
         from forummod.forum.auto import AutoAdapter
 
-        return AutoAdapter(site_name, site, user_adapters_dir=user_adapters_dir, http=http,
-                           cookie_store=cookie_store, clock=clock)
+        return AutoAdapter(site_name, site, profiles=profiles, adapter_from_profile=adapter_from_profile,
+                           user_adapters_dir=user_adapters_dir, http=http, cookie_store=cookie_store, clock=clock)
     prof = get_profile(site.engine, user_adapters_dir)
     return adapter_from_profile(site_name, site, prof, http=http, cookie_store=cookie_store, clock=clock)
 
