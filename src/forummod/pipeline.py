@@ -69,7 +69,7 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
             report = poll_game(ws, game_id, progress=progress)
         a = analyse_game(ws, game_id, now=now or ws.clock())  # live work runs on the real clock, archives too
         findings = _checks(ws, a)
-        from forummod.checks import new_findings
+        from forummod.check_store import new_findings
 
         new = new_findings(ws.store, game_id, findings, a.now)
         votes_changed = _votes_changed(ws, a)
@@ -90,9 +90,10 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
 
 
 def _checks(ws: Workspace, a) -> list:
-    from forummod.checks import CheckContext, run_checks
+    from forummod.check_store import check_context
+    from forummod.checks import run_checks
 
-    return run_checks(CheckContext.from_analysis(a, ws.store))
+    return run_checks(check_context(ws.store, a))
 
 
 def _drafts(ws: Workspace, game_id: str, a, findings) -> list[int]:

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from forummod.checks import Finding, new_findings, unreported
-from forummod.checks.reporting import gm_pms_from_store
+from forummod.check_store import gm_pms_from_store, new_findings, unreported
+from forummod.checks import Finding
 from forummod.model import RawMessage
 from forummod.store import Store
 

@@ -233,11 +233,12 @@ HOSTILE_PM = ("[url=javascript:alert(1)]click[/url] <img src=x onerror=alert(1)>
 
 
 def rendered_drafts(g: Game) -> list[Any]:
-    from forummod.checks import CheckContext, run_checks
+    from forummod.check_store import check_context
+    from forummod.checks import run_checks
     from forummod.drafting import refresh_drafts
 
     a = g.analysis()
-    refresh_drafts(g.ws, "g1", a, list(run_checks(CheckContext.from_analysis(a, g.ws.store))))
+    refresh_drafts(g.ws, "g1", a, list(run_checks(check_context(g.ws.store, a))))
     return g.ws.store.drafts("g1")
 
 

@@ -1,12 +1,13 @@
 """Moderation checks: pure functions of a `CheckContext` returning `Finding`s.
 
-    ctx = CheckContext.from_analysis(analysis, store, gm_accounts=(site.username,))
-    findings = run_checks(ctx)                              # every finding true at ctx.now
-    fresh = new_findings(store, game_id, findings, now)     # only those not reported yet
+    ctx = check_store.check_context(store, analysis, gm_accounts=(site.username,))  # GM PMs read up front
+    findings = run_checks(ctx)                                          # every finding true at ctx.now
+    fresh = check_store.new_findings(store, game_id, findings, now)     # only those not reported yet
 
 Families: `activity` (blocks, ON-D2), `prod` (post counts, prod list), `conduct` (posting
 places LUP-G2/G3, refused votes and actions, ON-V2, edited votes; `verbatim`: ON-D4) and
-`actions` (compulsory actions before the deadline); `reporting` is the only module with I/O.
+`actions` (compulsory actions before the deadline). No module here does I/O: reading the store
+and recording findings is `forummod.check_store`'s job, in the service layer.
 A crashing check becomes a `check_failed` finding instead of hiding the others: malformed
 input is data.
 """
@@ -25,7 +26,6 @@ from forummod.checks.conduct import (
 from forummod.checks.context import CheckContext, GmPm
 from forummod.checks.findings import Finding
 from forummod.checks.prod import PlayerPosts, check_prod, post_counts, prod_list
-from forummod.checks.reporting import check_context, new_findings, unreported
 from forummod.checks.rules import CODES
 from forummod.checks.verbatim import check_verbatim
 
@@ -68,6 +68,6 @@ def run_checks(ctx: CheckContext, checks: Sequence[Check] = CHECKS) -> list[Find
 
 
 __all__ = [
-    "CHECKS", "CODES", "CheckContext", "Finding", "GmPm", "PlayerPosts", "check_context", "new_findings",
-    "post_counts", "prod_list", "run_checks", "unreported",
+    "CHECKS", "CODES", "CheckContext", "Finding", "GmPm", "PlayerPosts",
+    "post_counts", "prod_list", "run_checks",
 ]

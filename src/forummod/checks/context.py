@@ -1,6 +1,7 @@
 """`CheckContext`: everything a check reads, frozen, with the lookups every check needs.
 
-Built from a `GameAnalysis` by the service (`CheckContext.from_analysis`) or by hand in tests.
+Built from a `GameAnalysis` by the service (`check_store.check_context`, which adds the GM's
+sent PMs from the store; `CheckContext.from_analysis`) or by hand in tests.
 Posts and messages stamped after `now` are left out here once, so every check sees the game
 exactly as it stood at `now` (a replay with `--now` gives the findings of that moment).
 Players are named by their seat's current name (the engine's name); forum accounts map to
@@ -9,7 +10,7 @@ seats through the roster, replacements included.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from typing import Any, Mapping
@@ -74,22 +75,15 @@ class CheckContext:
     game_id: str = ""
 
     @classmethod
-    def from_analysis(cls, a: Any, store: Any = None, *, gm_pms: Mapping[str, tuple[GmPm, ...]] | None = None,
-                      gm_accounts: tuple[str, ...] = ()) -> "CheckContext":
-        """The context of a `service.GameAnalysis`. The GM's sent PMs (ON-D4) are `gm_pms`, or
-        read from `store` when one is given (`reporting.gm_pms_from_store`; `gm_accounts` adds
-        the site's GM login to the game's `gm` names)."""
+    def from_analysis(cls, a: Any, *, gm_pms: Mapping[str, tuple[GmPm, ...]] | None = None) -> "CheckContext":
+        """The context of a `service.GameAnalysis`. The GM's sent PMs (ON-D4) are `gm_pms`, handed
+        in by the caller (`check_store.check_context` reads them from the store)."""
         now = a.now
         posts = {role: tuple(p for p in ps if p.created_at <= now) for role, ps in a.inputs.posts.items()}
         messages = tuple(m for m in a.inputs.messages if m.created_at <= now)
-        ctx = cls(game=a.game, ruleset=a.ruleset, run=a.run, roster=a.roster, now=now, posts=posts,
-                  messages=messages, gm_pms=dict(gm_pms or {}), intents=tuple(a.intents),
-                  issues=tuple(a.extraction_issues), game_id=a.game_id)
-        if store is not None and gm_pms is None:
-            from forummod.checks.reporting import gm_pms_from_store
-
-            ctx = replace(ctx, gm_pms=gm_pms_from_store(store, ctx, gm_accounts))
-        return ctx
+        return cls(game=a.game, ruleset=a.ruleset, run=a.run, roster=a.roster, now=now, posts=posts,
+                   messages=messages, gm_pms=dict(gm_pms or {}), intents=tuple(a.intents),
+                   issues=tuple(a.extraction_issues), game_id=a.game_id)
 
     # ------------------------------------------------------------------ plain views
     @property

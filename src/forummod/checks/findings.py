@@ -2,7 +2,7 @@
 
 A finding carries a stable `key` so the next poll recognises it: the key names *what* was
 found (a post, a block of a phase, a rejected vote), never *when* it was computed, so the
-store can tell a new or changed finding from one already reported (see `reporting`).
+store can tell a new or changed finding from one already reported (see `forummod.check_store`).
 """
 
 from __future__ import annotations

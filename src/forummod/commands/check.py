@@ -32,7 +32,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from forummod.checks import check_context, new_findings, run_checks, unreported
+    from forummod.check_store import check_context, new_findings, unreported
+    from forummod.checks import run_checks
     from forummod.service import analyse_game
 
     rows = []

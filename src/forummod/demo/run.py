@@ -166,9 +166,10 @@ def _show(ws, a, cfg_path: Path, out: Callable[[str], None]) -> None:
 
 
 def _findings(ws, a) -> list:
-    from forummod.checks import CheckContext, run_checks
+    from forummod.check_store import check_context
+    from forummod.checks import run_checks
 
-    return list(run_checks(CheckContext.from_analysis(a, ws.store)))
+    return list(run_checks(check_context(ws.store, a)))
 
 
 def _drafts(ws, a, findings) -> list:

@@ -1,5 +1,8 @@
-"""The only part of `checks` that touches the store: once-only reporting and the GM's sent PMs.
+"""The store side of the checks: once-only reporting and the GM's sent PMs.
 
+The checks are pure functions of a `CheckContext`; this module, used by the service layer
+(pipeline, `check` command, demo), reads what they need from the store and records what they
+found, so `forummod.checks` imports no store.
 "A finding is reported once, not on every poll, unless it changes": `new_findings` records
 every finding (`Store.record_finding` keeps a hash of its payload per key) and returns those
 never reported or changed since their report, then marks them reported. `unreported` answers
@@ -9,6 +12,7 @@ the same question without writing (for `check --now`, a look at the past).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Iterable, Sequence
 
@@ -88,5 +92,7 @@ def _target_account(target: str) -> str:
 
 
 def check_context(store: Store, analysis: Any, gm_accounts: Iterable[str] = ()) -> CheckContext:
-    """The context of an analysed game with the GM's sent PMs read from the store."""
-    return CheckContext.from_analysis(analysis, store, gm_accounts=tuple(gm_accounts))
+    """The context of an analysed game with the GM's sent PMs read from the store up front
+    (`gm_accounts` adds the site's GM login to the game's `gm` names)."""
+    ctx = CheckContext.from_analysis(analysis)
+    return replace(ctx, gm_pms=gm_pms_from_store(store, ctx, gm_accounts))
