@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
-import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -27,10 +26,6 @@ COMMANDS = (
 
 EPILOG = """exit codes: 0 ok, 1 findings or a failed operation, 2 usage or config error.
 config: --config PATH, else $FORUMMOD_CONFIG, else ./forummod.toml"""
-
-
-def default_config_path() -> Path:
-    return Path(os.environ.get("FORUMMOD_CONFIG", "forummod.toml"))
 
 
 def add_common(p: argparse.ArgumentParser, *, json: bool = True, game: bool = False) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -13,9 +14,11 @@ from typing import Any
 from forummod.errors import UsageError
 
 
-def config_path(args) -> Path:
-    from forummod.cli import default_config_path
+def default_config_path() -> Path:
+    return Path(os.environ.get("FORUMMOD_CONFIG", "forummod.toml"))
 
+
+def config_path(args) -> Path:
     return Path(args.config) if getattr(args, "config", None) else default_config_path()
 
 
