@@ -2,7 +2,7 @@
 
 from types import MappingProxyType as _M
 
-from forummod.extract.lexicon import Act, Words
+from forummod.extract.lexicon.words import Act, Words
 
 WORDS = Words(
     vote=(r"vote", r"i\s+vote", r"i\s+am\s+voting", r"i'm\s+voting"),

@@ -2,7 +2,7 @@
 
 from types import MappingProxyType as _M
 
-from forummod.extract.lexicon import Act, Words
+from forummod.extract.lexicon.words import Act, Words
 
 WORDS = Words(
     # LUP-V1 / §8: "Voto: NOME", "Voto NOME", "Rogo: NOME", "Rogo NOME", "[voto]NOME[/voto]"

@@ -2,7 +2,7 @@
 
 from types import MappingProxyType as _M
 
-from forummod.extract.lexicon import Act, Words
+from forummod.extract.lexicon.words import Act, Words
 
 WORDS = Words(
     # ON-V1 / §6: "Ik stem op NAAM", "Stem: NAAM", "Stem NAAM", "Lynch NAAM"

@@ -2,7 +2,7 @@
 
 from types import MappingProxyType as _M
 
-from forummod.extract.lexicon import Act, Words
+from forummod.extract.lexicon.words import Act, Words
 
 WORDS = Words(
     # WH §6: "Голосую за ИМЯ", "Голос: ИМЯ", "Голос ИМЯ", "Казнить ИМЯ", "На костёр ИМЯ"

@@ -7,7 +7,7 @@ names, or after them, is allowed (``烧 X 的房子``, ``海报贴在 X 门口``
 
 from types import MappingProxyType as _M
 
-from forummod.extract.lexicon import Act, Words
+from forummod.extract.lexicon.words import Act, Words
 
 WORDS = Words(
     # §6.8 lynch vote: 投票 X, 投票给 X, 我投 X, 投 X, 票 X, 放逐 X
