@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from forummod.extract.text import Hidden, PostText, Span, _merge
+from forummod.extract.spans import Hidden, PostText, Span, merge_spans
 
 _EXCLUDE = {"quote": "quote", "spoiler": "spoiler", "spoil": "spoiler", "hide": "spoiler",
             "code": "code", "php": "code", "s": "strike", "strike": "strike", "del": "strike",
@@ -74,7 +74,7 @@ def apply_bbcode(pt: PostText) -> PostText:
     text, trim = _tidy(text)
     return PostText(
         text,
-        _merge((trim(s), trim(e)) for s, e in new_bold),
+        merge_spans((trim(s), trim(e)) for s, e in new_bold),
         tuple(sorted((Span(trim(t.start), trim(t.end), t.kind) for t in new_tags
                       if trim(t.end) > trim(t.start)), key=lambda t: t.start)),
         pt.hidden + tuple(hidden),

@@ -9,7 +9,7 @@ raw markup of common engines is recognised as well (phpBB ``blockquote``/``quote
 vBulletin ``bbcode_quote``, XenForo ``bbCodeBlock--quote``, Discourse ``aside.quote``,
 ``details`` spoilers, ``div.signature``, ``s``/``del``/``line-through``...). Literal BBCode
 left unrendered by a forum (``[b]VOTE: x[/b]``, ``[quote]...[/quote]``) is handled by
-`forummod.extract.bbcode` afterwards.
+`forummod.extract.bbcode` afterwards. The result types live in `forummod.extract.spans`.
 
 Line structure follows the rendering: ``br`` and block elements start a new line, source
 newlines inside text are just spaces, and inline ``div``s (MafiaScum renders bold as
@@ -20,69 +20,18 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
 from functools import lru_cache
 
 import lxml.etree
 import lxml.html
 
+from forummod.extract.bbcode import apply_bbcode
 from forummod.extract.normalize import INVISIBLE
+from forummod.extract.spans import Hidden, PostText, Span, merge_spans
 from forummod.markup.depth import cap_depth
 
 FM_ATTR = "data-fm"  # same name as forummod.forum.base.FM_ATTR (kept local: extract imports no forum code)
 FM_KINDS = frozenset({"quote", "spoiler", "code", "signature"})
-
-
-@dataclass(frozen=True)
-class Span:
-    """A run of `PostText.text`: ``kind`` is ``bold`` or ``vote``/``unvote`` (a vote tag)."""
-
-    start: int
-    end: int
-    kind: str = "bold"
-
-
-@dataclass(frozen=True)
-class Hidden:
-    """Material left out of the player's own text, kept for checks and diagnostics.
-
-    `kind`: quote, spoiler, code, signature, strike or hidden; `author` is the quoted
-    player when the markup says (``data-fm-author``, ``<cite>X wrote:</cite>``).
-    """
-
-    kind: str
-    text: str
-    author: str | None = None
-
-
-@dataclass(frozen=True)
-class PostText:
-    """The player's own words of one post body, with bold and vote-tag positions."""
-
-    text: str
-    bold: tuple[Span, ...] = ()
-    tags: tuple[Span, ...] = ()
-    hidden: tuple[Hidden, ...] = ()
-
-    def lines(self) -> tuple[tuple[int, int], ...]:
-        """(start, end) offsets of every line of `text`."""
-        out = []
-        pos = 0
-        for line in self.text.split("\n"):
-            out.append((pos, pos + len(line)))
-            pos += len(line) + 1
-        return tuple(out)
-
-    def line_at(self, pos: int) -> tuple[int, int]:
-        start = self.text.rfind("\n", 0, pos) + 1
-        end = self.text.find("\n", pos)
-        return start, (len(self.text) if end < 0 else end)
-
-    def bold_at(self, pos: int) -> Span | None:
-        for s in self.bold:
-            if s.start <= pos < s.end:
-                return s
-        return None
 
 
 # --------------------------------------------------------------------------- markup tables
@@ -236,21 +185,9 @@ class _Builder:
         text = "".join(self.parts)
         text = text.rstrip(" \n")
         n = len(text)
-        bold = _merge((min(s, n), min(e, n)) for s, e in self.bold_spans)
+        bold = merge_spans((min(s, n), min(e, n)) for s, e in self.bold_spans)
         tags = tuple(Span(min(t.start, n), min(t.end, n), t.kind) for t in self.tags if min(t.end, n) > t.start)
         return PostText(text, bold, tags, tuple(self.hidden))
-
-
-def _merge(spans) -> tuple[Span, ...]:
-    out: list[list[int]] = []
-    for s, e in sorted(spans):
-        if e <= s:
-            continue
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return tuple(Span(s, e) for s, e in out)
 
 
 def _walk(el, b: _Builder, depth: int) -> None:
@@ -352,8 +289,6 @@ _CACHED_LEN = 100_000  # a 5 MB post is read each time rather than kept
 
 
 def _post_text(html: str) -> PostText:
-    from forummod.extract.bbcode import apply_bbcode
-
     if not html or not html.strip():
         return PostText("")
     if "<" not in html:
