@@ -30,7 +30,8 @@ def _maxrss_mb() -> float:
 def main(argv: list[str]) -> int:
     cfg_path, now = Path(argv[0]), datetime.fromisoformat(argv[1])
     trace = "--tracemalloc" in argv
-    from forummod.checks import check_context, run_checks
+    from forummod.check_store import check_context
+    from forummod.checks import run_checks
     from forummod.config import load_config
     from forummod.service import Workspace, analyse, load_inputs
 

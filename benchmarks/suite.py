@@ -292,7 +292,8 @@ def recount(ws: Any, now: Any) -> dict[str, Any]:
     counts as extraction). The fold is `engine.core.run_game` inside `service.analyse`, timed
     through a wrapper; the rest of `analyse` (extraction, timeline, phases) counts as extraction."""
     from forummod import service
-    from forummod.checks import check_context, run_checks
+    from forummod.check_store import check_context
+    from forummod.checks import run_checks
     from forummod.engine.registry import make_ruleset
     from forummod.extract.saved import context_fingerprint
 
