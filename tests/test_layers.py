@@ -169,6 +169,13 @@ def test_checks_import_no_store_forum_or_service(graph):
     assert forbidden_chains(graph, {"forummod.checks": ("forummod.store", "forummod.forum", "forummod.service")}) == []
 
 
+def test_both_bbcode_readers_use_the_one_tag_grammar(graph):
+    # issue 21 item 4: HTML (archives, preview) and extraction spans share tokenizer and pairing
+    assert "forummod.markup.bbtags" in graph["forummod.markup.bbcode"]
+    assert "forummod.markup.bbtags" in graph["forummod.extract.bbcode"]
+    assert "forummod.markup.bbcode" not in graph["forummod.extract.bbcode"]  # extraction skips HTML
+
+
 def test_no_import_circles_in_src(graph):
     assert cycles(graph) == []
 

@@ -5,7 +5,8 @@
 counterparts. Only *paired* tags count: ``[b] vote:slaxx[\\b]`` stays plain text, which is
 also what the MafiaScum moderator ruled (archive index, Slaxx post 1150). Other formatting
 markers (``[color=red]``, ``[size=3]``, ``[u]``...) are dropped so they do not hide a vote
-keyword. Positions of the spans found in the HTML are carried over.
+keyword. Positions of the spans found in the HTML are carried over. The tag grammar is the
+one `markup.bbcode` renders to HTML with (`markup.bbtags`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import bisect
 import re
 
 from forummod.extract.spans import Hidden, PostText, Span, merge_spans
+from forummod.markup.bbtags import Close, Loose, pair, tokenize
 
 _EXCLUDE = {"quote": "quote", "spoiler": "spoiler", "spoil": "spoiler", "hide": "spoiler",
             "code": "code", "php": "code", "s": "strike", "strike": "strike", "del": "strike",
@@ -23,47 +25,41 @@ _VOTE = {"vote": "vote", "voto": "vote", "unvote": "unvote"}
 _FORMAT = frozenset({"i", "u", "em", "color", "colour", "size", "font", "url", "center", "left",
                      "right", "justify", "highlight", "sub", "sup", "big", "small", "align", "indent",
                      "list", "*", "email", "noparse"})
-_NAMES = sorted(set(_EXCLUDE) | _BOLD | set(_VOTE) | _FORMAT, key=len, reverse=True)
-_TOKEN = re.compile(r"\[(/?)(" + "|".join(re.escape(n) for n in _NAMES) + r")(?:=[^\]\n]{0,200})?\]", re.I)
+_NAMES = frozenset(_EXCLUDE) | _BOLD | frozenset(_VOTE) | _FORMAT
 
 
 def apply_bbcode(pt: PostText) -> PostText:
-    """`pt` with literal BBCode applied (unchanged when the text has none)."""
+    """`pt` with literal BBCode applied (unchanged when the text has none).
+
+    The tags are read by the shared grammar (`markup.bbtags`), not through HTML: formatting
+    markers take no part in pairing and are dropped; a tag left unpaired stays plain text."""
     if "[" not in pt.text:
         return pt
-    tokens = list(_TOKEN.finditer(pt.text))
+    tokens = tokenize(pt.text, _NAMES)
     if not tokens:
         return pt
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement) in old coordinates
     bold: list[tuple[int, int]] = []
     tags: list[tuple[int, int, str]] = []
     hidden: list[Hidden] = []
-    stack: list[re.Match] = []
-    for tok in tokens:
-        name = tok.group(2).lower()
-        if name in _FORMAT:
-            edits.append((tok.start(), tok.end(), ""))
+    for step in pair(tokens, opens=lambda t: t.name not in _FORMAT)[0]:
+        if isinstance(step, Loose):
+            if step.tag.name in _FORMAT:
+                edits.append((step.tag.start, step.tag.end, ""))
+            continue  # any other unpaired tag (a closing one nobody opened...) stays plain text
+        if not isinstance(step, Close):
             continue
-        if not tok.group(1):
-            stack.append(tok)
-            continue
-        for i in range(len(stack) - 1, -1, -1):
-            if stack[i].group(2).lower() == name:
-                opener = stack[i]
-                del stack[i:]
-                break
-        else:
-            continue  # a closing tag nobody opened: plain text
+        opener, tok, name = step.opener, step.closer, step.closer.name
         if name in _EXCLUDE:
-            inner = pt.text[opener.end():tok.start()]
-            hidden.append(Hidden(_EXCLUDE[name], " ".join(inner.split()), _author(opener.group(0))))
-            edits.append((opener.start(), tok.end(), "\n"))
+            inner = pt.text[opener.end:tok.start]
+            hidden.append(Hidden(_EXCLUDE[name], " ".join(inner.split()), _author(opener.raw)))
+            edits.append((opener.start, tok.end, "\n"))
         elif name in _BOLD:
-            edits += [(opener.start(), opener.end(), ""), (tok.start(), tok.end(), "")]
-            bold.append((opener.end(), tok.start()))
+            edits += [(opener.start, opener.end, ""), (tok.start, tok.end, "")]
+            bold.append((opener.end, tok.start))
         else:
-            edits += [(opener.start(), opener.end(), ""), (tok.start(), tok.end(), "")]
-            tags.append((opener.end(), tok.start(), _VOTE[name]))
+            edits += [(opener.start, opener.end, ""), (tok.start, tok.end, "")]
+            tags.append((opener.end, tok.start, _VOTE[name]))
     if not edits:
         return pt
     edits = _outermost(edits)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 
-_TAG = re.compile(r"\[(/?)([a-zA-Z*]+)(?:=([^\]\n]{0,200}))?\]")
+from forummod.markup.bbtags import Loose, Open, Tag, pair, tokenize
 
 _SIMPLE = {"b": "strong", "i": "em", "u": "u", "s": "s", "strike": "s", "sub": "sub", "sup": "sup"}
 _BLOCK = {"center": ('<div style="text-align:center">', "</div>"),
@@ -19,44 +18,30 @@ _BLOCK = {"center": ('<div style="text-align:center">', "</div>"),
           "list": ("<ul>", "</ul>")}
 _COLOR = re.compile(r"^(#[0-9a-fA-F]{3,6}|[a-zA-Z]{3,20})$")
 _SAFE_URL = re.compile(r"^(https?://|/|#|mailto:)[^\s\"'<>]*$", re.I)
-
-
-@dataclass
-class _Open:
-    name: str
-    arg: str | None
-    start: int  # index in `out` where its opening tag sits
+_VERBATIM = frozenset({"code", "noparse"})  # their content is text, tags included
 
 
 def bbcode_to_html(text: str) -> str:
-    """Convert BBCode to safe HTML (newlines become <br>)."""
+    """Convert BBCode to safe HTML (newlines become <br>).
+
+    The tags are read by the shared grammar (`markup.bbtags`); an unknown tag, or one whose
+    argument is not safe, pairs with nothing and is printed as text, and the tags left open
+    (inside a closed one, or at the end) are closed so the HTML stays balanced."""
     out: list[str] = []
-    stack: list[_Open] = []
     pos = 0
-    for m in _TAG.finditer(text):
-        out.append(_text(text[pos:m.start()]))
-        pos = m.end()
-        closing, name, arg = m.group(1) == "/", m.group(2).lower(), m.group(3)
-        if stack and stack[-1].name in ("code", "noparse") and not (closing and name == stack[-1].name):
-            out.append(_text(m.group(0)))
-            continue
-        if closing:
-            idx = next((i for i in range(len(stack) - 1, -1, -1) if stack[i].name == name), None)
-            if idx is None:
-                out.append(_text(m.group(0)))
-                continue
-            while len(stack) > idx:
-                out.append(_close(stack.pop()))
-            continue
-        opened = _open(name, arg)
-        if opened is None:
-            out.append(_text(m.group(0)))
-            continue
-        stack.append(_Open(name, arg, len(out)))
-        out.append(opened)
+    found, still_open = pair(tokenize(text), opens=lambda t: _open(t.name, t.arg) is not None,
+                             verbatim=_VERBATIM)
+    for step in found:
+        out.append(_text(text[pos:step.tag.start]))
+        pos = step.tag.end
+        if isinstance(step, Loose):
+            out.append(_text(step.tag.raw))
+        elif isinstance(step, Open):
+            out.append(_open(step.tag.name, step.tag.arg) or "")
+        else:
+            out.extend(_close(t) for t in (*step.inner, step.opener))
     out.append(_text(text[pos:]))
-    while stack:
-        out.append(_close(stack.pop()))
+    out.extend(_close(t) for t in still_open)
     return "".join(out)
 
 
@@ -99,7 +84,7 @@ def _open(name: str, arg: str | None) -> str | None:
     return None
 
 
-def _close(o: _Open) -> str:
+def _close(o: Tag) -> str:
     n = o.name
     if n in _SIMPLE:
         return f"</{_SIMPLE[n]}>"
