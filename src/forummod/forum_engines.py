@@ -17,7 +17,6 @@ from forummod.errors import ConfigError
 from forummod.resources import search_path
 
 ARCHIVE = "archive"
-AUTO = "auto"
 _NAME = re.compile(r"[a-z][a-z0-9_-]*")
 
 

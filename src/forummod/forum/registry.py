@@ -16,9 +16,8 @@ from forummod.forum.base import ForumAdapter
 from forummod.forum.cookies import CookieStore
 from forummod.forum.http import HttpClient
 from forummod.forum.profile import Profile, load_profiles
+from forummod.forum_engines import ARCHIVE
 from forummod.resources import search_path
-
-ARCHIVE = "archive"
 
 
 @lru_cache(maxsize=16)
