@@ -16,7 +16,7 @@ def test_tokenize_reads_name_argument_and_position():
 
 def test_tokenize_limited_to_names_leaves_other_brackets_as_text():
     # "[foo=[b]": an unknown tag does not swallow the bold tag in its argument
-    assert [t.raw for t in tokenize("[foo=[b]x[/b]", {"b"})] == ["[b]", "[/b]"]
+    assert [t.raw for t in tokenize("[foo=[b]x[/b]", frozenset({"b"}))] == ["[b]", "[/b]"]
     assert [t.raw for t in tokenize("[foo=[b]x[/b]")] == ["[foo=[b]", "[/b]"]
 
 

@@ -29,15 +29,22 @@ def bbcode_to_html(text: str) -> str:
     (inside a closed one, or at the end) are closed so the HTML stays balanced."""
     out: list[str] = []
     pos = 0
-    found, still_open = pair(tokenize(text), opens=lambda t: _open(t.name, t.arg) is not None,
-                             verbatim=_VERBATIM)
+    opened: dict[int, str] = {}  # start of an accepted opening tag -> its HTML
+
+    def opens(tag: Tag) -> bool:
+        h = _open(tag.name, tag.arg)
+        if h is not None:
+            opened[tag.start] = h
+        return h is not None
+
+    found, still_open = pair(tokenize(text), opens=opens, verbatim=_VERBATIM)
     for step in found:
         out.append(_text(text[pos:step.tag.start]))
         pos = step.tag.end
         if isinstance(step, Loose):
             out.append(_text(step.tag.raw))
         elif isinstance(step, Open):
-            out.append(_open(step.tag.name, step.tag.arg) or "")
+            out.append(opened[step.tag.start])
         else:
             out.extend(_close(t) for t in (*step.inner, step.opener))
     out.append(_text(text[pos:]))

@@ -17,17 +17,18 @@ left open, the extraction keeps it as plain text (only paired tags count).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable, Iterable, Union
+from functools import lru_cache, partial
+from typing import Callable, Iterable, NamedTuple, Union
 
 _ARG = r"(?:=([^\]\n]{0,200}))?"
 _ANY = re.compile(r"\[(/?)([a-zA-Z*]+)" + _ARG + r"\]")
 
 
-@dataclass(frozen=True)
-class Tag:
-    """One tag as written: `name` lower-cased, `arg` the text after ``=`` (None without)."""
+class Tag(NamedTuple):
+    """One tag as written: `name` lower-cased, `arg` the text after ``=`` (None without).
+
+    Tags and steps are named tuples, not dataclasses: a long post has thousands and they are
+    made on every read of it."""
 
     name: str
     closing: bool
@@ -37,29 +38,27 @@ class Tag:
     raw: str
 
 
-@dataclass(frozen=True)
-class Loose:
+class Loose(NamedTuple):
     """A tag that pairs with nothing: not accepted, never opened, or inside a verbatim tag."""
 
     tag: Tag
 
 
-@dataclass(frozen=True)
-class Open:
+class Open(NamedTuple):
     tag: Tag
 
 
-@dataclass(frozen=True)
-class Close:
-    """`closer` closes `opener`; `inner` are the tags opened after it and still open, innermost first."""
+class Close(NamedTuple):
+    """`closer` (also `tag`, like the other steps) closes `opener`; `inner` are the tags opened
+    after it and still open, innermost first."""
 
+    tag: Tag
     opener: Tag
-    closer: Tag
     inner: tuple[Tag, ...] = ()
 
     @property
-    def tag(self) -> Tag:
-        return self.closer
+    def closer(self) -> Tag:
+        return self.tag
 
 
 Step = Union[Loose, Open, Close]
@@ -73,11 +72,13 @@ def _pattern(names: frozenset[str] | None) -> re.Pattern[str]:
     return re.compile(r"\[(/?)(" + alternatives + r")" + _ARG + r"\]", re.I)
 
 
-def tokenize(text: str, names: Iterable[str] | None = None) -> list[Tag]:
-    """The tags of `text` in order; `names` limits them to those names (None: any ``[a-zA-Z*]+``)."""
-    pattern = _pattern(None if names is None else frozenset(n.lower() for n in names))
-    return [Tag(m.group(2).lower(), m.group(1) == "/", m.group(3), m.start(), m.end(), m.group(0))
-            for m in pattern.finditer(text)]
+def tokenize(text: str, names: frozenset[str] | None = None) -> list[Tag]:
+    """The tags of `text` in order; `names` (lower-case) limits them to those names (None: any
+    ``[a-zA-Z*]+``)."""
+    return [_tag((m[2].lower(), m[1] == "/", m[3], m.start(), m.end(), m[0])) for m in _pattern(names).finditer(text)]
+
+
+_tag = partial(tuple.__new__, Tag)  # Tag(*fields) without the named tuple's Python-level __new__
 
 
 def pair(tags: Iterable[Tag], *, opens: Callable[[Tag], bool] = lambda t: True,
@@ -89,11 +90,13 @@ def pair(tags: Iterable[Tag], *, opens: Callable[[Tag], bool] = lambda t: True,
         if stack and stack[-1].name in verbatim and not (tag.closing and tag.name == stack[-1].name):
             steps.append(Loose(tag))
         elif tag.closing:
-            at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i].name == tag.name), None)
-            if at is None:
+            at = len(stack) - 1
+            while at >= 0 and stack[at].name != tag.name:
+                at -= 1
+            if at < 0:
                 steps.append(Loose(tag))
             else:
-                steps.append(Close(stack[at], tag, tuple(reversed(stack[at + 1:]))))
+                steps.append(Close(tag, stack[at], tuple(reversed(stack[at + 1:]))))
                 del stack[at:]
         elif opens(tag):
             stack.append(tag)
