@@ -3,6 +3,7 @@
 The checks are pure functions of a `CheckContext`; this module, used by the service layer
 (pipeline, `check` command, demo), reads what they need from the store and records what they
 found, so `forummod.checks` imports no store.
+
 "A finding is reported once, not on every poll, unless it changes": `new_findings` records
 every finding (`Store.record_finding` keeps a hash of its payload per key) and returns those
 never reported or changed since their report, then marks them reported. `unreported` answers
