@@ -20,11 +20,11 @@ from typing import Any, Callable, Iterable, Mapping
 from forummod.config import Config, GameConfig, SiteConfig, configured_roles, load_config
 from forummod.engine.core import run_game
 from forummod.engine.events import (
-    ActionEvent, Decision, Draw, Event, Override, UnvoteEvent, VoteEvent,
+    ActionEvent, Decision, Draw, Event, Override, PhaseControl, UnvoteEvent, VoteEvent,
 )
 from forummod.engine.registry import get_ruleset_class, make_ruleset
 from forummod.engine.ruleset import Ruleset, Setup
-from forummod.engine.schedule import Extension, Pin, build_phases, merged_timing
+from forummod.engine.schedule import Extension, Pin, PhasePlan, merged_timing
 from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError
 from forummod.forum.base import ThreadRef
@@ -359,6 +359,9 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         return ex
 
     game_posts = inputs.posts.get("game", ())
+    # every pin of the config counts, also on posts at or after `until_post` (the day in
+    # progress at post N still ends where its pin says, not at the default deadline)
+    all_post_times = {p.number: p.created_at for p in game_posts if p.number is not None}
     if until_post is not None:
         game_posts = tuple(p for p in game_posts if p.number is None or p.number < until_post)
     post_times = {p.number: p.created_at for p in game_posts if p.number is not None}
@@ -382,7 +385,8 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
             events.append(_intent_event(it, 1e12 + i))
     events.extend(gm_events(game, inputs.events, post_times))
     events = [e for e in events if e.at <= now]
-    phases = game_phases(ruleset, game, inputs, now, post_times)
+    issues = [i for i in issues if i.at is None or i.at <= now]  # `tally --at T`: only what was known at T
+    phases = game_phases(ruleset, game, inputs, now, all_post_times)
     setup = game_setup(ruleset, game, inputs.seed)
     run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues))
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
@@ -410,7 +414,7 @@ def _intent_event(it: Any, seq: float) -> Event:
 def roster_with_events(roster: Roster, stored: Iterable[Any]) -> Roster:
     """Replacements the GM entered by command join the configured ones."""
     players = list(roster.players)
-    for ev in stored:
+    for ev in effective_events(stored):
         if ev.kind == "override" and ev.payload.get("kind") == "replace":
             old, new = ev.payload.get("player"), ev.payload.get("target")
             for i, slot in enumerate(players):
@@ -435,11 +439,21 @@ def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, 
             out.append(Override(at=at, seq=seq, kind=ce.kind, player=ce.player, target=ce.target,
                                 role=ce.role, cause=ce.cause or "gm", note=ce.note,
                                 source=Source("config", id=str(i))))
-    for ev in stored:
+    for ev in effective_events(stored):
         p = ev.payload
         if ev.kind == "decision":
             out.append(Decision(at=ev.at, seq=1e15 + ev.id, key=p["key"], verdict=p.get("verdict", "approve"),
                                 note=p.get("note", "")))
+        elif ev.kind == "phase" and p.get("action") in ("pause", "resume", "end_game"):
+            out.append(PhaseControl(at=ev.at, seq=1e15 + ev.id, action=p["action"], result=p.get("result", ""),
+                                    winners=tuple(p.get("winners", ())), note=p.get("note", ""),
+                                    source=Source("gm", id=str(ev.id))))
+        elif ev.kind == "override" and p.get("at_post") is not None:
+            at, seq = _when(None, int(p["at_post"]), post_times)
+            if at is not None:  # at a post: it takes effect right after that post
+                out.append(Override(at=at, seq=seq, kind=p["kind"], player=p.get("player", ""),
+                                    target=p.get("target", ""), role=p.get("role", ""), cause=p.get("cause", "gm"),
+                                    note=p.get("note", ""), source=Source("gm", id=str(ev.id))))
         elif ev.kind == "override":
             out.append(Override(at=ev.at, seq=1e15 + ev.id, kind=p["kind"], player=p.get("player", ""),
                                 target=p.get("target", ""), role=p.get("role", ""), cause=p.get("cause", "gm"),
@@ -462,7 +476,10 @@ def _when(at: datetime | None, at_post: int | None, post_times: Mapping[int, dat
 
 
 def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: datetime,
-                post_times: Mapping[int, datetime]) -> tuple[Phase, ...]:
+                 post_times: Mapping[int, datetime]) -> PhasePlan:
+    """The schedule the fold asks for each phase's default deadlines: the ruleset's timing, the
+    config's [schedule] and pins, and the GM's `extend`, `end` and `start` from the log. The
+    fold itself decides when each phase really starts and ends."""
     sched = game.schedule
     timing = ruleset.default_timing(ruleset.options)
     timing = merged_timing(timing, {"first_phase": sched.first_phase, "vote_close": sched.vote_close,
@@ -472,19 +489,49 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
     if start is None:
         firsts = [p.created_at for p in inputs.posts.get("game", ())]
         start = min(firsts) if firsts else now
-    pins = []
+    pins: dict[PhaseId, Pin] = {}
     for pin in game.phases:
-        pins.append(Pin(PhaseId.parse(pin.name), start=pin.start, start_post=pin.start_post, end=pin.end,
-                        end_post=pin.end_post, vote_close=pin.vote_close, action_deadline=pin.action_deadline))
+        pid = PhaseId.parse(pin.name)
+        pins[pid] = Pin(pid, start=pin.start, start_post=pin.start_post, end=pin.end,
+                        end_post=pin.end_post, vote_close=pin.vote_close, action_deadline=pin.action_deadline)
     exts = []
-    for ev in inputs.events:
+    stored = effective_events(inputs.events)
+    for ev in stored:
         if ev.kind == "extend":
-            exts.append(Extension(PhaseId.parse(ev.payload["phase"]), datetime.fromisoformat(ev.payload["until"])))
+            p = ev.payload
+            exts.append(Extension(PhaseId.parse(p["phase"]), _iso(p.get("until")), _iso(p.get("close"))))
+        elif ev.kind == "phase" and ev.payload.get("action") in ("end", "start"):
+            # the GM's `end` / `start`: a pin entered by command (the latest wins over the config's)
+            p = ev.payload
+            pid = PhaseId.parse(p["phase"])
+            at, post = _iso(p.get("at")) or ev.at, p.get("post")
+            old = pins.get(pid, Pin(pid))
+            if p["action"] == "end":
+                pins[pid] = replace(old, end=None if post is not None else at, end_post=post)
+            else:
+                pins[pid] = replace(old, start=None if post is not None else at, start_post=post)
     for ce in game.events:
         if ce.kind == "extend" and ce.until is not None and ce.phase:
             exts.append(Extension(PhaseId.parse(ce.phase), ce.until))
-    return build_phases(timing, start=start, tz=game.tz, now=now, pins=pins, extensions=exts, post_times=post_times,
-                        max_phases=ruleset.max_phases or 400)
+    return PhasePlan(timing, start=start, tz=game.tz, pins=tuple(pins.values()), extensions=exts,
+                     post_times=post_times, max_phases=ruleset.max_phases or 400)
+
+
+def _iso(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def effective_events(stored: Iterable[Any]) -> list[Any]:
+    """The log without the events a `gm undo` took back (an undo of an undo restores the event).
+
+    Nothing is deleted: `gm undo N` appends an event, and every analysis reads the log through
+    this, so `replay` reproduces the undo exactly."""
+    stored = list(stored)
+    undone: set[int] = set()
+    for ev in sorted(stored, key=lambda e: e.id, reverse=True):
+        if ev.kind == "undo" and ev.id not in undone:
+            undone.add(int(ev.payload["event"]))
+    return [ev for ev in stored if ev.id not in undone and ev.kind != "undo"]
 
 
 def game_setup(ruleset: Ruleset, game: GameConfig, seed: int) -> Setup:

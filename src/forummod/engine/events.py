@@ -165,5 +165,17 @@ class Draw(Event):
     seed: int = 0
 
 
+@dataclass(frozen=True)
+class PhaseControl(Event):
+    """A GM's move of the game clock: `pause` / `resume` every deadline (the time left is kept),
+    or `end_game` by ruling (`result`: a faction, "draw" or "abandoned"; `winners` named)."""
+
+    action: str = ""
+    result: str = ""
+    winners: tuple[str, ...] = ()
+    note: str = ""
+    source: Source | None = None
+
+
 def sort_timeline(events: list[Event]) -> list[Event]:
     return sorted(events, key=lambda e: e.sort_key)
