@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from forummod.config import Config, GameConfig, SiteConfig, configured_roles, load_config
 from forummod.engine.core import run_game
+from forummod.engine.events import RANK_INPUT
 from forummod.engine.events import (
     ActionEvent, Decision, Draw, Event, Override, PhaseControl, UnvoteEvent, VoteEvent,
 )
@@ -383,11 +384,14 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         for it in ex.intents:
             intents.append(it)
             events.append(_intent_event(it, 1e12 + i))
-    events.extend(gm_events(game, inputs.events, post_times))
+    seats = SeatHistory.build(game, roster, inputs.events, post_times)
+    events = [seats.translate(e) for e in events]
+    events.extend(seats.translate(e) for e in gm_events(game, inputs.events, post_times))
+    events.extend(seats.overrides)
     events = [e for e in events if e.at <= now]
     issues = [i for i in issues if i.at is None or i.at <= now]  # `tally --at T`: only what was known at T
     phases = game_phases(ruleset, game, inputs, now, all_post_times)
-    setup = game_setup(ruleset, game, inputs.seed)
+    setup = game_setup(ruleset, game, inputs.seed, seats.first_names())
     run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues))
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
                         fresh)
@@ -417,10 +421,99 @@ def roster_with_events(roster: Roster, stored: Iterable[Any]) -> Roster:
     for ev in effective_events(stored):
         if ev.kind == "override" and ev.payload.get("kind") == "replace":
             old, new = ev.payload.get("player"), ev.payload.get("target")
+            at_post = ev.payload.get("at_post")
             for i, slot in enumerate(players):
                 if slot.name == old and new:
-                    players[i] = replace(slot, name=new, replacements=slot.replacements + (Replacement(old, ev.at),))
+                    players[i] = replace(slot, name=new, replacements=slot.replacements + (
+                        Replacement(old, None if at_post is not None else ev.at, at_post),))
     return replace(roster, players=tuple(players))
+
+
+@dataclass(frozen=True)
+class SeatHistory:
+    """Who held each seat when: the config's `replaces`, its `replace` events and `gm replace`.
+
+    The engine starts with each seat's first holder and renames the seat by an override at the
+    replacement's point in the timeline (right after its post, or at its time), so counts,
+    drafts and PMs before it keep the old name, and the seat's votes carry over after it. Names
+    from extraction (always the seat's latest name) become the holder's at each event.
+    """
+
+    chains: Mapping[str, tuple[tuple[str, tuple | None], ...]]  # seat -> (holder, held until key)
+    account_seat: Mapping[str, str]  # every account and seat name -> seat (its latest name)
+    overrides: tuple[Override, ...] = ()
+
+    @classmethod
+    def build(cls, game: GameConfig, roster: Roster, stored: Iterable[Any],
+              post_times: Mapping[int, datetime]) -> "SeatHistory":
+        steps: dict[str, list[tuple[str, str, datetime | None, float]]] = {}  # seat -> (old, new, at, seq)
+        for pl in game.players:
+            names = [r.name for r in pl.replaces] + [pl.name]
+            for r, new in zip(pl.replaces, names[1:]):
+                at, seq = _when(r.at, r.at_post, post_times)
+                steps.setdefault(pl.name, []).append((r.name, new, at, seq))
+        for ce in game.events:
+            if ce.kind == "replace" and ce.player and ce.target:
+                at, seq = _when(ce.at, ce.at_post, post_times)
+                steps.setdefault(ce.player, []).append((ce.player, ce.target, at, seq))
+        for ev in effective_events(stored):
+            p = ev.payload
+            if ev.kind == "override" and p.get("kind") == "replace" and p.get("player") and p.get("target"):
+                if p.get("at_post") is not None:
+                    at, seq = _when(None, int(p["at_post"]), post_times)
+                else:
+                    at, seq = ev.at, 1e15 + ev.id
+                steps.setdefault(p["player"], []).append((p["player"], p["target"], at, seq))
+        account_seat: dict[str, str] = {}
+        for slot in roster.players:
+            for acc in slot.all_accounts:
+                account_seat[acc] = slot.name
+        chains: dict[str, tuple] = {}
+        overrides: list[Override] = []
+        for slot in roster.players:
+            accs = set(slot.all_accounts)
+            mine = [st for key, sts in steps.items() if key in accs for st in sts]
+            mine.sort(key=lambda x: (x[2] is None, x[2] or datetime.min.replace(tzinfo=timezone.utc), x[3]))
+            first = slot.replacements[0].previous if slot.replacements else slot.name
+            chain: list[tuple[str, tuple | None]] = []
+            holder = first
+            for old, new, at, seq in mine:
+                if at is None:
+                    break  # its post is not in the store yet: not in effect
+                chain.append((holder, (at, RANK_INPUT, seq)))
+                overrides.append(Override(at=at, seq=seq, kind="replace", player=holder, target=new,
+                                          source=Source("gm", id=f"replace:{holder}")))
+                holder = new
+            chain.append((holder, None))
+            chains[slot.name] = tuple(chain)
+        return cls(chains, account_seat, tuple(overrides))
+
+    def holder(self, name: str, key: tuple) -> str:
+        seat = self.account_seat.get(name)
+        if seat is None:
+            return name
+        for holder, until in self.chains[seat]:
+            if until is None or key < until:
+                return holder
+        return name
+
+    def first_names(self) -> dict[str, str]:
+        """Every account and seat name -> the seat's first holder (who the setup deals to)."""
+        return {acc: self.chains[seat][0][0] for acc, seat in self.account_seat.items()}
+
+    def translate(self, e: Event) -> Event:
+        if not any(len(c) > 1 for c in self.chains.values()):
+            return e
+        k = e.sort_key
+        if isinstance(e, (VoteEvent, UnvoteEvent)):
+            target = self.holder(e.target, k) if e.target else e.target
+            return replace(e, voter=self.holder(e.voter, k), target=target)
+        if isinstance(e, ActionEvent):
+            return replace(e, actor=self.holder(e.actor, k), targets=tuple(self.holder(t, k) for t in e.targets))
+        if isinstance(e, Override) and e.kind != "replace":
+            return replace(e, player=self.holder(e.player, k) if e.player else e.player,
+                           target=self.holder(e.target, k) if e.target else e.target)
+        return e
 
 
 def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, datetime]) -> list[Event]:
@@ -433,14 +526,16 @@ def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, 
         if ce.kind in ("approve", "reject"):
             key = ce.phase if ":" in ce.phase else f"lynch:{ce.phase}"
             out.append(Decision(at=at, seq=seq, key=key, verdict=ce.kind))
-        elif ce.kind == "extend":
-            continue  # applied to the schedule in game_phases
+        elif ce.kind in ("extend", "replace"):
+            continue  # extend: applied to the schedule in game_phases; replace: a SeatHistory event
         else:
             out.append(Override(at=at, seq=seq, kind=ce.kind, player=ce.player, target=ce.target,
                                 role=ce.role, cause=ce.cause or "gm", note=ce.note,
                                 source=Source("config", id=str(i))))
     for ev in effective_events(stored):
         p = ev.payload
+        if ev.kind == "override" and p.get("kind") == "replace":
+            continue  # a SeatHistory event
         if ev.kind == "decision":
             out.append(Decision(at=ev.at, seq=1e15 + ev.id, key=p["key"], verdict=p.get("verdict", "approve"),
                                 note=p.get("note", "")))
@@ -527,18 +622,26 @@ def effective_events(stored: Iterable[Any]) -> list[Any]:
     Nothing is deleted: `gm undo N` appends an event, and every analysis reads the log through
     this, so `replay` reproduces the undo exactly."""
     stored = list(stored)
-    undone: set[int] = set()
-    for ev in sorted(stored, key=lambda e: e.id, reverse=True):
-        if ev.kind == "undo" and ev.id not in undone:
-            undone.add(int(ev.payload["event"]))
+    undone = undone_by(stored)
     return [ev for ev in stored if ev.id not in undone and ev.kind != "undo"]
 
 
-def game_setup(ruleset: Ruleset, game: GameConfig, seed: int) -> Setup:
-    players = tuple(p.name for p in game.players)
-    roles = {n: ruleset.canonical_role(r) for n, r in configured_roles(game).items()}
+def undone_by(stored: Iterable[Any]) -> dict[int, int]:
+    """Event id -> the id of the `gm undo` that took it back (undos that were undone do not count)."""
+    undone: dict[int, int] = {}
+    for ev in sorted(stored, key=lambda e: e.id, reverse=True):
+        if ev.kind == "undo" and ev.id not in undone:
+            undone[int(ev.payload["event"])] = ev.id
+    return undone
+
+
+def game_setup(ruleset: Ruleset, game: GameConfig, seed: int, first: Mapping[str, str] | None = None) -> Setup:
+    """Who plays what at the start; `first` maps a seat's names to its first holder."""
+    first = first or {}
+    players = tuple(first.get(p.name, p.name) for p in game.players)
+    roles = {first.get(n, n): ruleset.canonical_role(r) for n, r in configured_roles(game).items()}
     extra: dict[str, Any] = {}
-    buildings = {p.name: p.building for p in game.players if p.building}
+    buildings = {first.get(p.name, p.name): p.building for p in game.players if p.building}
     if buildings:
         extra["buildings"] = buildings
     if game.setup.buildings:

@@ -71,13 +71,12 @@ def phase_boundaries(ph: Phase, prev: Phase | None, *, start: bool = True) -> li
 
 
 class ListPlan:
-    """A fixed list of phases as a plan (engine tests write phases by hand): a phase that ends
-    early moves the ones after it by the same amount, unless they are pinned to a post."""
+    """A fixed list of phases as a plan (engine tests write phases by hand): each phase opens
+    at its listed start whatever happened before, so a hand-written list means what it says."""
 
     def __init__(self, phases: Iterable[Phase]):
         self.phases = tuple(phases)
         self.night_first = not self.phases or self.phases[0].kind == "night"
-        self.max_phases = len(self.phases)
 
     def first_phase(self) -> Phase | None:
         return self.phases[0] if self.phases else None
@@ -86,20 +85,7 @@ class ListPlan:
         ids = [p.id for p in self.phases]
         if prev.id not in ids or ids.index(prev.id) + 1 >= len(ids):
             return None
-        i = ids.index(prev.id)
-        listed, nxt = self.phases[i], self.phases[i + 1]
-        if listed.end is None or real_end == listed.end or nxt.start_post is not None:
-            return nxt
-        return shifted(nxt, real_end - listed.end)
-
-
-def shifted(ph: Phase, delta) -> Phase:
-    """`ph` with its start and every deadline moved by `delta` (post pins dropped)."""
-    def mv(t: datetime | None) -> datetime | None:
-        return None if t is None else t + delta
-
-    return replace(ph, start=ph.start + delta, end=mv(ph.end), vote_close=mv(ph.vote_close),
-                   action_deadline=mv(ph.action_deadline), start_post=None, end_post=None)
+        return self.phases[ids.index(prev.id) + 1]
 
 
 class _Timeline:
