@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from forummod.config import Config, GameConfig, SiteConfig, configured_roles, load_config
 from forummod.engine.core import run_game
-from forummod.engine.events import RANK_INPUT
+from forummod.engine.events import RANK_BOUNDARY, RANK_INPUT
 from forummod.engine.events import (
     ActionEvent, Decision, Draw, Event, Override, PhaseControl, UnvoteEvent, VoteEvent,
 )
@@ -301,7 +301,7 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
     site = ws.cfg.sites[inputs.game.site]
     if site.engine == "archive":
         times = [p.created_at for ps in inputs.posts.values() for p in ps] + [m.created_at for m in inputs.messages]
-        times += [e.at for e in inputs.events]
+        times += [e.at for e in effective_events(inputs.events)]  # an undo does not move the clock
         if times:
             return max(times) + timedelta(seconds=1)
     return ws.clock()
@@ -502,8 +502,8 @@ class SeatHistory:
         return {acc: self.chains[seat][0][0] for acc, seat in self.account_seat.items()}
 
     def translate(self, e: Event) -> Event:
-        if not any(len(c) > 1 for c in self.chains.values()):
-            return e
+        if all(len(c) == 1 and c[0][0] == seat for seat, c in self.chains.items()):
+            return e  # nobody was ever replaced
         k = e.sort_key
         if isinstance(e, (VoteEvent, UnvoteEvent)):
             target = self.holder(e.target, k) if e.target else e.target
@@ -543,6 +543,21 @@ def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, 
             out.append(PhaseControl(at=ev.at, seq=1e15 + ev.id, action=p["action"], result=p.get("result", ""),
                                     winners=tuple(p.get("winners", ())), note=p.get("note", ""),
                                     source=Source("gm", id=str(ev.id))))
+        elif ev.kind == "phase" and p.get("action") in ("end", "start"):
+            post = p.get("post")
+            if post is not None:  # end: right after post N; start: with post N
+                at = post_times.get(int(post))
+                if at is None:
+                    continue
+                rank, seq = RANK_INPUT, int(post) + (0.5 if p["action"] == "end" else -0.5)
+            else:  # at a time: before the posts of that instant (half-open, like every deadline)
+                at, rank, seq = _iso(p.get("at")) or ev.at, RANK_BOUNDARY, 1e15 + ev.id
+            out.append(PhaseControl(at=at, rank=rank, seq=seq, action=p["action"], phase=p["phase"],
+                                    post=int(post) if post is not None else None, source=Source("gm", id=str(ev.id))))
+        elif ev.kind == "extend":
+            out.append(PhaseControl(at=ev.at, seq=1e15 + ev.id, action="extend", phase=p["phase"],
+                                    until=_iso(p.get("until")), close=_iso(p.get("close")),
+                                    source=Source("gm", id=str(ev.id))))
         elif ev.kind == "override" and p.get("at_post") is not None:
             at, seq = _when(None, int(p["at_post"]), post_times)
             if at is not None:  # at a post: it takes effect right after that post
@@ -573,8 +588,8 @@ def _when(at: datetime | None, at_post: int | None, post_times: Mapping[int, dat
 def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: datetime,
                  post_times: Mapping[int, datetime]) -> PhasePlan:
     """The schedule the fold asks for each phase's default deadlines: the ruleset's timing, the
-    config's [schedule] and pins, and the GM's `extend`, `end` and `start` from the log. The
-    fold itself decides when each phase really starts and ends."""
+    config's [schedule], pins and `extend` events. The fold itself decides when each phase
+    really starts and ends (a hammer; the GM's `end`, `start`, `extend`, `pause` in the log)."""
     sched = game.schedule
     timing = ruleset.default_timing(ruleset.options)
     timing = merged_timing(timing, {"first_phase": sched.first_phase, "vote_close": sched.vote_close,
@@ -589,22 +604,7 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
         pid = PhaseId.parse(pin.name)
         pins[pid] = Pin(pid, start=pin.start, start_post=pin.start_post, end=pin.end,
                         end_post=pin.end_post, vote_close=pin.vote_close, action_deadline=pin.action_deadline)
-    exts = []
-    stored = effective_events(inputs.events)
-    for ev in stored:
-        if ev.kind == "extend":
-            p = ev.payload
-            exts.append(Extension(PhaseId.parse(p["phase"]), _iso(p.get("until")), _iso(p.get("close"))))
-        elif ev.kind == "phase" and ev.payload.get("action") in ("end", "start"):
-            # the GM's `end` / `start`: a pin entered by command (the latest wins over the config's)
-            p = ev.payload
-            pid = PhaseId.parse(p["phase"])
-            at, post = _iso(p.get("at")) or ev.at, p.get("post")
-            old = pins.get(pid, Pin(pid))
-            if p["action"] == "end":
-                pins[pid] = replace(old, end=None if post is not None else at, end_post=post)
-            else:
-                pins[pid] = replace(old, start=None if post is not None else at, start_post=post)
+    exts = []  # the GM's own `extend`, `end` and `start` are timeline events (gm_events)
     for ce in game.events:
         if ce.kind == "extend" and ce.until is not None and ce.phase:
             exts.append(Extension(PhaseId.parse(ce.phase), ce.until))

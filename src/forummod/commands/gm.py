@@ -109,6 +109,8 @@ def run(args) -> int:
             kind = "override"
         elif cmd == "replace":
             payload = _replacement(ws, gid, game, args, at)
+            if args.post is not None:
+                at = _post_time(ws, gid, args.post)
             kind = "override"
         elif cmd == "set-vote":
             _known(args.voter, players)

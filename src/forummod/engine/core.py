@@ -23,6 +23,7 @@ from forummod.engine.events import (
     Override, PhaseControl, PhaseEnd, PhaseStart, Timer, UnvoteEvent, VoteClose, VoteEvent,
 )
 from forummod.engine.ruleset import Ruleset, RunContext, Setup
+from forummod.engine.schedule import extended
 from forummod.engine.types import Fact, GameRun, GameState, Outcome, Phase, Proposal
 
 
@@ -129,6 +130,8 @@ class _Driver:
         self.done: set[tuple[str, object]] = set()
         self.mine: dict[int, Event] = {}  # boundaries the fold itself scheduled, by identity
         self.paused_at: datetime | None = None
+        self.pending_ext: dict[str, list[PhaseControl]] = {}  # GM extensions of phases not open yet
+        self.start_at: dict[str, tuple[datetime, int | None]] = {}  # GM `start` of the next phase
         self.stamps: dict[str, int] = {}
 
     # ---- phases: the fold opens and closes them
@@ -171,21 +174,28 @@ class _Driver:
         if st.outcome is not None or self.paused_at is not None:
             return
         nxt = self.plan.next_phase(ended, ended.end, len(self.produced))
-        if nxt is not None and all(p.id != nxt.id for p in self.produced):
-            self._schedule(nxt, ended)
+        if nxt is None or any(p.id == nxt.id for p in self.produced):
+            return
+        at_post = self.start_at.pop(nxt.name, None)
+        if at_post is not None and hasattr(self.plan, "phase"):  # the GM's `start` at this instant
+            nxt = replace(self.plan.phase(nxt.id, at_post[0]), start_post=at_post[1])
+        for ext in self.pending_ext.pop(nxt.name, ()):
+            nxt = extended(nxt, ext.until, ext.close)
+        self._schedule(nxt, ended)
 
     def _current(self, st: GameState) -> Phase | None:
         if st.phase is None:
             return None
         return next((p for p in self.produced if p.id == st.phase.id), st.phase)
 
-    def _end_early(self, st: GameState, req: tuple) -> GameState:
-        """A ruleset ended a phase before its deadline (e.g. a hammer): it ends at that post."""
+    def _end_early(self, st: GameState, req: tuple, by_gm: bool = False) -> GameState:
+        """A ruleset ended a phase before its deadline (e.g. a hammer): it ends at that post.
+        A phase whose end the config pins ends there instead; the GM's `end` always applies."""
         name, at, post = req
         ph = next((p for p in self.produced if p.name == name), None)
-        if ph is None or ("PhaseEnd", ph.id) in self.done or self.plan_pins_end(ph):
+        if ph is None or ("PhaseEnd", ph.id) in self.done or (self.plan_pins_end(ph) and not by_gm):
             return st
-        if ph.end is not None and ph.end <= at:
+        if ph.end is not None and ph.end <= at and not by_gm:
             return st
         new = replace(ph, end=at, end_post=post,
                       vote_close=min(ph.vote_close, at) if ph.vote_close else None,
@@ -235,6 +245,8 @@ class _Driver:
             if ("PhaseEnd", cur.id) in self.done:  # paused between phases: open the next one now
                 self._open_next(st, replace(cur, end=ev.at))
             return st
+        if ev.action in ("end", "start", "extend"):
+            return self._move(st, ev)
         if ev.action == "end_game":
             if st.outcome is not None:
                 run.note("ignored", "GM end-game: the game is already over", source=ev.source)
@@ -247,6 +259,66 @@ class _Driver:
             return replace(st, outcome=out)
         run.note("ignored", f"GM {ev.action!r} is not a phase control", source=ev.source)
         return st
+
+    def _move(self, st: GameState, ev: PhaseControl) -> GameState:
+        """The GM's `end`, `start` and `extend` of a phase, at the event's instant."""
+        run = self.run
+        ph = next((p for p in self.produced if p.name == ev.phase), None)
+        ended = ph is not None and ("PhaseEnd", ph.id) in self.done
+        if ev.action == "extend":
+            if ph is None:
+                self.pending_ext.setdefault(ev.phase, []).append(ev)
+                run.note("phase", f"GM extend {ev.phase}: applies when it starts", source=ev.source)
+                return st
+            if ended:
+                run.note("ignored", f"GM extend {ev.phase}: it already ended (gm start opens a phase)",
+                         source=ev.source)
+                return st
+            close = ev.close
+            key = ("VoteClose" if ph.kind == "day" else "ActionDeadline", ph.id)
+            if key in self.done and (ev.close is not None or ev.until is not None):
+                run.note("phase", f"GM extend {ev.phase}: its vote close / action deadline has passed; "
+                                  f"only the end moves", source=ev.source)
+            new = extended(ph, ev.until, close)
+            run.note("phase", f"GM extend {ev.phase}: ends {new.end.isoformat() if new.end else '?'}",
+                     source=ev.source)
+            return self._replan(st, new)
+        if ev.action == "end":
+            if ph is None or ended:
+                run.note("ignored", f"GM end {ev.phase}: " + ("it already ended" if ended else "it has not started"),
+                         source=ev.source)
+                return st
+            run.note("phase", f"GM end {ev.phase}", source=ev.source)
+            return self._end_early(st, (ph.name, ev.at, ev.post), by_gm=True)
+        # start: the phase before ends here (if still open) and this one opens with fresh deadlines
+        if ph is not None:
+            if ended:
+                run.note("ignored", f"GM start {ev.phase}: it already ended", source=ev.source)
+                return st
+            fresh = self.plan.phase(ph.id, ev.at) if hasattr(self.plan, "phase") else ph
+            fresh = replace(fresh, start=ph.start, start_post=ph.start_post)
+            run.note("phase", f"GM start {ev.phase}: deadlines count from {ev.at.isoformat()}", source=ev.source)
+            return self._replan(st, self._restarted(fresh, ph, ev.at))
+        cur = self.produced[-1] if self.produced else None
+        if cur is None or not hasattr(self.plan, "next_id") or self.plan.next_id(cur.id).__str__() != ev.phase:
+            run.note("ignored", f"GM start {ev.phase}: not the phase after {cur.name if cur else 'the start'}",
+                     source=ev.source)
+            return st
+        self.start_at[ev.phase] = (ev.at, ev.post)
+        if ("PhaseEnd", cur.id) in self.done:  # between phases: open it now
+            self._open_next(st, replace(cur, end=ev.at))
+            return st
+        run.note("phase", f"GM start {ev.phase}: {cur.name} ends", source=ev.source)
+        return self._end_early(st, (cur.name, ev.at, None), by_gm=True)
+
+    def _restarted(self, fresh: Phase, ph: Phase, at: datetime) -> Phase:
+        """A running phase re-timed from `at` (deadlines already passed stay as they were)."""
+        keep = {"VoteClose": "vote_close", "ActionDeadline": "action_deadline"}
+        out = replace(fresh, start=ph.start)
+        for kind, field_ in keep.items():
+            if (kind, ph.id) in self.done:
+                out = replace(out, **{field_: getattr(ph, field_)})
+        return out
 
     def _stamp(self, ev: Event) -> str:
         """A token of the event being folded that does not change when other events are added

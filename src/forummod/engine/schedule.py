@@ -159,16 +159,25 @@ class PhasePlan:
             if nxt is not None and ph_start < nxt < end:
                 end = nxt
                 deadline_fields = {k: min(v, end) for k, v in deadline_fields.items()}
-        if ext is not None:
-            if ext.until is not None:
-                deadline_fields = {k: ext.until for k in deadline_fields}
-                end = max(end, ext.until) if ext.close is None else ext.until
-                end_post = None
-            if ext.close is not None:  # the vote close / action deadline alone
-                deadline_fields = {k: ext.close for k in deadline_fields}
-                if end < ext.close:
-                    end, end_post = ext.close, None
-        return Phase(id=pid, start=ph_start, end=end, start_post=start_post, end_post=end_post, **deadline_fields)
+        ph = Phase(id=pid, start=ph_start, end=end, start_post=start_post, end_post=end_post, **deadline_fields)
+        return extended(ph, ext.until, ext.close) if ext is not None else ph
+
+
+def extended(ph: Phase, until: datetime | None, close: datetime | None) -> Phase:
+    """`ph` after a GM's extension: `until` moves the end and with it the vote close (action
+    deadline); `close` moves the vote close (action deadline) alone, the end follows if earlier."""
+    field_ = "vote_close" if ph.kind == "day" else "action_deadline"
+    end, end_post = ph.end, ph.end_post
+    deadline = ph.votes_close_at() if ph.kind == "day" else ph.actions_due_at()
+    if until is not None:
+        deadline = until
+        end = until if close is not None or end is None else max(end, until)
+        end_post = None
+    if close is not None:
+        deadline = close
+        if end is None or end < close:
+            end, end_post = close, None
+    return replace(ph, end=end, end_post=end_post, **{field_: deadline})
 
 
 def build_phases(timing: Timing, *, start: datetime, tz: ZoneInfo, now: datetime,
