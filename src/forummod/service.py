@@ -392,7 +392,10 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     issues = [i for i in issues if i.at is None or i.at <= now]  # `tally --at T`: only what was known at T
     phases = game_phases(ruleset, game, inputs, now, all_post_times)
     setup = game_setup(ruleset, game, inputs.seed, seats.first_names())
-    run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues))
+    # before post N: not even a boundary pinned right after a post of the same instant
+    until = (all_post_times[until_post], RANK_INPUT, float(until_post)) if until_post in all_post_times else None
+    run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues),
+                   until=until)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
                         fresh)
 

@@ -16,6 +16,7 @@ def add_arguments(p) -> None:
                    help="the count just before game-thread post POST_NUMBER, or at TIME (ISO 8601)")
     p.add_argument("--public", action="store_true", help="the count as the thread may see it (secret votes hidden)")
     p.add_argument("--now", metavar="TIME", help=argparse_suppress())
+    p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made (what-if view)")
 
 
 def argparse_suppress():
@@ -51,7 +52,7 @@ def run(args) -> int:
     with open_workspace(args) as ws:
         gid = ws.only_game(args.game)
         now, until = at_options(args, ws, gid)
-        a = analyse_game(ws, gid, now=now, until_post=until)
+        a = analyse_game(ws, gid, now=now, until_post=until, approve_all=args.approve_all)
         rep = tally_report(a, public=args.public)
         if args.json:
             print_json(rep)

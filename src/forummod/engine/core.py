@@ -133,6 +133,7 @@ class _Driver:
         self.pending_ext: dict[str, list[PhaseControl]] = {}  # GM extensions of phases not open yet
         self.start_at: dict[str, tuple[datetime, int | None]] = {}  # GM `start` of the next phase
         self.stamps: dict[str, int] = {}
+        self.until: tuple | None = None  # stop before this timeline key (`tally --at N`: before post N)
 
     # ---- phases: the fold opens and closes them
     @staticmethod
@@ -394,7 +395,7 @@ class _Driver:
                 break
             if not self._is_live(ev):
                 continue  # a boundary moved by an early end, a pause or a resume
-            if ev.at > self.now:
+            if ev.at > self.now or (self.until is not None and ev.sort_key >= self.until):
                 self.future = [ev] + [e for e in self.timeline.remaining() if self._is_live(e)]
                 break
             index += 1
@@ -502,7 +503,7 @@ class _Driver:
 
 
 def run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *,
-             now: datetime, approve_all: bool = False, issues: tuple = ()) -> GameRun:
+             now: datetime, approve_all: bool = False, issues: tuple = (), until: tuple | None = None) -> GameRun:
     """Fold the timeline up to `now` and report state, tallies, proposals, facts and rejections.
 
     `phases` is a plan (`schedule.PhasePlan`: the fold opens each phase when the one before
@@ -510,6 +511,7 @@ def run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *,
     """
     plan = ListPlan(phases) if isinstance(phases, (tuple, list)) else phases
     driver = _Driver(ruleset, plan, now, approve_all)
+    driver.until = until
     st = ruleset.initial_state(setup)
     st = driver.fold(st, list(events))
     run = driver.run
