@@ -84,6 +84,8 @@ def tally_report(a, *, public: bool = False) -> dict[str, Any]:
         "timezone": a.game.timezone,
         "vote_close": _t(st.phase.votes_close_at()) if st.phase and st.phase.kind == "day" else None,
         "tally": tally_dict(tally),
+        # who held each replaced seat at that moment (the names in the count are theirs)
+        "seats": [{"holder": p.name, "replaced": list(p.replaced)} for p in st.players if p.replaced],
         "rejected_votes": [{"voter": r.actor, "target": r.target, "reason": r.reason, "rule": r.rule,
                             "message": r.message, "at": _t(r.at), "source": _source(r.source)} for r in rejections],
         "issues": [issue_dict(i) for i in a.extraction_issues if phase_name is None or i.at is None

@@ -219,6 +219,8 @@ def test_gm_replace_at_a_post_equals_the_config_entry_and_keeps_earlier_counts(t
         assert counts(gm_rep) == counts(cfg_rep) and gm_rep["tally"]["not_voting"] == cfg_rep["tally"]["not_voting"]
     after = cli_json(capsys, "tally", "--config", by_gm, "--at", 11)
     assert counts(after) == {"Ann": ["Bob", "Cat", "Zed"], "Bob": ["Eve"]}  # the seat's vote moved under Zed
+    assert after["seats"] == [{"holder": "Zed", "replaced": ["Dan"]}] and before["seats"] == []
+    assert "seat: Zed (replacing Dan)" in cli(capsys, "tally", "--config", by_gm, "--at", 11)[1]
     assert "Dan" in cli_json(capsys, "tally", "--config", by_gm, "--at", 8)["tally"]["not_voting"]
     assert cli_json(capsys, "status", "--config", by_gm)["alive"] == ["Ann", "Bob", "Cat", "Zed", "Eve", "Fay", "Gus"]
 

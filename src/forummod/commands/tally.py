@@ -82,6 +82,8 @@ def format_tally(rep) -> str:
             extra = f" (+{c['bonus']:g} {c['bonus_note']})" if c["bonus"] else ""
             lines.append(f"  {name} ({c['total']:g}){extra}: {voters}")
         lines.append(f"  not voting ({len(t['not_voting'])}): {', '.join(t['not_voting'])}")
+    for seat in rep.get("seats") or ():
+        lines.append(f"  seat: {seat['holder']} (replacing {', '.join(seat['replaced'])})")
     for r in rep["rejected_votes"]:
         lines.append(f"  ✗ {r['voter']} → {r['target']}: {r['reason']}" + (f" [{r['rule']}]" if r["rule"] else ""))
     for i in rep["issues"]:
