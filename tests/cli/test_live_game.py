@@ -262,3 +262,30 @@ def test_replay_save_records_its_approvals_as_undoable_decisions(tmp_path, capsy
     assert [p["key"] for p in st["pending"]] == ["night:N1"]
     rc, out, _ = cli(capsys, "replay", cfg, "--approve-all", "--save", "--now", at(T0 + 30 * H))
     assert "saved 1 approvals" in out  # only what the log does not decide already
+
+
+# --------------------------------------------------------------------------- item 4: stable proposal keys
+
+
+def test_a_key_status_prints_stays_valid_after_another_approval(tmp_path, capsys):
+    """Village day powers are keyed by the event that raised them: approving the night before
+    must not renumber the Confessor's pending proposal (it used to move from #N to #N+1)."""
+    seats = [f"P{i}" for i in range(1, 9)]
+    roles = {**{p: "villager" for p in seats}, "P5": "werewolf", "P6": "werewolf"}
+    write_posts(tmp_path, [("Mod", "Night 1 falls"), ("P2", "hello"), ("P3", "hi")], T0)
+    cfg = tmp_path / "forummod.toml"
+    text = archive_config(tmp_path, players_toml(seats, roles, {"P1": 'building = "church"'}),
+                          tables=f'[games.g.schedule]\nstart = "{T0.isoformat()}"\n')
+    cfg.write_text(text.replace('ruleset = "mafia-majority"', 'ruleset = "village"'), encoding="utf-8")
+    c = ("--config", cfg)
+    assert main(["poll", *map(str, c)]) == 0
+    cli(capsys, "gm", *c, "--at", at(T0 + 3 * H), "action", "P5", "kill", "P7")
+    cli(capsys, "gm", *c, "--at", at(T0 + 31 * H), "action", "P1", "confess", "P6")
+    st = cli_json(capsys, "status", *c, "--now", at(T0 + 32 * H))
+    key = next(p["key"] for p in st["pending"] if p["key"].startswith("confess:P1:"))
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 31 * H + H / 2), "approve", "nightfall:N1")[0] == 0
+    st = cli_json(capsys, "status", *c, "--now", at(T0 + 32 * H))
+    assert key in [p["key"] for p in st["pending"]]
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 32 * H), "approve", key)[0] == 0
+    st = cli_json(capsys, "status", *c, "--now", at(T0 + 33 * H))
+    assert key in [d["key"] for d in st["decided"] if d["status"] == "approved"]

@@ -324,8 +324,14 @@ class _Driver:
     def _stamp(self, ev: Event) -> str:
         """A token of the event being folded that does not change when other events are added
         (proposal keys made from it stay valid: an approval never renumbers another proposal)."""
-        seq = int(ev.seq) if float(ev.seq).is_integer() else ev.seq
-        base = f"{ev.at.isoformat()}#{seq}"
+        seq = ev.seq
+        if seq >= 1e15:  # an event of the GM's log (service.gm_events)
+            token = f"gm{int(seq - 1e15)}"
+        elif seq >= 1e12:  # a PM, in inbox order
+            token = f"pm{int(seq - 1e12)}"
+        else:  # a post number (or a boundary's place after one)
+            token = str(int(seq)) if float(seq).is_integer() else str(seq)
+        base = f"{ev.at.isoformat()}#{token}"
         n = self.stamps.get(base, 0)
         self.stamps[base] = n + 1
         return base if n == 0 else f"{base}.{n}"
