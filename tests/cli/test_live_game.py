@@ -283,7 +283,8 @@ def test_a_key_status_prints_stays_valid_after_another_approval(tmp_path, capsys
     cli(capsys, "gm", *c, "--at", at(T0 + 31 * H), "action", "P1", "confess", "P6")
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 32 * H))
     key = next(p["key"] for p in st["pending"] if p["key"].startswith("confess:P1:"))
-    assert cli(capsys, "gm", *c, "--at", at(T0 + 31 * H + H / 2), "approve", "nightfall:N1")[0] == 0
+    # the GM records the night's approval at the time it was decided, before the confession
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 30 * H), "approve", "nightfall:N1")[0] == 0
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 32 * H))
     assert key in [p["key"] for p in st["pending"]]
     assert cli(capsys, "gm", *c, "--at", at(T0 + 32 * H), "approve", key)[0] == 0
