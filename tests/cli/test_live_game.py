@@ -290,3 +290,17 @@ def test_a_key_status_prints_stays_valid_after_another_approval(tmp_path, capsys
     assert cli(capsys, "gm", *c, "--at", at(T0 + 32 * H), "approve", key)[0] == 0
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 33 * H))
     assert key in [d["key"] for d in st["decided"] if d["status"] == "approved"]
+
+
+def test_an_extension_recorded_as_of_before_a_passed_deadline_reopens_the_vote(tmp_path, capsys):
+    cfg = make_game(tmp_path, SLOW, tables='vote_close = "6h"\nday_end = "6h"\n')
+    c = ("--config", cfg)
+    # Dan's vote (post 8, T0+7h) came after the 6 h close
+    assert cli_json(capsys, "tally", *c, "--now", at(T0 + 8 * H))["rejected_votes"][0]["voter"] == "Dan"
+    cli(capsys, "gm", *c, "--at", at(T0 + 8 * H), "extend", "D1", "--until", at(T0 + 12 * H))
+    assert cli_json(capsys, "status", *c, "--now", at(T0 + 9 * H))["phase"] == "N1"  # too late: the day is over
+    undo = cli_json(capsys, "status", *c, "--now", at(T0 + 9 * H))["gm_events"][0]["id"]
+    cli(capsys, "gm", *c, "undo", undo)
+    cli(capsys, "gm", *c, "--at", at(T0 + 5 * H), "extend", "D1", "--until", at(T0 + 12 * H))
+    rep = cli_json(capsys, "tally", *c, "--now", at(T0 + 9 * H))
+    assert rep["phase"] == "D1" and rep["rejected_votes"] == [] and counts(rep)["Bob"] == ["Eve", "Dan"]

@@ -275,12 +275,14 @@ class _Driver:
                 run.note("ignored", f"GM extend {ev.phase}: it already ended (gm start opens a phase)",
                          source=ev.source)
                 return st
-            close = ev.close
             key = ("VoteClose" if ph.kind == "day" else "ActionDeadline", ph.id)
-            if key in self.done and (ev.close is not None or ev.until is not None):
-                run.note("phase", f"GM extend {ev.phase}: its vote close / action deadline has passed; "
-                                  f"only the end moves", source=ev.source)
-            new = extended(ph, ev.until, close)
+            new = extended(ph, ev.until, ev.close)
+            if key in self.done:  # a closed vote stays closed: record the extension before it (gm --at)
+                field_ = "vote_close" if ph.kind == "day" else "action_deadline"
+                new = replace(new, **{field_: getattr(ph, field_) or ph.end})
+                run.note("phase", f"GM extend {ev.phase}: its vote close / action deadline had passed; only "
+                                  f"the end moves (record the extension with --at before the deadline to "
+                                  f"reopen it)", source=ev.source)
             run.note("phase", f"GM extend {ev.phase}: ends {new.end.isoformat() if new.end else '?'}",
                      source=ev.source)
             return self._replan(st, new)
