@@ -223,6 +223,11 @@ def test_gm_replace_at_a_post_equals_the_config_entry_and_keeps_earlier_counts(t
     assert "seat: Zed (replacing Dan)" in cli(capsys, "tally", "--config", by_gm, "--at", 11)[1]
     assert "Dan" in cli_json(capsys, "tally", "--config", by_gm, "--at", 8)["tally"]["not_voting"]
     assert cli_json(capsys, "status", "--config", by_gm)["alive"] == ["Ann", "Bob", "Cat", "Zed", "Eve", "Fay", "Gus"]
+    # at a time: Rex takes Fay's seat at T0+9.5h, between post 10 (T0+9h) and post 11 (T0+10h)
+    assert cli(capsys, "gm", "--config", by_gm, "replace", "Fay", "Rex", "--at", at(T0 + 9.5 * H))[0] == 0
+    assert "Fay" in cli_json(capsys, "tally", "--config", by_gm, "--at", 10)["tally"]["not_voting"]
+    later = cli_json(capsys, "tally", "--config", by_gm, "--at", 11)["tally"]["not_voting"]
+    assert "Rex" in later and "Fay" not in later
 
 
 # --------------------------------------------------------------------------- item 6: history without ceremony

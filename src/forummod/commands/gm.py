@@ -32,10 +32,11 @@ def add_arguments(p) -> None:
         k.add_argument("player")
         if name == "kill":
             k.add_argument("--cause", default="gm", help="cause shown in the log (default gm)")
-    rp = sub.add_parser("replace", help="a new account takes over a seat (at --at TIME, default now, or --post N)")
+    rp = sub.add_parser("replace", help="a new account takes over a seat (--at TIME, default now, or --post N)")
     rp.add_argument("player", help="the seat's current name")
     rp.add_argument("new_name", help="the replacement's forum name")
     rp.add_argument("--post", type=int, metavar="N", help="takes effect right after game-thread post N")
+    rp.add_argument("--at", dest="when", metavar="TIME", help="takes effect at TIME (ISO 8601; default: now)")
     sv = sub.add_parser("set-vote", help="record a vote the tool missed or misread")
     sv.add_argument("voter")
     sv.add_argument("target", nargs="?", default="", help="empty = withdraw the vote")
@@ -108,6 +109,10 @@ def run(args) -> int:
             payload = {"kind": cmd, "player": args.player, "cause": getattr(args, "cause", cmd)}
             kind = "override"
         elif cmd == "replace":
+            if args.when and args.post is not None:
+                raise UsageError("gm replace: give --at TIME or --post N, not both")
+            if args.when:
+                at = parse_time(args.when, game.tz)
             payload = _replacement(ws, gid, game, args, at)
             if args.post is not None:
                 at = _post_time(ws, gid, args.post)
