@@ -72,8 +72,9 @@ class PhasePlan:
 
     def __init__(self, timing: Timing, *, start: datetime, tz: ZoneInfo, pins: Sequence[Pin] = (),
                  extensions: Sequence[Extension] = (), post_times: Mapping[int, datetime] | None = None,
-                 max_phases: int = 400):
+                 max_phases: int = 400, first: PhaseId | None = None):
         self.timing, self.start, self.tz, self.max_phases = timing, start, tz, max_phases
+        self.first = first  # a game joined mid-way opens with this phase (default: N1 or D1)
         self.post_times = post_times or {}
         self.pin_by = {p.phase: p for p in pins}
         self.ext_by: dict[PhaseId, Extension] = {}
@@ -86,7 +87,7 @@ class PhasePlan:
         self.night_first = timing.first_phase != "day"
 
     def first_id(self) -> PhaseId:
-        return PhaseId(1, "night" if self.night_first else "day")
+        return self.first or PhaseId(1, "night" if self.night_first else "day")
 
     def next_id(self, pid: PhaseId) -> PhaseId:
         if pid.kind == "night":
