@@ -84,6 +84,8 @@ def tally_report(a, *, public: bool = False) -> dict[str, Any]:
         "timezone": a.game.timezone,
         "vote_close": _t(st.phase.votes_close_at()) if st.phase and st.phase.kind == "day" else None,
         "tally": tally_dict(tally),
+        # who held each replaced seat at that moment (the names in the count are theirs)
+        "seats": [{"holder": p.name, "replaced": list(p.replaced)} for p in st.players if p.replaced],
         "rejected_votes": [{"voter": r.actor, "target": r.target, "reason": r.reason, "rule": r.rule,
                             "message": r.message, "at": _t(r.at), "source": _source(r.source)} for r in rejections],
         "issues": [issue_dict(i) for i in a.extraction_issues if phase_name is None or i.at is None
@@ -117,7 +119,48 @@ def status_report(a) -> dict[str, Any]:
         "win_reason": out.reason if out else None,
         "rejections": len(a.run.rejections),
         "issues": len(a.extraction_issues),
+        "paused_since": _t(a.run.paused_since),
+        "gm_events": gm_event_list(a.inputs.events),
     }
+
+
+def gm_event_list(stored) -> list[dict[str, Any]]:
+    """The GM's log with event numbers (for `gm undo N`), each marked when an undo took it back."""
+    from forummod.service import undone_by
+
+    stored = list(stored)
+    undone = undone_by(stored)
+    return [{"id": e.id, "at": _t(e.at), "kind": e.kind, "actor": e.actor, "summary": gm_event_summary(e),
+             "undone_by": undone.get(e.id)} for e in stored if e.kind != "draw"]
+
+
+def gm_event_summary(e) -> str:
+    p = e.payload
+    if e.kind == "decision":
+        return f"{p.get('verdict', 'approve')} {p.get('key')}"
+    if e.kind == "extend":
+        parts = [f"until {p['until']}" if p.get("until") else "", f"vote close {p['close']}" if p.get("close") else ""]
+        return f"extend {p.get('phase')} " + ", ".join(x for x in parts if x)
+    if e.kind == "phase":
+        act = p.get("action")
+        if act in ("end", "start"):
+            where = f"after post {p['post']}" if act == "end" and p.get("post") is not None else \
+                f"at post {p['post']}" if p.get("post") is not None else f"at {p.get('at')}"
+            return f"{act} {p.get('phase')} {where}"
+        if act == "end_game":
+            return f"end the game: {p.get('result')}" + (f" (winners {', '.join(p['winners'])})" if p.get("winners") else "")
+        return str(act)
+    if e.kind == "undo":
+        return f"undo #{p.get('event')}"
+    if e.kind == "override":
+        k = p.get("kind")
+        if k == "replace":
+            when = f" after post {p['at_post']}" if p.get("at_post") is not None else ""
+            return f"{p.get('target')} replaces {p.get('player')}{when}"
+        return " ".join(x for x in (k, p.get("player"), p.get("target"), p.get("note")) if x)
+    if e.kind == "action":
+        return f"{p.get('actor')}: {p.get('action')} {' '.join(p.get('targets', ()))}".strip()
+    return e.kind
 
 
 def secret_roles(a) -> dict[str, str]:

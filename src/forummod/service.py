@@ -19,12 +19,13 @@ from typing import Any, Callable, Iterable, Mapping
 
 from forummod.config import Config, GameConfig, SiteConfig, configured_roles, load_config
 from forummod.engine.core import run_game
+from forummod.engine.events import RANK_BOUNDARY, RANK_INPUT
 from forummod.engine.events import (
-    ActionEvent, Decision, Draw, Event, Override, UnvoteEvent, VoteEvent,
+    ActionEvent, Decision, Draw, Event, Override, PhaseControl, UnvoteEvent, VoteEvent,
 )
 from forummod.engine.registry import get_ruleset_class, make_ruleset
 from forummod.engine.ruleset import Ruleset, Setup
-from forummod.engine.schedule import Extension, Pin, build_phases, merged_timing
+from forummod.engine.schedule import Extension, Pin, PhasePlan, merged_timing
 from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError
 from forummod.forum.base import ThreadRef
@@ -300,7 +301,7 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
     site = ws.cfg.sites[inputs.game.site]
     if site.engine == "archive":
         times = [p.created_at for ps in inputs.posts.values() for p in ps] + [m.created_at for m in inputs.messages]
-        times += [e.at for e in inputs.events]
+        times += [e.at for e in effective_events(inputs.events)]  # an undo does not move the clock
         if times:
             return max(times) + timedelta(seconds=1)
     return ws.clock()
@@ -359,6 +360,9 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         return ex
 
     game_posts = inputs.posts.get("game", ())
+    # every pin of the config counts, also on posts at or after `until_post` (the day in
+    # progress at post N still ends where its pin says, not at the default deadline)
+    all_post_times = {p.number: p.created_at for p in game_posts if p.number is not None}
     if until_post is not None:
         game_posts = tuple(p for p in game_posts if p.number is None or p.number < until_post)
     post_times = {p.number: p.created_at for p in game_posts if p.number is not None}
@@ -380,11 +384,18 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         for it in ex.intents:
             intents.append(it)
             events.append(_intent_event(it, 1e12 + i))
-    events.extend(gm_events(game, inputs.events, post_times))
+    seats = SeatHistory.build(game, roster, inputs.events, post_times)
+    events = [seats.translate(e) for e in events]
+    events.extend(seats.translate(e) for e in gm_events(game, inputs.events, post_times))
+    events.extend(seats.overrides)
     events = [e for e in events if e.at <= now]
-    phases = game_phases(ruleset, game, inputs, now, post_times)
-    setup = game_setup(ruleset, game, inputs.seed)
-    run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues))
+    issues = [i for i in issues if i.at is None or i.at <= now]  # `tally --at T`: only what was known at T
+    phases = game_phases(ruleset, game, inputs, now, all_post_times)
+    setup = game_setup(ruleset, game, inputs.seed, seats.first_names())
+    # before post N: not even a boundary pinned right after a post of the same instant
+    until = (all_post_times[until_post], RANK_INPUT, float(until_post)) if until_post in all_post_times else None
+    run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues),
+                   until=until)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
                         fresh)
 
@@ -410,13 +421,102 @@ def _intent_event(it: Any, seq: float) -> Event:
 def roster_with_events(roster: Roster, stored: Iterable[Any]) -> Roster:
     """Replacements the GM entered by command join the configured ones."""
     players = list(roster.players)
-    for ev in stored:
+    for ev in effective_events(stored):
         if ev.kind == "override" and ev.payload.get("kind") == "replace":
             old, new = ev.payload.get("player"), ev.payload.get("target")
+            at_post = ev.payload.get("at_post")
             for i, slot in enumerate(players):
                 if slot.name == old and new:
-                    players[i] = replace(slot, name=new, replacements=slot.replacements + (Replacement(old, ev.at),))
+                    players[i] = replace(slot, name=new, replacements=slot.replacements + (
+                        Replacement(old, None if at_post is not None else ev.at, at_post),))
     return replace(roster, players=tuple(players))
+
+
+@dataclass(frozen=True)
+class SeatHistory:
+    """Who held each seat when: the config's `replaces`, its `replace` events and `gm replace`.
+
+    The engine starts with each seat's first holder and renames the seat by an override at the
+    replacement's point in the timeline (right after its post, or at its time), so counts,
+    drafts and PMs before it keep the old name, and the seat's votes carry over after it. Names
+    from extraction (always the seat's latest name) become the holder's at each event.
+    """
+
+    chains: Mapping[str, tuple[tuple[str, tuple | None], ...]]  # seat -> (holder, held until key)
+    account_seat: Mapping[str, str]  # every account and seat name -> seat (its latest name)
+    overrides: tuple[Override, ...] = ()
+
+    @classmethod
+    def build(cls, game: GameConfig, roster: Roster, stored: Iterable[Any],
+              post_times: Mapping[int, datetime]) -> "SeatHistory":
+        steps: dict[str, list[tuple[str, str, datetime | None, float]]] = {}  # seat -> (old, new, at, seq)
+        for pl in game.players:
+            names = [r.name for r in pl.replaces] + [pl.name]
+            for r, new in zip(pl.replaces, names[1:]):
+                at, seq = _when(r.at, r.at_post, post_times)
+                steps.setdefault(pl.name, []).append((r.name, new, at, seq))
+        for ce in game.events:
+            if ce.kind == "replace" and ce.player and ce.target:
+                at, seq = _when(ce.at, ce.at_post, post_times)
+                steps.setdefault(ce.player, []).append((ce.player, ce.target, at, seq))
+        for ev in effective_events(stored):
+            p = ev.payload
+            if ev.kind == "override" and p.get("kind") == "replace" and p.get("player") and p.get("target"):
+                if p.get("at_post") is not None:
+                    at, seq = _when(None, int(p["at_post"]), post_times)
+                else:
+                    at, seq = ev.at, 1e15 + ev.id
+                steps.setdefault(p["player"], []).append((p["player"], p["target"], at, seq))
+        account_seat: dict[str, str] = {}
+        for slot in roster.players:
+            for acc in slot.all_accounts:
+                account_seat[acc] = slot.name
+        chains: dict[str, tuple] = {}
+        overrides: list[Override] = []
+        for slot in roster.players:
+            accs = set(slot.all_accounts)
+            mine = [st for key, sts in steps.items() if key in accs for st in sts]
+            mine.sort(key=lambda x: (x[2] is None, x[2] or datetime.min.replace(tzinfo=timezone.utc), x[3]))
+            first = slot.replacements[0].previous if slot.replacements else slot.name
+            chain: list[tuple[str, tuple | None]] = []
+            holder = first
+            for old, new, at, seq in mine:
+                if at is None:
+                    break  # its post is not in the store yet: not in effect
+                chain.append((holder, (at, RANK_INPUT, seq)))
+                overrides.append(Override(at=at, seq=seq, kind="replace", player=holder, target=new,
+                                          source=Source("gm", id=f"replace:{holder}")))
+                holder = new
+            chain.append((holder, None))
+            chains[slot.name] = tuple(chain)
+        return cls(chains, account_seat, tuple(overrides))
+
+    def holder(self, name: str, key: tuple) -> str:
+        seat = self.account_seat.get(name)
+        if seat is None:
+            return name
+        for holder, until in self.chains[seat]:
+            if until is None or key < until:
+                return holder
+        return name
+
+    def first_names(self) -> dict[str, str]:
+        """Every account and seat name -> the seat's first holder (who the setup deals to)."""
+        return {acc: self.chains[seat][0][0] for acc, seat in self.account_seat.items()}
+
+    def translate(self, e: Event) -> Event:
+        if all(len(c) == 1 and c[0][0] == seat for seat, c in self.chains.items()):
+            return e  # nobody was ever replaced
+        k = e.sort_key
+        if isinstance(e, (VoteEvent, UnvoteEvent)):
+            target = self.holder(e.target, k) if e.target else e.target
+            return replace(e, voter=self.holder(e.voter, k), target=target)
+        if isinstance(e, ActionEvent):
+            return replace(e, actor=self.holder(e.actor, k), targets=tuple(self.holder(t, k) for t in e.targets))
+        if isinstance(e, Override) and e.kind != "replace":
+            return replace(e, player=self.holder(e.player, k) if e.player else e.player,
+                           target=self.holder(e.target, k) if e.target else e.target)
+        return e
 
 
 def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, datetime]) -> list[Event]:
@@ -429,17 +529,44 @@ def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, 
         if ce.kind in ("approve", "reject"):
             key = ce.phase if ":" in ce.phase else f"lynch:{ce.phase}"
             out.append(Decision(at=at, seq=seq, key=key, verdict=ce.kind))
-        elif ce.kind == "extend":
-            continue  # applied to the schedule in game_phases
+        elif ce.kind in ("extend", "replace"):
+            continue  # extend: applied to the schedule in game_phases; replace: a SeatHistory event
         else:
             out.append(Override(at=at, seq=seq, kind=ce.kind, player=ce.player, target=ce.target,
                                 role=ce.role, cause=ce.cause or "gm", note=ce.note,
                                 source=Source("config", id=str(i))))
-    for ev in stored:
+    for ev in effective_events(stored):
         p = ev.payload
+        if ev.kind == "override" and p.get("kind") == "replace":
+            continue  # a SeatHistory event
         if ev.kind == "decision":
             out.append(Decision(at=ev.at, seq=1e15 + ev.id, key=p["key"], verdict=p.get("verdict", "approve"),
                                 note=p.get("note", "")))
+        elif ev.kind == "phase" and p.get("action") in ("pause", "resume", "end_game"):
+            out.append(PhaseControl(at=ev.at, seq=1e15 + ev.id, action=p["action"], result=p.get("result", ""),
+                                    winners=tuple(p.get("winners", ())), note=p.get("note", ""),
+                                    source=Source("gm", id=str(ev.id))))
+        elif ev.kind == "phase" and p.get("action") in ("end", "start"):
+            post = p.get("post")
+            if post is not None:  # end: right after post N; start: with post N
+                at = post_times.get(int(post))
+                if at is None:
+                    continue
+                rank, seq = RANK_INPUT, int(post) + (0.5 if p["action"] == "end" else -0.5)
+            else:  # at a time: before the posts of that instant (half-open, like every deadline)
+                at, rank, seq = _iso(p.get("at")) or ev.at, RANK_BOUNDARY, 1e15 + ev.id
+            out.append(PhaseControl(at=at, rank=rank, seq=seq, action=p["action"], phase=p["phase"],
+                                    post=int(post) if post is not None else None, source=Source("gm", id=str(ev.id))))
+        elif ev.kind == "extend":
+            out.append(PhaseControl(at=ev.at, seq=1e15 + ev.id, action="extend", phase=p["phase"],
+                                    until=_iso(p.get("until")), close=_iso(p.get("close")),
+                                    source=Source("gm", id=str(ev.id))))
+        elif ev.kind == "override" and p.get("at_post") is not None:
+            at, seq = _when(None, int(p["at_post"]), post_times)
+            if at is not None:  # at a post: it takes effect right after that post
+                out.append(Override(at=at, seq=seq, kind=p["kind"], player=p.get("player", ""),
+                                    target=p.get("target", ""), role=p.get("role", ""), cause=p.get("cause", "gm"),
+                                    note=p.get("note", ""), source=Source("gm", id=str(ev.id))))
         elif ev.kind == "override":
             out.append(Override(at=ev.at, seq=1e15 + ev.id, kind=p["kind"], player=p.get("player", ""),
                                 target=p.get("target", ""), role=p.get("role", ""), cause=p.get("cause", "gm"),
@@ -462,7 +589,10 @@ def _when(at: datetime | None, at_post: int | None, post_times: Mapping[int, dat
 
 
 def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: datetime,
-                post_times: Mapping[int, datetime]) -> tuple[Phase, ...]:
+                 post_times: Mapping[int, datetime]) -> PhasePlan:
+    """The schedule the fold asks for each phase's default deadlines: the ruleset's timing, the
+    config's [schedule], pins and `extend` events. The fold itself decides when each phase
+    really starts and ends (a hammer; the GM's `end`, `start`, `extend`, `pause` in the log)."""
     sched = game.schedule
     timing = ruleset.default_timing(ruleset.options)
     timing = merged_timing(timing, {"first_phase": sched.first_phase, "vote_close": sched.vote_close,
@@ -472,26 +602,49 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
     if start is None:
         firsts = [p.created_at for p in inputs.posts.get("game", ())]
         start = min(firsts) if firsts else now
-    pins = []
+    pins: dict[PhaseId, Pin] = {}
     for pin in game.phases:
-        pins.append(Pin(PhaseId.parse(pin.name), start=pin.start, start_post=pin.start_post, end=pin.end,
-                        end_post=pin.end_post, vote_close=pin.vote_close, action_deadline=pin.action_deadline))
-    exts = []
-    for ev in inputs.events:
-        if ev.kind == "extend":
-            exts.append(Extension(PhaseId.parse(ev.payload["phase"]), datetime.fromisoformat(ev.payload["until"])))
+        pid = PhaseId.parse(pin.name)
+        pins[pid] = Pin(pid, start=pin.start, start_post=pin.start_post, end=pin.end,
+                        end_post=pin.end_post, vote_close=pin.vote_close, action_deadline=pin.action_deadline)
+    exts = []  # the GM's own `extend`, `end` and `start` are timeline events (gm_events)
     for ce in game.events:
         if ce.kind == "extend" and ce.until is not None and ce.phase:
             exts.append(Extension(PhaseId.parse(ce.phase), ce.until))
-    return build_phases(timing, start=start, tz=game.tz, now=now, pins=pins, extensions=exts, post_times=post_times,
-                        max_phases=ruleset.max_phases or 400)
+    return PhasePlan(timing, start=start, tz=game.tz, pins=tuple(pins.values()), extensions=exts,
+                     post_times=post_times, max_phases=ruleset.max_phases or 400)
 
 
-def game_setup(ruleset: Ruleset, game: GameConfig, seed: int) -> Setup:
-    players = tuple(p.name for p in game.players)
-    roles = {n: ruleset.canonical_role(r) for n, r in configured_roles(game).items()}
+def _iso(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def effective_events(stored: Iterable[Any]) -> list[Any]:
+    """The log without the events a `gm undo` took back (an undo of an undo restores the event).
+
+    Nothing is deleted: `gm undo N` appends an event, and every analysis reads the log through
+    this, so `replay` reproduces the undo exactly."""
+    stored = list(stored)
+    undone = undone_by(stored)
+    return [ev for ev in stored if ev.id not in undone and ev.kind != "undo"]
+
+
+def undone_by(stored: Iterable[Any]) -> dict[int, int]:
+    """Event id -> the id of the `gm undo` that took it back (undos that were undone do not count)."""
+    undone: dict[int, int] = {}
+    for ev in sorted(stored, key=lambda e: e.id, reverse=True):
+        if ev.kind == "undo" and ev.id not in undone:
+            undone[int(ev.payload["event"])] = ev.id
+    return undone
+
+
+def game_setup(ruleset: Ruleset, game: GameConfig, seed: int, first: Mapping[str, str] | None = None) -> Setup:
+    """Who plays what at the start; `first` maps a seat's names to its first holder."""
+    first = first or {}
+    players = tuple(first.get(p.name, p.name) for p in game.players)
+    roles = {first.get(n, n): ruleset.canonical_role(r) for n, r in configured_roles(game).items()}
     extra: dict[str, Any] = {}
-    buildings = {p.name: p.building for p in game.players if p.building}
+    buildings = {first.get(p.name, p.name): p.building for p in game.players if p.building}
     if buildings:
         extra["buildings"] = buildings
     if game.setup.buildings:

@@ -119,8 +119,8 @@ G1091 = GameSpec(
 GAMES = {"game1360": (G1360, 22828), "game1091": (G1091, 15787)}
 
 # The moderators' final vote count of each day: day -> (post, lynched, {candidate: voters}).
-# Seats are named by their last occupant (the moderator wrote moose200x for Empking's seat,
-# Lateralus22 for Antihero's).
+# Seats are named by who held them at that moment, as the moderator wrote them (moose200x for
+# Empking's seat until #836, Lateralus22 for Antihero's until #790; issue 14, item 3).
 MOD_FINAL_COUNTS = {
     "game1360": {
         "D1": (46, "DTMaster", {"DTMaster": {"iD-DTMaster", "Konowa", "evilpacman18", "rblinker123"},
@@ -132,11 +132,11 @@ MOD_FINAL_COUNTS = {
     "game1091": {
         "D1": (469, "Beefster", {
             "Beefster": {"brokenscraps", "Ant_to_the_max", "Mariyta", "werewolf555", "AntB", "Substrike22", "boberz"},
-            "werewolf555": {"Dekes", "Empking", "Antihero", "Beefster"},
-            "Empking": {"pappums rat"}}),
+            "werewolf555": {"Dekes", "moose200x", "Lateralus22", "Beefster"},
+            "moose200x": {"pappums rat"}}),
         "D2": (684, "Substrike22", {
-            "Substrike22": {"Ant_to_the_max", "Dekes", "pappums rat", "Empking", "boberz"},
-            "boberz": {"AntB"}, "AntB": {"Mariyta"}, "Empking": {"Substrike22"}}),
+            "Substrike22": {"Ant_to_the_max", "Dekes", "pappums rat", "moose200x", "boberz"},
+            "boberz": {"AntB"}, "AntB": {"Mariyta"}, "moose200x": {"Substrike22"}}),
         "D3": (882, "AntB", {"AntB": {"boberz", "Dekes", "Mariyta", "Ant_to_the_max"}, "Antihero": {"AntB"}}),
         "D4": (950, "Antihero", {"Antihero": {"Dekes", "Ant_to_the_max", "Mariyta", "Antihero"}}),
         "D5": (969, "boberz", {"boberz": {"Mariyta", "Ant_to_the_max", "Dekes"}}),

@@ -26,6 +26,8 @@ def add_arguments(p) -> None:
             action.help = "game id from the config (default: every active game)"
     p.add_argument("--all", action="store_true", help="show every current finding, not only new or changed ones")
     p.add_argument("--now", metavar="TIME", help="check the game as of TIME (ISO 8601); records nothing")
+    p.add_argument("--approve-all", action="store_true",
+                   help="approve every proposal as it is made (what-if view); records nothing")
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.epilog = ("finding codes (checks.disabled in the config turns codes off):\n"
                 + "\n".join(f"  {c:<22} {doc}" for c, doc in CODES.items()) + "\n\n" + EPILOG)
@@ -41,11 +43,11 @@ def run(args) -> int:
         for gid in ws.game_ids(args.game, active_only=True):
             game = ws.cfg.game(gid)
             now = parse_time(args.now, game.tz) if args.now else None
-            a = analyse_game(ws, gid, now=now)
+            a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)
             site = ws.cfg.sites[game.site]
             ctx = check_context(ws.store, a, gm_accounts=(site.username,) if site.username else ())
             findings = run_checks(ctx)
-            fresh = (unreported(ws.store, gid, findings) if now is not None
+            fresh = (unreported(ws.store, gid, findings) if now is not None or args.approve_all
                      else new_findings(ws.store, gid, findings, a.now))
             fresh_keys = {f.key for f in fresh}
             shown = findings if args.all else [f for f in findings if f.key in fresh_keys]

@@ -22,6 +22,7 @@ def add_arguments(p) -> None:
     p.add_argument("--print", action="store_true", dest="print_body", help="print the text of the draft")
     p.add_argument("--gm", action="store_true", help="votecount: the GM view (secret votes, weights); not stored")
     p.add_argument("--now", metavar="TIME", help="analyse the game as of TIME (ISO 8601)")
+    p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made first")
 
 
 def run(args) -> int:
@@ -31,7 +32,7 @@ def run(args) -> int:
     with open_workspace(args) as ws:
         gid = ws.only_game(args.game)
         now = parse_time(args.now, ws.cfg.game(gid).tz) if args.now else None
-        a = analyse_game(ws, gid, now=now)
+        a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)
         if args.kind == "all":
             ids = refresh_drafts(ws, gid, a)
             rows = [ws.store.draft(i) for i in ids]

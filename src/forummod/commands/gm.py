@@ -1,7 +1,9 @@
 """`forummod gm ...`: the GM's decisions and overrides, appended to the game's event log.
 
 The engine proposes; these commands decide. Each one appends an event (never edits one), so
-`replay` reproduces every decision. Approving a proposal twice changes nothing.
+`replay` reproduces every decision. Approving a proposal twice changes nothing. The GM moves
+the game clock too (`extend`, `end`, `start`, `pause`, `resume`, `end-game`), and `undo N`
+takes any of these back by appending a reversal.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from forummod.commands._common import open_workspace, parse_time, print_json
 from forummod.errors import UsageError
 
 NAME = "gm"
-HELP = "approve or reject proposals; kill, revive, replace players; change votes; extend deadlines"
+HELP = ("approve or reject proposals; kill, revive, replace players; change votes; extend, end, start, "
+        "pause, resume phases; end the game; undo")
 
 
 def add_arguments(p) -> None:
@@ -29,18 +32,41 @@ def add_arguments(p) -> None:
         k.add_argument("player")
         if name == "kill":
             k.add_argument("--cause", default="gm", help="cause shown in the log (default gm)")
-    rp = sub.add_parser("replace", help="a new account takes over a seat")
+    rp = sub.add_parser("replace", help="a new account takes over a seat (--at TIME, default now, or --post N)")
     rp.add_argument("player", help="the seat's current name")
     rp.add_argument("new_name", help="the replacement's forum name")
+    rp.add_argument("--post", type=int, metavar="N", help="takes effect right after game-thread post N")
+    rp.add_argument("--at", dest="when", metavar="TIME", help="takes effect at TIME (ISO 8601; default: now)")
     sv = sub.add_parser("set-vote", help="record a vote the tool missed or misread")
     sv.add_argument("voter")
     sv.add_argument("target", nargs="?", default="", help="empty = withdraw the vote")
     sr = sub.add_parser("set-role", help="correct a player's role")
     sr.add_argument("player")
     sr.add_argument("role")
-    ex = sub.add_parser("extend", help="move a phase's deadline")
+    ex = sub.add_parser("extend", help="move a phase's deadlines: --until its end (and vote close), --close the "
+                                       "vote close / action deadline alone")
     ex.add_argument("phase", help="e.g. D2")
-    ex.add_argument("--until", required=True, help="new deadline (ISO 8601)")
+    ex.add_argument("--until", help="new end of the phase (ISO 8601); the vote close moves with it unless --close")
+    ex.add_argument("--close", help="new vote close (day) or action deadline (night) only (ISO 8601)")
+    en = sub.add_parser("end", help="end a phase now, at --at TIME or right after --post N (the next one starts then)")
+    en.add_argument("phase", help="e.g. D2")
+    en.add_argument("--at", dest="when", metavar="TIME", help="when it ends (ISO 8601; default: now)")
+    en.add_argument("--post", type=int, metavar="N", help="it ends right after game-thread post N")
+    sp = sub.add_parser("start", help="open a phase at --at TIME or at --post N (the phase before ends then)")
+    sp.add_argument("phase", help="e.g. N2")
+    sp.add_argument("--at", dest="when", metavar="TIME", help="when it starts (ISO 8601; default: now)")
+    sp.add_argument("--post", type=int, metavar="N", help="it starts with game-thread post N")
+    sub.add_parser("pause", help="stop every deadline (a forum outage, a holiday); resume restarts them")
+    sub.add_parser("resume", help="restart the deadlines stopped by pause, with the time that was left")
+    eg = sub.add_parser("end-game", help="end the game by GM ruling: --winners, --draw or --abandoned")
+    how = eg.add_mutually_exclusive_group(required=True)
+    how.add_argument("--winners", nargs="+", metavar="PLAYER", help="the players who win")
+    how.add_argument("--draw", action="store_true", help="nobody wins: a draw")
+    how.add_argument("--abandoned", action="store_true", help="the game is abandoned")
+    eg.add_argument("--result", default="", help="with --winners: the winning faction's name (default: gm)")
+    eg.add_argument("--note", default="", help="the reason, shown in the log")
+    ud = sub.add_parser("undo", help="take back GM event N (see 'forummod status'): appends a reversal")
+    ud.add_argument("event", type=int, metavar="N", help="the event number")
     ac = sub.add_parser("action", help="enter or correct a night or day action by hand")
     ac.add_argument("actor")
     ac.add_argument("verb", help="ruleset verb, e.g. check, kill, protect")
@@ -83,8 +109,13 @@ def run(args) -> int:
             payload = {"kind": cmd, "player": args.player, "cause": getattr(args, "cause", cmd)}
             kind = "override"
         elif cmd == "replace":
-            _known(args.player, players)
-            payload = {"kind": "replace", "player": args.player, "target": args.new_name}
+            if args.when and args.post is not None:
+                raise UsageError("gm replace: give --at TIME or --post N, not both")
+            if args.when:
+                at = parse_time(args.when, game.tz)
+            payload = _replacement(ws, gid, game, args, at)
+            if args.post is not None:
+                at = _post_time(ws, gid, args.post)
             kind = "override"
         elif cmd == "set-vote":
             _known(args.voter, players)
@@ -95,14 +126,44 @@ def run(args) -> int:
             payload = {"kind": "set_role", "player": args.player, "role": args.role}
             kind = "override"
         elif cmd == "extend":
-            from forummod.engine.types import PhaseId
-
-            try:
-                PhaseId.parse(args.phase)
-            except ValueError as e:
-                raise UsageError(str(e)) from None
-            payload = {"phase": args.phase, "until": parse_time(args.until, game.tz).isoformat()}
+            _phase_id(args.phase)
+            if not args.until and not args.close:
+                raise UsageError("gm extend needs --until TIME (the phase end) and/or --close TIME (the vote close)")
+            payload = {"phase": args.phase}
+            if args.until:
+                payload["until"] = parse_time(args.until, game.tz).isoformat()
+            if args.close:
+                payload["close"] = parse_time(args.close, game.tz).isoformat()
             kind = "extend"
+        elif cmd in ("end", "start"):
+            pid = _phase_id(args.phase)
+            if args.when and args.post is not None:
+                raise UsageError(f"gm {cmd}: give --at TIME or --post N, not both")
+            payload = {"action": cmd, "phase": str(pid)}
+            if args.post is not None:
+                at = _post_time(ws, gid, args.post)
+                payload["post"] = args.post
+            else:
+                at = parse_time(args.when, game.tz) if args.when else at
+                payload["at"] = at.isoformat()
+            kind = "phase"
+        elif cmd in ("pause", "resume"):
+            a = analyse_game(ws, gid, now=at)
+            paused = a.run.paused_since
+            if cmd == "pause" and paused is not None:
+                raise UsageError(f"the game is already paused since {paused.isoformat()}")
+            if cmd == "resume" and paused is None:
+                raise UsageError("the game is not paused")
+            payload, kind = {"action": cmd}, "phase"
+        elif cmd == "end-game":
+            winners = list(args.winners or ())
+            for w in winners:
+                _known(w, players)
+            result = "draw" if args.draw else "abandoned" if args.abandoned else (args.result or "gm")
+            payload = {"action": "end_game", "result": result, "winners": winners, "note": args.note}
+            kind = "phase"
+        elif cmd == "undo":
+            payload, kind = _undo(ws, gid, args.event), "undo"
         elif cmd == "action":
             _known(args.actor, players)
             for t in args.targets:
@@ -124,11 +185,100 @@ def run(args) -> int:
             payload = {"kind": "note", "note": args.text}
             kind = "override"
         eid = ws.store.append_event(gid, at, kind, payload, actor="gm")
+        corrections = _corrections(ws, gid) if kind == "undo" else []
         if args.json:
-            print_json({"event": eid, "kind": kind, "payload": payload, "at": at})
+            print_json({"event": eid, "kind": kind, "payload": payload, "at": at, "corrections": corrections})
         else:
             print(f"recorded #{eid}: {kind} {payload}")
+            for c in corrections:
+                print(f"  published {c['kind']} {c['phase']} no longer matches the game: correction draft {c['draft']}")
         return 0
+
+
+def _phase_id(text: str):
+    from forummod.engine.types import PhaseId
+
+    try:
+        return PhaseId.parse(text)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _post_time(ws, gid: str, number: int):
+    from forummod.service import load_inputs
+
+    for p in load_inputs(ws, gid).posts.get("game", ()):
+        if p.number == number:
+            return p.created_at
+    raise UsageError(f"no game-thread post number {number} in the store (poll first?)")
+
+
+def _replacement(ws, gid: str, game, args, at) -> dict:
+    """A replacement at a post or a time; refused when the seat is not the old player's now
+    (a second identical `gm replace`, or one the config already has)."""
+    from forummod.service import roster_with_events
+
+    roster = roster_with_events(game.roster(), ws.store.events(gid))
+    seats = {s.name: s for s in roster.players}
+    for s in roster.players:
+        if args.player in (r.previous for r in s.replacements) and s.name == args.new_name:
+            raise UsageError(f"{args.new_name} already replaced {args.player}; nothing to do")
+    if args.player not in seats:
+        held = next((s.name for s in roster.players if args.player in (r.previous for r in s.replacements)), None)
+        if held is not None:
+            raise UsageError(f"{args.player} was already replaced: the seat is {held}'s now "
+                             f"(replace {held} instead, or 'gm undo' that replacement)")
+        _known(args.player, set(seats))
+    if args.new_name in seats or any(args.new_name in s.all_accounts for s in roster.players):
+        raise UsageError(f"{args.new_name} already holds a seat")
+    payload = {"kind": "replace", "player": args.player, "target": args.new_name}
+    if args.post is not None:
+        _post_time(ws, gid, args.post)
+        payload["at_post"] = args.post
+    return payload
+
+
+def _undo(ws, gid: str, number: int) -> dict:
+    from forummod.service import undone_by
+
+    stored = ws.store.events(gid)
+    ev = next((e for e in stored if e.id == number), None)
+    if ev is None:
+        raise UsageError(f"no event #{number} in the log of {gid} (see 'forummod status')")
+    by = undone_by(stored).get(number)
+    if by is not None:
+        raise UsageError(f"event #{number} is already undone by #{by} (undo #{by} to restore it)")
+    return {"event": number, "kind": ev.kind, "what": ev.payload}
+
+
+def _corrections(ws, gid: str) -> list[dict]:
+    """Published one-shot posts (day end, dawn, game over) that the game no longer supports
+    after an undo: each gets a correction draft for the GM to read and publish."""
+    from forummod.drafting import ONE_SHOT, draft_now
+
+    out = []
+    published = [r for r in ws.store.drafts(gid, status="published") if r.kind in ONE_SHOT and r.kind != "role_pm"]
+    if not published:
+        return out
+    from forummod.service import analyse_game
+
+    a = analyse_game(ws, gid)
+    for r in published:
+        fresh = draft_now(ws, gid, r.kind, analysis=a, phase=r.phase, store=False)
+        bodies = [body for _, d, body in fresh if d.slot == r.slot]
+        if bodies and bodies[0] != r.body or not bodies:
+            did = _store_correction(ws, gid, r, bodies[0] if bodies else None)
+            out.append({"kind": r.kind, "phase": r.phase, "draft": did, "published": r.id})
+    return out
+
+
+def _store_correction(ws, gid: str, r, body: str | None) -> int:
+    text = ("[b]Correction[/b] to the earlier post: " + ("" if body else "it no longer applies.")) + \
+           ("\n\n" + body if body else "")
+    did, _ = ws.store.upsert_draft(game=gid, kind=r.kind, phase=r.phase, slot=f"{r.slot}:correction" if r.slot
+                                   else "correction", target=r.target, markup=r.markup, lang=r.lang,
+                                   title=f"Correction: {r.title}", body=text, at=ws.clock())
+    return did
 
 
 def _known(name: str, players: set[str]) -> None:

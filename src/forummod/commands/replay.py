@@ -21,6 +21,9 @@ def add_arguments(p) -> None:
     p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made")
     p.add_argument("--now", metavar="TIME", help="replay up to TIME (default: the end of the archive, or now)")
     p.add_argument("--memory", action="store_true", help="use a throw-away in-memory store (archives only)")
+    p.add_argument("--save", action="store_true",
+                   help="with --approve-all: record its approvals as decision events (actor 'replay', "
+                        "each reversible with 'gm undo'), so later commands see the replayed game")
 
 
 def run(args) -> int:
@@ -40,5 +43,31 @@ def run(args) -> int:
             if not rep.ok:
                 raise SystemExit(f"forummod replay: could not load the archive: {rep.error}")
         now = parse_time(args.now, cfg.game(gid).tz) if args.now else None
-        show_status(analyse_game(ws, gid, now=now, approve_all=args.approve_all), as_json=args.json)
+        a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)
+        if args.save:
+            if not args.approve_all:
+                from forummod.errors import UsageError
+
+                raise UsageError("replay --save records the approvals of --approve-all: give both")
+            saved = save_approvals(ws, gid, a)
+            if not args.json:
+                print(f"saved {len(saved)} approvals as decision events" +
+                      (f" #{saved[0]}-#{saved[-1]}" if saved else ""))
+        show_status(a, as_json=args.json)
         return 0
+
+
+def save_approvals(ws, gid: str, a) -> list[int]:
+    """Every proposal --approve-all approved and the log has no decision for: one decision
+    event each, at the instant it was approved, by actor `replay`."""
+    from forummod.service import effective_events
+
+    decided = {e.payload.get("key") for e in effective_events(ws.store.events(gid)) if e.kind == "decision"}
+    ids = []
+    for prop in a.run.state.proposals:
+        if prop.status == "approved" and prop.key not in decided and not prop.key.startswith("gm:"):
+            at = prop.decided_at or prop.created_at
+            ids.append(ws.store.append_event(gid, at, "decision", {"key": prop.key, "verdict": "approve",
+                                                                    "note": "replay --approve-all"},
+                                             actor="replay"))
+    return ids

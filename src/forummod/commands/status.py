@@ -45,4 +45,19 @@ def format_status(rep) -> str:
         lines.append(f"  pending: {p['key']} — {p['summary']}  (approve: forummod gm approve {p['key']})")
     if rep["game_over"]:
         lines.append(f"  GAME OVER: {rep['result']} — winners: {', '.join(rep['winners']) or 'nobody'}")
+    lines.extend(format_clock(rep))
     return "\n".join(lines)
+
+
+def format_clock(rep) -> list[str]:
+    """The phase's real start and end, a pause, and the GM's last events (numbers for `gm undo`)."""
+    lines = []
+    if rep.get("phase_start"):
+        lines.append(f"  {rep['phase']}: from {rep['phase_start']} to {rep.get('phase_end') or '?'}")
+    if rep.get("paused_since"):
+        lines.append(f"  PAUSED since {rep['paused_since']}: no deadline passes until 'forummod gm resume'")
+    events = rep.get("gm_events") or []
+    for e in events[-10:]:
+        undone = f"  (undone by #{e['undone_by']})" if e.get("undone_by") else ""
+        lines.append(f"  gm #{e['id']} {e['at']}: {e['summary']}{undone}")
+    return lines

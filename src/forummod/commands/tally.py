@@ -16,6 +16,7 @@ def add_arguments(p) -> None:
                    help="the count just before game-thread post POST_NUMBER, or at TIME (ISO 8601)")
     p.add_argument("--public", action="store_true", help="the count as the thread may see it (secret votes hidden)")
     p.add_argument("--now", metavar="TIME", help=argparse_suppress())
+    p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made (what-if view)")
 
 
 def argparse_suppress():
@@ -51,7 +52,7 @@ def run(args) -> int:
     with open_workspace(args) as ws:
         gid = ws.only_game(args.game)
         now, until = at_options(args, ws, gid)
-        a = analyse_game(ws, gid, now=now, until_post=until)
+        a = analyse_game(ws, gid, now=now, until_post=until, approve_all=args.approve_all)
         rep = tally_report(a, public=args.public)
         if args.json:
             print_json(rep)
@@ -81,6 +82,8 @@ def format_tally(rep) -> str:
             extra = f" (+{c['bonus']:g} {c['bonus_note']})" if c["bonus"] else ""
             lines.append(f"  {name} ({c['total']:g}){extra}: {voters}")
         lines.append(f"  not voting ({len(t['not_voting'])}): {', '.join(t['not_voting'])}")
+    for seat in rep.get("seats") or ():
+        lines.append(f"  seat: {seat['holder']} (replacing {', '.join(seat['replaced'])})")
     for r in rep["rejected_votes"]:
         lines.append(f"  ✗ {r['voter']} → {r['target']}: {r['reason']}" + (f" [{r['rule']}]" if r["rule"] else ""))
     for i in rep["issues"]:

@@ -165,5 +165,23 @@ class Draw(Event):
     seed: int = 0
 
 
+@dataclass(frozen=True)
+class PhaseControl(Event):
+    """A GM's move of the game clock, folded at its instant: `pause` / `resume` every deadline
+    (the time left is kept); `end` / `start` a phase (the next one opens there, its deadlines
+    counted from that start); `extend` a phase's deadlines; `end_game` by ruling (`result`: a
+    faction, "draw" or "abandoned"; `winners` named)."""
+
+    action: str = ""  # pause, resume, end_game; end, start (`phase` at this event); extend
+    phase: str = ""
+    post: int | None = None  # end / start: right after / with this post
+    until: datetime | None = None  # extend: the new end
+    close: datetime | None = None  # extend: the new vote close / action deadline alone
+    result: str = ""
+    winners: tuple[str, ...] = ()
+    note: str = ""
+    source: Source | None = None
+
+
 def sort_timeline(events: list[Event]) -> list[Event]:
     return sorted(events, key=lambda e: e.sort_key)

@@ -93,7 +93,9 @@ class RunContext:
         self.private: list[tuple[str, PrivateResult]] = []
         self.timers: list[Timer] = []
         self.current_at: datetime | None = None
-        self.event_index = 0  # position of the event being processed in the timeline
+        self.event_index = 0  # position of the event being processed in the timeline (ordering only)
+        self.event_stamp = ""  # a stable token of that event, for proposal keys (see core._stamp)
+        self.end_requests: list[tuple[str, datetime, int | None]] = []
 
     # ---- reporting
     def reject(self, kind: str, actor: str, reason: str, *, at: datetime | None = None,
@@ -112,6 +114,11 @@ class RunContext:
     def timer(self, at: datetime, name: str, phase: str = "", *, rank: int = 0, **data: Any) -> None:
         """Schedule a deadline of the ruleset's own; rank 0 sorts before inputs at the same instant."""
         self.timers.append(Timer(at=at, rank=rank, name=name, phase=phase, data=tuple(sorted(data.items()))))
+
+    def end_phase(self, phase: Phase, at: datetime, post: int | None = None) -> None:
+        """End `phase` now, before its deadline (a hammer): the fold closes it at `at` (after
+        post `post`) and opens the next phase there, its deadlines counted from that start."""
+        self.end_requests.append((phase.name, at, post))
 
     # ---- phases
     def phase_named(self, name: str) -> Phase | None:

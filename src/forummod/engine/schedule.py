@@ -32,10 +32,12 @@ class Pin:
 
 @dataclass(frozen=True)
 class Extension:
-    """The GM moved a deadline of `phase` (vote close / action deadline and end) to `until`."""
+    """The GM moved deadlines of `phase`: `until` the end (and with it the vote close / action
+    deadline), `close` the vote close / action deadline alone (the end follows if earlier)."""
 
     phase: PhaseId
-    until: datetime
+    until: datetime | None = None
+    close: datetime | None = None
 
 
 def resolve(spec: ClockOrDuration, base: datetime, tz: ZoneInfo) -> datetime:
@@ -60,33 +62,70 @@ def merged_timing(default: Timing, overrides: Mapping[str, str]) -> Timing:
     return replace(default, **{k: v for k, v in overrides.items() if v})
 
 
-def build_phases(timing: Timing, *, start: datetime, tz: ZoneInfo, now: datetime,
-                 pins: Sequence[Pin] = (), extensions: Sequence[Extension] = (),
-                 post_times: Mapping[int, datetime] | None = None, max_phases: int = 400) -> tuple[Phase, ...]:
-    """Every phase from the game start up to the first one that starts after `now`.
+class PhasePlan:
+    """The schedule as the fold asks for it: the default deadlines of a phase from its real start.
 
-    The last phase returned may lie in the future: it tells the scheduler the next deadline.
+    The fold opens each phase when the previous one really ends (a hammer or a GM's `end` can
+    end it early, a pause can move it) and asks the plan for the next one: pins and extensions
+    apply to it here, deadlines count from the start it is given.
     """
-    post_times = post_times or {}
-    pin_by = {p.phase: p for p in pins}
-    ext_by: dict[PhaseId, datetime] = {}
-    for e in extensions:
-        ext_by[e.phase] = e.until  # the latest extension wins
-    night_first = timing.first_phase != "day"
-    kind = "night" if night_first else "day"
-    number = 1
-    cursor = start
-    phases: list[Phase] = []
-    while len(phases) < max_phases:
-        pid = PhaseId(number, kind)  # type: ignore[arg-type]
-        pin = pin_by.get(pid)
-        ph_start = cursor
-        start_post = None
-        if pin is not None:
-            if pin.start_post is not None and pin.start_post in post_times:
-                ph_start, start_post = post_times[pin.start_post], pin.start_post
-            elif pin.start is not None:
-                ph_start = pin.start
+
+    def __init__(self, timing: Timing, *, start: datetime, tz: ZoneInfo, pins: Sequence[Pin] = (),
+                 extensions: Sequence[Extension] = (), post_times: Mapping[int, datetime] | None = None,
+                 max_phases: int = 400, first: PhaseId | None = None):
+        self.timing, self.start, self.tz, self.max_phases = timing, start, tz, max_phases
+        self.first = first  # a game joined mid-way opens with this phase (default: N1 or D1)
+        self.post_times = post_times or {}
+        self.pin_by = {p.phase: p for p in pins}
+        self.ext_by: dict[PhaseId, Extension] = {}
+        for e in extensions:
+            old = self.ext_by.get(e.phase)
+            # the latest extension wins, field by field (an end-only one keeps an earlier close)
+            self.ext_by[e.phase] = e if old is None else Extension(
+                e.phase, e.until if e.until is not None else old.until,
+                e.close if e.close is not None else old.close)
+        self.night_first = timing.first_phase != "day"
+
+    def first_id(self) -> PhaseId:
+        return self.first or PhaseId(1, "night" if self.night_first else "day")
+
+    def next_id(self, pid: PhaseId) -> PhaseId:
+        if pid.kind == "night":
+            return PhaseId(pid.number if self.night_first else pid.number + 1, "day")
+        return PhaseId(pid.number + 1 if self.night_first else pid.number, "night")
+
+    def first_phase(self) -> Phase:
+        return self.phase(self.first_id(), self.start)
+
+    def next_phase(self, prev: Phase, real_end: datetime, count: int) -> Phase | None:
+        """The phase after `prev`, which really ended at `real_end`; None past the game's length."""
+        if count >= self.max_phases:
+            return None
+        return self.phase(self.next_id(prev.id), real_end)
+
+    def end_pinned(self, pid: PhaseId) -> bool:
+        """The config or the GM fixed this phase's end: nothing in the game ends it earlier
+        (an archived game's day ends at the moderator's lynch post, not at the hammer)."""
+        pin = self.pin_by.get(pid)
+        return pin is not None and (pin.end is not None or pin.end_post is not None)
+
+    def _pinned_start(self, pid: PhaseId) -> tuple[datetime | None, int | None]:
+        pin = self.pin_by.get(pid)
+        if pin is None:
+            return None, None
+        if pin.start_post is not None and pin.start_post in self.post_times:
+            return self.post_times[pin.start_post], pin.start_post
+        return pin.start, None
+
+    def phase(self, pid: PhaseId, start: datetime) -> Phase:
+        """Phase `pid` opened at `start` (or at its pinned start), with its deadlines."""
+        timing, tz = self.timing, self.tz
+        pin = self.pin_by.get(pid)
+        ph_start, start_post = start, None
+        pinned, pinned_post = self._pinned_start(pid)
+        if pinned is not None:
+            ph_start, start_post = pinned, pinned_post
+        kind = pid.kind
         if kind == "day":
             close = resolve(timing.spec("vote_close"), ph_start, tz)
             end = resolve(timing.spec("day_end"), ph_start, tz)
@@ -100,33 +139,64 @@ def build_phases(timing: Timing, *, start: datetime, tz: ZoneInfo, now: datetime
                 end = resolve(timing.spec("night_end"), due, tz)
             deadline_fields = {"action_deadline": due}
         end_post = None
+        end_pinned = False
         if pin is not None:
-            if pin.end_post is not None and pin.end_post in post_times:
-                end, end_post = post_times[pin.end_post], pin.end_post
+            if pin.end_post is not None and pin.end_post in self.post_times:
+                end, end_post = self.post_times[pin.end_post], pin.end_post
                 deadline_fields = {k: end for k in deadline_fields}
+                end_pinned = True
             elif pin.end is not None:
                 end = pin.end
                 deadline_fields = {k: min(v, end) for k, v in deadline_fields.items()}
+                end_pinned = True
             if kind == "day" and pin.vote_close is not None:
                 deadline_fields["vote_close"] = pin.vote_close
             if kind == "night" and pin.action_deadline is not None:
                 deadline_fields["action_deadline"] = pin.action_deadline
-        if pid in ext_by:
-            until = ext_by[pid]
-            deadline_fields = {k: until for k in deadline_fields}
-            end = max(end, until)
-            end_post = None
-        phases.append(Phase(id=pid, start=ph_start, end=end, start_post=start_post, end_post=end_post,
-                            **deadline_fields))
-        if ph_start > now:
+        ext = self.ext_by.get(pid)
+        if not end_pinned and ext is None:
+            # the next phase opened by the GM (a pinned start) before this one's default end ends it
+            nxt, _post = self._pinned_start(self.next_id(pid))
+            if nxt is not None and ph_start < nxt < end:
+                end = nxt
+                deadline_fields = {k: min(v, end) for k, v in deadline_fields.items()}
+        ph = Phase(id=pid, start=ph_start, end=end, start_post=start_post, end_post=end_post, **deadline_fields)
+        return extended(ph, ext.until, ext.close) if ext is not None else ph
+
+
+def extended(ph: Phase, until: datetime | None, close: datetime | None) -> Phase:
+    """`ph` after a GM's extension: `until` moves the end and with it the vote close (action
+    deadline); `close` moves the vote close (action deadline) alone, the end follows if earlier."""
+    field_ = "vote_close" if ph.kind == "day" else "action_deadline"
+    end, end_post = ph.end, ph.end_post
+    deadline = ph.votes_close_at() if ph.kind == "day" else ph.actions_due_at()
+    if until is not None:
+        deadline = until
+        end = until if close is not None or end is None else max(end, until)
+        end_post = None
+    if close is not None:
+        deadline = close
+        if end is None or end < close:
+            end, end_post = close, None
+    return replace(ph, end=end, end_post=end_post, **{field_: deadline})
+
+
+def build_phases(timing: Timing, *, start: datetime, tz: ZoneInfo, now: datetime,
+                 pins: Sequence[Pin] = (), extensions: Sequence[Extension] = (),
+                 post_times: Mapping[int, datetime] | None = None, max_phases: int = 400) -> tuple[Phase, ...]:
+    """Every phase from the game start up to the first one that starts after `now`, each opened
+    at the default end of the one before (what the schedule alone says; the fold may differ).
+
+    The last phase returned may lie in the future: it tells the scheduler the next deadline.
+    """
+    plan = PhasePlan(timing, start=start, tz=tz, pins=pins, extensions=extensions, post_times=post_times,
+                     max_phases=max_phases)
+    phases: list[Phase] = [plan.first_phase()]
+    while phases[-1].start <= now:
+        nxt = plan.next_phase(phases[-1], phases[-1].end, len(phases))
+        if nxt is None:
             break
-        cursor = end
-        if kind == "night":
-            kind = "day"
-            number = number if night_first else number + 1
-        else:
-            kind = "night"
-            number = number + 1 if night_first else number
+        phases.append(nxt)
     return tuple(phases)
 
 

@@ -365,6 +365,7 @@ class GameRun:
     upcoming: tuple[Any, ...] = ()  # boundary and timer events after `now` (the scheduler's deadlines)
     waiting: tuple[Any, ...] = ()  # resolutions held until the GM decides a pending proposal
     public_tallies: tuple[Tally, ...] = ()  # the thread's view of each day at its vote close
+    paused_since: datetime | None = None  # the GM paused every deadline at this instant
 
     def tally_for(self, phase: str) -> Tally | None:
         found = None

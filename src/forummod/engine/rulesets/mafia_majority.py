@@ -27,6 +27,7 @@ class MafiaOptions:
     reveal_roles: bool = setting(True, "reveal a dead player's role")
     doctor_self: bool = setting(False, "the doctor may protect themself")
     first_phase: Literal["day", "night"] = setting("day", "the game opens with day 1 (MafiaScum) or night 1")
+    hammer_ends_day: bool = setting(True, "a majority (hammer) ends the day at the hammer post and the night starts there; false: the vote closes at the hammer but the day runs to its deadline")
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,9 @@ class MafiaMajority(Ruleset):
         st = replace(st, closed=st.closed | {f"votes:{phase.name}"}).with_x(hammered=st.x.hammered | {phase.name})
         run.tallies.append(t)
         run.note("hammer", f"majority ({need}) reached on {top.name}", source=ev.source)
+        if self.options.hammer_ends_day:
+            post = int(ev.seq) if float(ev.seq).is_integer() and ev.seq < 1e12 and ev.channel == "thread" else None
+            run.end_phase(phase, ev.at, post)
         if top.name == NO_LYNCH:
             return self.propose_no_lynch(st, phase, run, reason="majority_no_lynch")
         st = self.propose_lynch(st, phase, (top.name,), run)

@@ -28,7 +28,7 @@ class CommonMixin:
         return st.put_proposal(prop)
 
     def stamp(self, run: RunContext) -> str:
-        return f"{run.current_at.isoformat() if run.current_at else ''}#{run.event_index}"
+        return run.event_stamp or f"{run.current_at.isoformat() if run.current_at else ''}#{run.event_index}"
 
     @staticmethod
     def tell(to: str, key: str, rule: str | None = None, **params: Any) -> PrivateResult:
