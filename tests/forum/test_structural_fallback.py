@@ -117,3 +117,30 @@ def test_suggested_profile_is_valid_toml_that_reads_the_page_the_same():
 def test_a_page_without_repeated_post_blocks_is_reported_not_guessed():
     with pytest.raises(LayoutChanged, match="no repeated post blocks"):
         infer_structure(parse_html("<html><body><h1>Welcome</h1><p>No posts here.</p></body></html>"))
+
+
+def test_parse_reads_an_unknown_engine_page_with_the_fallback_and_explains_it(tmp_path, capsys):
+    from forummod.cli import main
+
+    page = tmp_path / "thread.html"
+    page.write_text(UNKNOWN_ENGINE_PAGE, encoding="utf-8")
+    assert main(["parse", str(page), "--explain", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["engine"] == "structural"
+    assert [p["author"] for p in out["posts"]] == ["Ann", "Bob", "Cy"]
+    assert any(line.startswith("post blocks:") for line in out["explain"])
+
+
+def test_profile_suggest_writes_a_profile_that_parse_then_uses(tmp_path, capsys):
+    from forummod.cli import main
+
+    page = tmp_path / "thread.html"
+    page.write_text(UNKNOWN_ENGINE_PAGE, encoding="utf-8")
+    target = tmp_path / "adapters" / "myforum.toml"
+    assert main(["profile", "suggest", str(page), "--name", "myforum", "-o", str(target)]) == 0
+    assert "3 posts read" in capsys.readouterr().out
+    assert main(["profile", "suggest", str(page), "-o", str(target)]) == 2  # never overwrites
+    capsys.readouterr()
+    assert main(["parse", str(page), "--engine", "myforum", "--adapters", str(target.parent), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["engine"] == "myforum" and [p["author"] for p in out["posts"]] == ["Ann", "Bob", "Cy"]
