@@ -539,7 +539,6 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     issues: list[Issue] = []
     seen: set[str] = set()
     missing_dates: list[int] = []
-    prev_time: datetime | None = None
     no_author = 0
     f_id, f_author, f_author_id, f_number, f_body = (_Sticky(f.id), _Sticky(f.author), _Sticky(f.author_id),
                                                      _Sticky(f.number), _Sticky(f.body))
@@ -575,38 +574,46 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
             html_body = ""
         else:
             html_body = normalise_body(profile, body)
-        posts.append(RawPost(post_id=pid, author=author, created_at=created or prev_time or now, html=html_body,
+        posts.append(RawPost(post_id=pid, author=author, created_at=created or now, html=html_body,
                              number=number, author_id=f_author_id.first(el), edited_at=edited_at,
                              edited=edited, page=info.current, url=anchor + (el.get("id") or pid)))
-        prev_time = created or prev_time
     if not posts:
         raise LayoutChanged(profile.name, url, _sources(f.id),
                             f"{len(containers)} post containers ({used.source if used else '?'}) but no post id")
     if no_author == len(posts):
-        raise LayoutChanged(profile.name, url, _sources(f.author), "no post author found")
-    if len(missing_dates) == len(posts):
-        raise LayoutChanged(profile.name, url, _sources(f.date), "no post date could be read")
+        issues.append(Issue("author_unreadable", f"no post author found on the page ({_sources(f.author)}); "
+                            "the posts are kept without authors", severity="warning", details=url))
     if missing_dates:
-        fixed = list(posts)
-        nxt = None
-        for i in range(len(fixed) - 1, -1, -1):  # a post with no readable date takes the next known one
-            if i in missing_dates:
-                if nxt is not None and fixed[i].created_at is now:
-                    fixed[i] = _replace_time(fixed[i], nxt)
-                issues.append(Issue("date_unreadable", f"post {fixed[i].post_id}: date not readable, "
-                                    f"using a neighbour's time", severity="warning", details=url))
-            else:
-                nxt = fixed[i].created_at
-        posts = fixed
+        posts = _bound_missing_dates(posts, set(missing_dates), now, _sources(f.date), url, issues)
     title = first(profile.title_sel, root)
     return ParsedPage(posts=tuple(posts), page=info.current, last_page=info.last, next_url=info.next_url,
                       thread_id=thread_id_of(profile, url), title=title, issues=tuple(issues))
 
 
-def _replace_time(post: RawPost, when: datetime) -> RawPost:
+def _bound_missing_dates(posts: list[RawPost], missing: set[int], now: datetime, sources: str, url: str,
+                         issues: list[Issue]) -> list[RawPost]:
+    """Posts whose date could not be read keep their place: the time of the nearest earlier
+    post with a date (they were written after it), else the next one's, else the fetch time,
+    flagged `date_guessed` and told to the GM. A page is never refused for a missing date."""
     from dataclasses import replace
 
-    return replace(post, created_at=when)
+    known = [(i, p.created_at) for i, p in enumerate(posts) if i not in missing]
+    out = list(posts)
+    for i in sorted(missing):
+        before = [t for j, t in known if j < i]
+        after = [t for j, t in known if j > i]
+        when = before[-1] if before else (after[0] if after else now)
+        if before and after:
+            span = f"between {before[-1]:%Y-%m-%d %H:%M} and {after[0]:%Y-%m-%d %H:%M} UTC"
+        elif before or after:
+            span = f"{'after' if before else 'before'} {when:%Y-%m-%d %H:%M} UTC"
+        else:
+            span = f"no post on the page has a readable date; fetched at {now:%Y-%m-%d %H:%M} UTC"
+        out[i] = replace(posts[i], created_at=when, date_guessed=True)
+        issues.append(Issue("date_unreadable", f"post {posts[i].post_id}: date not readable ({sources}); "
+                            f"kept with a guessed time ({span}): its votes count in post order, and a "
+                            "deadline ruling that depends on it is yours", severity="warning", details=url))
+    return out
 
 
 # --------------------------------------------------------------------------- whole pages
