@@ -191,10 +191,37 @@ class DateContext:
     languages: tuple[str, ...] = ()
 
 
-def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext) -> datetime | None:
+class DateMemo:
+    """What the posts read so far taught about this page's dates: once one date was read
+    without dateparser the page's format is known, so dateparser (slow) is not tried on the
+    others; a strptime format that worked is tried first on the next post."""
+
+    __slots__ = ("known", "formats")
+
+    def __init__(self, formats: tuple[str, ...] = ()):
+        self.known = False
+        self.formats = formats
+
+    def worked(self, text: str) -> None:
+        self.known = True
+        if len(self.formats) > 1:
+            for i, fmt in enumerate(self.formats):
+                try:
+                    datetime.strptime(" ".join(text.split()), fmt)
+                except ValueError:
+                    continue
+                if i:
+                    self.formats = (fmt, *self.formats[:i], *self.formats[i + 1:])
+                return
+
+
+def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext, memo: DateMemo | None = None
+              ) -> datetime | None:
     """The first date any extractor yields: attributes as ISO/Unix, text via the tolerant parser,
-    dateparser only when nothing else understood any candidate."""
+    dateparser only when nothing else understood any candidate (and never on a page whose
+    format an earlier post showed, see `DateMemo`)."""
     texts: list[str] = []
+    formats = memo.formats if memo is not None else ctx.formats
     for ex in extractors:
         for v in ex.values(el):
             if ex.attr:
@@ -202,14 +229,20 @@ def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext) -> dat
                 if dt is not None:
                     return dt
             try:
-                return parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=ctx.formats,
-                                        languages=ctx.languages, allow_dateparser=False)
+                dt = parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=formats,
+                                      languages=ctx.languages, allow_dateparser=False)
             except DateNotUnderstood:
                 texts.append(v)
+            else:
+                if memo is not None and (not memo.known or len(formats) > 1):
+                    memo.worked(v)
+                return dt
             break  # one value per extractor: the first match is the one the profile meant
+    if memo is not None and memo.known:
+        return None
     for v in texts[:1]:
         try:
-            return parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=ctx.formats,
+            return parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=formats,
                                     languages=ctx.languages, allow_dateparser=True)
         except DateNotUnderstood:
             pass
@@ -219,6 +252,30 @@ def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext) -> dat
 def date_context(profile: Profile, tz: tzinfo, now: datetime) -> DateContext:
     return DateContext(tz=tz, now=now, order=profile.date_order, formats=profile.date_formats,
                        languages=profile.languages)
+
+
+def _page_date_context(profile: Profile, root: Any, html: str, tz: tzinfo, now: datetime, url: str,
+                       issues: list[Issue]) -> DateContext:
+    """Dates as the page itself prints them: day/month order and month names from its `lang`
+    (unless the profile pins them), its stated zone before the configured one (a GM is told
+    when they differ: a wrong zone must never pass silently)."""
+    from forummod.forum.page_locale import order_for, read_page_locale, same_offset
+
+    loc = read_page_locale(root, html if isinstance(html, str) else "")
+    order = profile.date_order if profile.date_pinned else order_for(loc.lang, loc.region, profile.date_order)
+    languages = profile.languages
+    if loc.lang and loc.lang not in languages:
+        languages = (loc.lang, *languages)
+    zone = tz
+    if loc.zone is not None:
+        if not same_offset(loc.zone, tz, now):
+            issues.append(Issue("zone_differs", f"the forum says its times are {loc.zone_text}, but the site's "
+                                f"timezone is {getattr(tz, 'key', None) or tz}: reading them in {loc.zone_text}; "
+                                f"set the site's timezone to the forum's", severity="warning", details=url))
+            zone = loc.zone
+        elif isinstance(loc.zone, tzinfo) and hasattr(loc.zone, "key"):
+            zone = loc.zone  # the IANA name knows summer time; an equal offset today may differ in winter
+    return DateContext(tz=zone, now=now, order=order, formats=profile.date_formats, languages=languages)
 
 
 # --------------------------------------------------------------------------- bodies
@@ -518,6 +575,10 @@ def thread_id_of(profile: Profile, url: str) -> str | None:
 def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzinfo, now: datetime,
                       first_number: int | None = None, root: Any = None) -> ParsedPage:
     """Posts, page numbers and title of one thread page; LayoutChanged when no post is found."""
+    if isinstance(html, bytes):
+        from forummod.forum.http import decode_body
+
+        html = decode_body(html, None)
     if root is None:
         root = parse_html(html)
     f = profile.posts
@@ -525,7 +586,8 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     if not containers:
         raise LayoutChanged(profile.name, url, _sources(f.container), "no post container on the page")
     info = read_pagination(profile, root, url)
-    ctx = date_context(profile, tz, now)
+    issues: list[Issue] = []
+    ctx = _page_date_context(profile, root, html, tz, now, url, issues)
     if first_number is None and info.current is not None:
         per = info.per_page or profile.pagination.per_page or None
         off = _offset_of(profile, url)
@@ -536,7 +598,6 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
         elif per:
             first_number = (info.current - 1) * per + 1
     posts: list[RawPost] = []
-    issues: list[Issue] = []
     seen: set[str] = set()
     missing_dates: list[int] = []
     no_author = 0
@@ -544,6 +605,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
                                                      _Sticky(f.number), _Sticky(f.body))
     date_order = _Sticky(f.date)
     edits_probe = _probe_for(f.edited_at + f.edited) if (f.edited_at or f.edited) else None
+    memo = DateMemo(ctx.formats)
     dates_in_order = [ex for _, ex in date_order.order()]  # date_order.best never moves: one list a page
     anchor = urljoin(url, "#_")[:-1]  # = urljoin(url, "#" + pid) less the id, computed once a page
     for el in containers:
@@ -556,7 +618,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
         author = f_author.first(el) or ""
         if not author:
             no_author += 1
-        created = read_date(dates_in_order, el, ctx)
+        created = read_date(dates_in_order, el, ctx, memo)
         if created is None:
             missing_dates.append(len(posts))
         if _maybe_found(edits_probe, el):
