@@ -113,3 +113,54 @@ def test_an_old_newest_post_cannot_tell_the_zone():
     http_date = datetime(2024, 3, 12, 21, 3, tzinfo=UTC)
     shown = datetime(2024, 3, 12, 15, 0, tzinfo=UTC)  # a quiet thread: any zone fits
     assert check_zone(shown, http_date, UTC, "UTC").verdict == "cannot tell"
+
+
+def _serve_one_page(html: str, http_date: str):
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = html.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def date_time_string(self, timestamp=None):  # the forum server's clock at the fetch
+            return http_date
+
+        def log_message(self, *a):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+PHPBB_FRESH = ("<html><body id='phpbb'><div id='p7' class='post'><div class='postbody'><p class='author'>by "
+               "<strong><a href='./memberlist.php?mode=viewprofile&amp;u=2'>bob</a></strong> » Tue Mar 12, 2024 "
+               "10:01 pm</p><div class='content'>I vote Ann</div></div></div></body></html>")
+
+
+@pytest.mark.parametrize("zone, warned", [("UTC", True), ("Europe/Rome", False)])
+def test_poll_warns_the_gm_when_the_configured_zone_puts_the_newest_post_in_the_future(clock, zone, warned):
+    from forummod.config import SiteConfig
+    from forummod.forum.base import ThreadRef
+    from forummod.forum.http import HttpClient
+    from forummod.forum.registry import make_adapter
+
+    server = _serve_one_page(PHPBB_FRESH, "Tue, 12 Mar 2024 21:03:00 GMT")  # the post is 2 minutes old at UTC+1
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        site = SiteConfig(engine="phpbb", base_url=base, timezone=zone, request_interval=0.0, retries=1)
+        http = HttpClient.from_site("synth", site, clock=clock, wall_clock=clock, sleep=clock.sleep)
+        poll = make_adapter("synth", site, http=http).poll_thread(ThreadRef(base + "viewtopic.php?t=1"), None)
+    finally:
+        server.shutdown()
+        server.server_close()
+    codes = [i.code for i in poll.issues]
+    assert ("zone_wrong" in codes) is warned
+    if warned:
+        assert "UTC+01:00" in next(i.message for i in poll.issues if i.code == "zone_wrong")
