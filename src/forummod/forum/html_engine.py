@@ -585,6 +585,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     containers, used = all_elements(f.container, root)
     if not containers:
         raise LayoutChanged(profile.name, url, _sources(f.container), "no post container on the page")
+    containers = unnest_posts(containers)
     info = read_pagination(profile, root, url)
     issues: list[Issue] = []
     ctx = _page_date_context(profile, root, html, tz, now, url, issues)
@@ -650,6 +651,25 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     title = first(profile.title_sel, root)
     return ParsedPage(posts=tuple(posts), page=info.current, last_page=info.last, next_url=info.next_url,
                       thread_id=thread_id_of(profile, url), title=title, issues=tuple(issues))
+
+
+def unnest_posts(containers: list[Any]) -> list[Any]:
+    """Post containers moved out of one another, as a browser's HTML5 parser would have built
+    them: one unclosed <div> in a post body makes libxml2 keep the post open, so every later
+    post is parsed inside it (and the first post's edit mark, date fallbacks and text would be
+    read from them). Each nested post is moved to just after the outermost post holding it,
+    in page order; one ancestor walk per post, nothing when nothing is nested."""
+    live = {id(c) for c in containers}
+    nested = [c for c in containers if any(id(a) in live for a in c.iterancestors())]
+    if not nested:
+        return containers
+    last_moved: dict[int, Any] = {}
+    for c in nested:
+        outer = [a for a in c.iterancestors() if id(a) in live][-1]
+        anchor = last_moved.get(id(outer), outer)
+        anchor.addnext(c)  # lxml moves the element (with its tail) out of the post that swallowed it
+        last_moved[id(outer)] = c
+    return containers
 
 
 def _bound_missing_dates(posts: list[RawPost], missing: set[int], now: datetime, sources: str, url: str,
