@@ -20,7 +20,8 @@ NOW = datetime(2024, 3, 2, tzinfo=timezone.utc)
 
 
 def test_renamed_post_markup_is_layout_changed_naming_engine_url_and_selector(profiles):
-    html = page_html(30, 1).replace('class="post ', 'class="entry ')
+    # class and id renamed: a style that only drops the "post" class is still read (div#p123, issue 16)
+    html = page_html(30, 1).replace('class="post ', 'class="entry ').replace('<div id="p', '<div id="entry')
     with pytest.raises(LayoutChanged) as e:
         parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?t=1", tz=ZoneInfo("UTC"), now=NOW)
     msg = str(e.value)
