@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
-from lxml import etree
-
 from forummod.errors import LayoutChanged
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.profile import Profile, parse_profile
@@ -399,10 +397,9 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
         if a is None:
             a = next(iter(_plain_author_candidates(b)), None)
         ds = [d_by_el[id(el)] for el in b.iter() if id(el) in d_by_el and not _in_quote(el, b)]
-        d = max(ds, key=lambda c: c.quality) if ds else None
         # the first date of the best quality: headers come before bodies that mention dates
-        if ds:
-            d = next(c for c in ds if c.quality == d.quality)
+        best_quality = max((c.quality for c in ds), default=None)
+        d = next((c for c in ds if c.quality == best_quality), None)
         a = _name_inside(a) if a is not None and a.tag != "a" else a
         author_picks.append(a)
         date_picks.append(d)
@@ -568,12 +565,3 @@ def to_toml(data: dict[str, Any]) -> str:
                 lines.append(f"\n[[{k}.marks]]")
                 lines.extend(f"{k3} = {val(v3)}" for k3, v3 in m.items())
     return "\n".join(lines) + "\n"
-
-
-def structural_profile(root: Any, *, url: str = "") -> tuple[Profile, Structure]:
-    s = infer_structure(root, url=url)
-    return s.profile(), s
-
-
-def _unused(_: Any = etree) -> None:  # keep lxml imported for type checkers of the callers
-    return None
