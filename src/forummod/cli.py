@@ -21,7 +21,7 @@ from forummod.logsafe import redact
 
 COMMANDS = (
     "init", "demo", "poll", "tally", "status", "check", "draft", "drafts", "preview", "publish",
-    "discard", "gm", "tick", "run", "replay", "parse",
+    "discard", "gm", "tick", "run", "replay", "parse", "profile",
 )
 
 EPILOG = """exit codes: 0 ok, 1 findings or a failed operation, 2 usage or config error.

@@ -42,6 +42,9 @@ class RawPost:
     edited: bool = False  # an edit marker was shown even if no time was
     page: int | None = None
     url: str | None = None
+    # the page showed no readable date: created_at is a bound from the neighbours or the fetch
+    # time, good for ordering only, never for a deadline
+    date_guessed: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """`forummod parse PAGE.html`: print the posts of a saved forum page (bug reports, profile writing).
 
-Without --engine the engine is recognised from the page itself; a page of an unsupported
-engine is reported as unknown (exit code 2), never parsed into garbage.
+Without --engine the engine is recognised from the page itself; a page that no profile
+recognises is read by the structural fallback (the page's repeated post blocks), and said so.
+`--explain` prints the selectors the fallback found (`forummod profile suggest` writes them
+out as a starter profile). A page with no repeated post blocks is an error (exit code 2).
 """
 
 from __future__ import annotations
@@ -25,10 +27,13 @@ def add_arguments(p) -> None:
     p.add_argument("--timezone", metavar="TZ", default="UTC", help="timezone the page shows times in (default UTC)")
     p.add_argument("--url", metavar="URL", default="", help="the page's address (page numbers, links)")
     p.add_argument("--adapters", type=Path, metavar="DIR", help="folder of your own profiles (overrides bundled)")
+    p.add_argument("--explain", action="store_true",
+                   help="show the selectors the structural fallback finds on the page (also when a profile matches)")
     add_common(p)
 
 
 def run(args) -> int:
+    from forummod.errors import LayoutChanged, UnknownEngine
     from forummod.forum.detect import detect_engine
     from forummod.forum.discourse import is_json, parse_topic_json
     from forummod.forum.html_engine import parse_thread_page, text_without_marks
@@ -44,8 +49,29 @@ def run(args) -> int:
     except OSError as e:
         raise UsageError(f"cannot read {args.page}: {e.strerror}") from None
     user_dir = args.adapters
-    engine = args.engine or detect_engine(profiles(user_dir), text, where=str(args.page))
-    prof = get_profile(engine, user_dir)
+    structure = None
+    fallback_why = ""
+    try:
+        engine = args.engine or detect_engine(profiles(user_dir), text, where=str(args.page))
+        prof = get_profile(engine, user_dir)
+    except UnknownEngine as e:
+        if args.engine or is_json(text):
+            raise
+        fallback_why = str(e).split(". Supported:")[0]
+        engine = "structural"
+    if args.explain or engine == "structural":
+        from forummod.forum.html_engine import parse_html
+        from forummod.forum.structural import infer_structure
+
+        try:
+            structure = infer_structure(parse_html(text), url=str(args.page))
+        except LayoutChanged:
+            if engine != "structural":
+                raise
+            raise UnknownEngine(f"{fallback_why}, and the page repeats no post block with an author and a date "
+                                "(the structural fallback found nothing to read)") from None
+        if engine == "structural":
+            prof = structure.profile()
     url = args.url or args.page.resolve().as_uri()
     now = datetime.now(timezone.utc)
     if prof.adapter == "discourse" and is_json(text):
@@ -57,13 +83,19 @@ def run(args) -> int:
         "created_at": p.created_at.isoformat(), "edited_at": p.edited_at.isoformat() if p.edited_at else None,
         "edited": p.edited, "page": p.page, "text": text_without_marks(p.html), "html": p.html,
     } for p in page.posts]
+    explain = structure.explain() if structure is not None and args.explain else None
     if args.json:
-        json.dump({"engine": engine, "title": page.title, "page": page.page, "last_page": page.last_page,
+        json.dump({"engine": engine, "title": page.title, **({"explain": explain} if explain else {}), "page": page.page, "last_page": page.last_page,
                    "next_url": page.next_url, "posts": rows,
                    "issues": [{"code": i.code, "message": i.message} for i in page.issues]},
                   sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return 0
+    if fallback_why:
+        print(f"{fallback_why}: read by the structural fallback (check the result; "
+              f"`forummod profile suggest {args.page}` writes a starter profile)", file=sys.stderr)
+    if explain:
+        print("structural fallback found:\n  " + "\n  ".join(explain))
     print(f"{args.page}: {engine}, {len(rows)} posts, page {page.page} of {page.last_page}"
           + (f", {page.title!r}" if page.title else ""))
     for r in rows:

@@ -8,7 +8,8 @@ configured) and one retry; otherwise `LoginRequired` goes up to the service.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
@@ -30,7 +31,8 @@ from forummod.forum.html_engine import (
 from forummod.forum.http import Fetched, HttpClient
 from forummod.forum.login import login_with_form, read_secret
 from forummod.forum.poller import poll_pages
-from forummod.model import Cursor, RawMessage
+from forummod.forum.page_locale import check_zone, stated_zone
+from forummod.model import Cursor, Issue, RawMessage
 
 
 class HtmlAdapter(FormWriter):
@@ -110,11 +112,38 @@ class HtmlAdapter(FormWriter):
         prof = self.profile
         if self.date_order != prof.date_order:
             prof = replace(prof, date_order=self.date_order)
-        return parse_thread_page(prof, text, url=url, tz=self.tz, now=self.now(), first_number=first_number)
+        page = parse_thread_page(prof, text, url=url, tz=self.tz, now=self.now(), first_number=first_number)
+        issue = self._zone_check(page, text)
+        return replace(page, issues=(*page.issues, issue)) if issue else page
+
+    def _zone_check(self, page: Any, text: str) -> Issue | None:
+        """On the thread's last page of a forum that states no zone: does the configured zone put
+        the newest post in the future of the server's clock (HTTP Date)? Then it is wrong, and
+        the GM is told (issue 16: a wrong zone must never pass silently)."""
+        http_date = getattr(self, "_http_date", None)
+        dated = [p for p in page.posts if not p.date_guessed]
+        if http_date is None or page.next_url or not dated or stated_zone(text)[0] is not None:
+            return None
+        newest = max(p.created_at for p in dated)
+        shown = newest.astimezone(self.tz).replace(tzinfo=timezone.utc)
+        check = check_zone(shown, http_date, self.tz, self.site.timezone)
+        if check.verdict != "wrong":
+            return None
+        return Issue("zone_wrong", f"{self.site_name}: {check.message} (sites.{self.site_name}.timezone)",
+                     severity="warning", details=page.posts[-1].url or "")
+
+    def _get_remembering_date(self, url: str, etag: str | None = None, last_modified: str | None = None) -> Fetched:
+        f = self._get(url, etag=etag, last_modified=last_modified)
+        raw = f.headers.get("Date") or f.headers.get("date")
+        try:
+            self._http_date = parsedate_to_datetime(raw).astimezone(timezone.utc) if raw else None
+        except (TypeError, ValueError):
+            self._http_date = None
+        return f
 
     def poll_thread(self, thread: ThreadRef, cursor: Cursor | None, progress: Progress | None = None) -> ThreadPoll:
         return poll_pages(thread_id=self.thread_id(thread), first_url=first_page_url(self.profile, self.thread_url(thread)),
-                          cursor=cursor, fetch=self._get, parse=self.parse_page, progress=progress)
+                          cursor=cursor, fetch=self._get_remembering_date, parse=self.parse_page, progress=progress)
 
     # ------------------------------------------------------------------ inbox
 

@@ -191,10 +191,37 @@ class DateContext:
     languages: tuple[str, ...] = ()
 
 
-def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext) -> datetime | None:
+class DateMemo:
+    """What the posts read so far taught about this page's dates: once one date was read
+    without dateparser the page's format is known, so dateparser (slow) is not tried on the
+    others; a strptime format that worked is tried first on the next post."""
+
+    __slots__ = ("known", "formats")
+
+    def __init__(self, formats: tuple[str, ...] = ()):
+        self.known = False
+        self.formats = formats
+
+    def worked(self, text: str) -> None:
+        self.known = True
+        if len(self.formats) > 1:
+            for i, fmt in enumerate(self.formats):
+                try:
+                    datetime.strptime(" ".join(text.split()), fmt)
+                except ValueError:
+                    continue
+                if i:
+                    self.formats = (fmt, *self.formats[:i], *self.formats[i + 1:])
+                return
+
+
+def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext, memo: DateMemo | None = None
+              ) -> datetime | None:
     """The first date any extractor yields: attributes as ISO/Unix, text via the tolerant parser,
-    dateparser only when nothing else understood any candidate."""
+    dateparser only when nothing else understood any candidate (and never on a page whose
+    format an earlier post showed, see `DateMemo`)."""
     texts: list[str] = []
+    formats = memo.formats if memo is not None else ctx.formats
     for ex in extractors:
         for v in ex.values(el):
             if ex.attr:
@@ -202,14 +229,20 @@ def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext) -> dat
                 if dt is not None:
                     return dt
             try:
-                return parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=ctx.formats,
-                                        languages=ctx.languages, allow_dateparser=False)
+                dt = parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=formats,
+                                      languages=ctx.languages, allow_dateparser=False)
             except DateNotUnderstood:
                 texts.append(v)
+            else:
+                if memo is not None and (not memo.known or len(formats) > 1):
+                    memo.worked(v)
+                return dt
             break  # one value per extractor: the first match is the one the profile meant
+    if memo is not None and memo.known:
+        return None
     for v in texts[:1]:
         try:
-            return parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=ctx.formats,
+            return parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=formats,
                                     languages=ctx.languages, allow_dateparser=True)
         except DateNotUnderstood:
             pass
@@ -219,6 +252,30 @@ def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext) -> dat
 def date_context(profile: Profile, tz: tzinfo, now: datetime) -> DateContext:
     return DateContext(tz=tz, now=now, order=profile.date_order, formats=profile.date_formats,
                        languages=profile.languages)
+
+
+def _page_date_context(profile: Profile, root: Any, html: str, tz: tzinfo, now: datetime, url: str,
+                       issues: list[Issue]) -> DateContext:
+    """Dates as the page itself prints them: day/month order and month names from its `lang`
+    (unless the profile pins them), its stated zone before the configured one (a GM is told
+    when they differ: a wrong zone must never pass silently)."""
+    from forummod.forum.page_locale import order_for, read_page_locale, same_offset
+
+    loc = read_page_locale(root, html if isinstance(html, str) else "")
+    order = profile.date_order if profile.date_pinned else order_for(loc.lang, loc.region, profile.date_order)
+    languages = profile.languages
+    if loc.lang and loc.lang not in languages:
+        languages = (loc.lang, *languages)
+    zone = tz
+    if loc.zone is not None:
+        if not same_offset(loc.zone, tz, now):
+            issues.append(Issue("zone_differs", f"the forum says its times are {loc.zone_text}, but the site's "
+                                f"timezone is {getattr(tz, 'key', None) or tz}: reading them in {loc.zone_text}; "
+                                f"set the site's timezone to the forum's", severity="warning", details=url))
+            zone = loc.zone
+        elif isinstance(loc.zone, tzinfo) and hasattr(loc.zone, "key"):
+            zone = loc.zone  # the IANA name knows summer time; an equal offset today may differ in winter
+    return DateContext(tz=zone, now=now, order=order, formats=profile.date_formats, languages=languages)
 
 
 # --------------------------------------------------------------------------- bodies
@@ -518,14 +575,20 @@ def thread_id_of(profile: Profile, url: str) -> str | None:
 def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzinfo, now: datetime,
                       first_number: int | None = None, root: Any = None) -> ParsedPage:
     """Posts, page numbers and title of one thread page; LayoutChanged when no post is found."""
+    if isinstance(html, bytes):
+        from forummod.forum.http import decode_body
+
+        html = decode_body(html, None)
     if root is None:
         root = parse_html(html)
     f = profile.posts
     containers, used = all_elements(f.container, root)
     if not containers:
         raise LayoutChanged(profile.name, url, _sources(f.container), "no post container on the page")
+    containers = unnest_posts(containers)
     info = read_pagination(profile, root, url)
-    ctx = date_context(profile, tz, now)
+    issues: list[Issue] = []
+    ctx = _page_date_context(profile, root, html, tz, now, url, issues)
     if first_number is None and info.current is not None:
         per = info.per_page or profile.pagination.per_page or None
         off = _offset_of(profile, url)
@@ -536,15 +599,14 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
         elif per:
             first_number = (info.current - 1) * per + 1
     posts: list[RawPost] = []
-    issues: list[Issue] = []
     seen: set[str] = set()
     missing_dates: list[int] = []
-    prev_time: datetime | None = None
     no_author = 0
     f_id, f_author, f_author_id, f_number, f_body = (_Sticky(f.id), _Sticky(f.author), _Sticky(f.author_id),
                                                      _Sticky(f.number), _Sticky(f.body))
     date_order = _Sticky(f.date)
     edits_probe = _probe_for(f.edited_at + f.edited) if (f.edited_at or f.edited) else None
+    memo = DateMemo(ctx.formats)
     dates_in_order = [ex for _, ex in date_order.order()]  # date_order.best never moves: one list a page
     anchor = urljoin(url, "#_")[:-1]  # = urljoin(url, "#" + pid) less the id, computed once a page
     for el in containers:
@@ -557,7 +619,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
         author = f_author.first(el) or ""
         if not author:
             no_author += 1
-        created = read_date(dates_in_order, el, ctx)
+        created = read_date(dates_in_order, el, ctx, memo)
         if created is None:
             missing_dates.append(len(posts))
         if _maybe_found(edits_probe, el):
@@ -575,38 +637,65 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
             html_body = ""
         else:
             html_body = normalise_body(profile, body)
-        posts.append(RawPost(post_id=pid, author=author, created_at=created or prev_time or now, html=html_body,
+        posts.append(RawPost(post_id=pid, author=author, created_at=created or now, html=html_body,
                              number=number, author_id=f_author_id.first(el), edited_at=edited_at,
                              edited=edited, page=info.current, url=anchor + (el.get("id") or pid)))
-        prev_time = created or prev_time
     if not posts:
         raise LayoutChanged(profile.name, url, _sources(f.id),
                             f"{len(containers)} post containers ({used.source if used else '?'}) but no post id")
     if no_author == len(posts):
-        raise LayoutChanged(profile.name, url, _sources(f.author), "no post author found")
-    if len(missing_dates) == len(posts):
-        raise LayoutChanged(profile.name, url, _sources(f.date), "no post date could be read")
+        issues.append(Issue("author_unreadable", f"no post author found on the page ({_sources(f.author)}); "
+                            "the posts are kept without authors", severity="warning", details=url))
     if missing_dates:
-        fixed = list(posts)
-        nxt = None
-        for i in range(len(fixed) - 1, -1, -1):  # a post with no readable date takes the next known one
-            if i in missing_dates:
-                if nxt is not None and fixed[i].created_at is now:
-                    fixed[i] = _replace_time(fixed[i], nxt)
-                issues.append(Issue("date_unreadable", f"post {fixed[i].post_id}: date not readable, "
-                                    f"using a neighbour's time", severity="warning", details=url))
-            else:
-                nxt = fixed[i].created_at
-        posts = fixed
+        posts = _bound_missing_dates(posts, set(missing_dates), now, _sources(f.date), url, issues)
     title = first(profile.title_sel, root)
     return ParsedPage(posts=tuple(posts), page=info.current, last_page=info.last, next_url=info.next_url,
                       thread_id=thread_id_of(profile, url), title=title, issues=tuple(issues))
 
 
-def _replace_time(post: RawPost, when: datetime) -> RawPost:
+def unnest_posts(containers: list[Any]) -> list[Any]:
+    """Post containers moved out of one another, as a browser's HTML5 parser would have built
+    them: one unclosed <div> in a post body makes libxml2 keep the post open, so every later
+    post is parsed inside it (and the first post's edit mark, date fallbacks and text would be
+    read from them). Each nested post is moved to just after the outermost post holding it,
+    in page order; one ancestor walk per post, nothing when nothing is nested."""
+    live = {id(c) for c in containers}
+    nested = [c for c in containers if any(id(a) in live for a in c.iterancestors())]
+    if not nested:
+        return containers
+    last_moved: dict[int, Any] = {}
+    for c in nested:
+        outer = [a for a in c.iterancestors() if id(a) in live][-1]
+        anchor = last_moved.get(id(outer), outer)
+        anchor.addnext(c)  # lxml moves the element (with its tail) out of the post that swallowed it
+        last_moved[id(outer)] = c
+    return containers
+
+
+def _bound_missing_dates(posts: list[RawPost], missing: set[int], now: datetime, sources: str, url: str,
+                         issues: list[Issue]) -> list[RawPost]:
+    """Posts whose date could not be read keep their place: the time of the nearest earlier
+    post with a date (they were written after it), else the next one's, else the fetch time,
+    flagged `date_guessed` and told to the GM. A page is never refused for a missing date."""
     from dataclasses import replace
 
-    return replace(post, created_at=when)
+    known = [(i, p.created_at) for i, p in enumerate(posts) if i not in missing]
+    out = list(posts)
+    for i in sorted(missing):
+        before = [t for j, t in known if j < i]
+        after = [t for j, t in known if j > i]
+        when = before[-1] if before else (after[0] if after else now)
+        if before and after:
+            span = f"between {before[-1]:%Y-%m-%d %H:%M} and {after[0]:%Y-%m-%d %H:%M} UTC"
+        elif before or after:
+            span = f"{'after' if before else 'before'} {when:%Y-%m-%d %H:%M} UTC"
+        else:
+            span = f"no post on the page has a readable date; fetched at {now:%Y-%m-%d %H:%M} UTC"
+        out[i] = replace(posts[i], created_at=when, date_guessed=True)
+        issues.append(Issue("date_unreadable", f"post {posts[i].post_id}: date not readable ({sources}); "
+                            f"kept with a guessed time ({span}): its votes count in post order, and a "
+                            "deadline ruling that depends on it is yours", severity="warning", details=url))
+    return out
 
 
 # --------------------------------------------------------------------------- whole pages

@@ -422,6 +422,7 @@ class Profile:
     fingerprint_text: tuple[str, ...] = ()
     date_order: str = "DMY"
     date_formats: tuple[str, ...] = ()
+    date_pinned: bool = False  # dates.pin: the order holds whatever the page's lang says
     languages: tuple[str, ...] = ()
     title_sel: tuple[Extractor, ...] = ()
     posts: Fields = field(default_factory=Fields)
@@ -584,6 +585,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
         fingerprint_text=tuple(detect.get("text", ())),
         date_order=order,
         date_formats=tuple(dates.get("formats", ())),
+        date_pinned=bool(dates.get("pin", False)),
         languages=tuple(dates.get("languages", ())),
         title_sel=_extractors(thread, "title", f"{where}: thread"),
         posts=_fields(post_fields, f"{where}: post"),

@@ -1,0 +1,567 @@
+"""Structural fallback: read a thread page of an engine or style no profile knows.
+
+A thread page repeats one block per post, and every block holds an author (usually a profile
+link), a date-like text and a body. `infer_structure` finds the element signature (tag,
+classes, id pattern) whose members hold those three most often, then for each field the
+relative selector that finds the same element in the most blocks. The result is an ordinary
+profile table (`Structure.profile_data`), so the page is read by the same profile engine as
+a written profile, `forummod parse --explain` can show the selectors, and
+`forummod profile suggest` can write them out as a starter profile. It is a mechanism, not a
+list of engines: nothing here names a forum.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from forummod.errors import LayoutChanged
+from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
+from forummod.forum.profile import Profile, parse_profile
+
+# a link to a member's page, in the URL shapes forum software uses
+_PROFILE_HREF = re.compile(
+    r"(memberlist\.php\?[^#]*mode=viewprofile|member\.php|/members?/|/members?\.php|[/.]profile[/.?]|profile\.php|"
+    r"/users?/|/u/[^/]|showuser|space-uid|[?&](?:u|uid|userid|user_id|user)=\d|/author/|action=profile|"
+    r"/membre|/utente|/benutzer|/profil/|/user-\d|/usr/)",
+    re.IGNORECASE,
+)
+_AUTHOR_CLASS = re.compile(r"author|user|poster|nick|member|name", re.IGNORECASE)
+_PICTURE_CLASS = re.compile(r"avatar|photo|picture|thumb|image|img", re.IGNORECASE)
+_BODY_CLASS = re.compile(r"content|message|body|text|entry|post_?text|bbcode|comment", re.IGNORECASE)
+_QUOTE_CLASS = re.compile(r"quote|blockquote|bbcode_q", re.IGNORECASE)
+_NOT_POST_DATE = re.compile(
+    r"joined|registered|member since|registriert|dabei seit|iscritt|inscri|membre depuis|регистрац|"
+    r"last (?:seen|visit|active)|zuletzt|ultima visita|lid sinds|注册|加入|last edited|edited|bearbeitet|modifi",
+    re.IGNORECASE,
+)
+_DATEISH = re.compile(r"\d{1,2}[:h]\d\d|\b\d{4}\b|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|年|ago|前|fa\b|назад|geleden|"
+                      r"today|yesterday|oggi|ieri|heute|gestern|hier|aujourd|сегодня|вчера|vandaag|gisteren|"
+                      r"今天|昨天", re.IGNORECASE)
+_ID_DIGITS = re.compile(r"\d{2,}")
+_DATE_ATTRS = ("datetime", "content", "data-time", "data-timestamp", "data-datestring", "data-date", "title", "data-ts")
+_SKIP_TAGS = {"script", "style", "noscript", "head", "title", "option", "select", "textarea", "button"}
+_BLOCK_TAGS = {"div", "article", "li", "tr", "table", "section", "dl", "tbody", "td", "form", "dd", "ul"}
+_USER_ID_RX = [re.compile(r"[?&;](?:u|uid|userid|user_id|user)=(\d+)"), re.compile(r"membre(\d+)"), re.compile(r"members?/(?:[^/?#]*\.)?(\d+)"),
+               re.compile(r"members?/(\d+)-"), re.compile(r"/users?/(\d+)"),
+               re.compile(r"member\.php\?(\d+)"), re.compile(r"/profile/(\d+)"), re.compile(r"profile\.php\?\d+,(\d+)"),
+               re.compile(r"space-uid-(\d+)")]
+_NOW = datetime(2100, 1, 1, tzinfo=timezone.utc)  # only whether a text reads as a date matters here
+
+
+@dataclass(frozen=True)
+class FieldChoice:
+    """The selector chosen for one field and in how many of the post blocks it found the element."""
+
+    name: str
+    selector: Any  # a profile selector (string or table)
+    hits: int
+
+
+@dataclass(frozen=True)
+class Structure:
+    """What the fallback found: the post blocks' selector, one selector per field, and the profile."""
+
+    container: str
+    blocks: int
+    fields: tuple[FieldChoice, ...]
+    profile_data: dict[str, Any]
+
+    def profile(self) -> Profile:
+        return parse_profile(self.profile_data)
+
+    def explain(self) -> list[str]:
+        lines = [f"post blocks: {self.container}  ({self.blocks} found)"]
+        for f in self.fields:
+            lines.append(f"  {f.name:<9} {f.selector}  (in {f.hits} of {self.blocks} blocks)")
+        return lines
+
+
+# --------------------------------------------------------------------------- element signatures
+
+
+_STATE_CLASS = re.compile(r"odd|even|^alt|first|last|online|offline|unread|^new|highlight|sticky|^is-|^has-|"
+                          r"selected|active|deleted|moderated|ignored|visible|hidden|mine|own|self", re.IGNORECASE)
+
+
+def _classes(el: Any) -> tuple[str, ...]:
+    """Class tokens that name a kind of element: no digits ('post-123', 'bg2') and no states
+    ('rowodd', 'firstpost', 'offline'), which vary from one post to the next."""
+    out = set()
+    for c in (el.get("class") or "").split():
+        base = c.rstrip("0123456789")  # windowbg2 and windowbg, bg1 and bg2 alternate: one kind
+        if base and base[-1] not in "-_" and not any(ch.isdigit() for ch in base) \
+                and re.fullmatch(r"[A-Za-z_-][\w-]*", base) and not _STATE_CLASS.search(base):
+            out.add(base if base == c else base + "*")
+    return tuple(sorted(out))
+
+
+def _id_pattern(el: Any) -> str | None:
+    """'post#' for id="post123": ids that carry a number mark one block of a repeated kind."""
+    i = el.get("id") or ""
+    m = _ID_DIGITS.search(i)
+    if not m or not re.fullmatch(r"[A-Za-z_-]*\d+[A-Za-z_-]*", i):
+        return None
+    return i[: m.start()] + "#" + i[m.end():]
+
+
+def _signature(el: Any) -> tuple[str, tuple[str, ...], str | None]:
+    idp = _id_pattern(el)
+    return (el.tag, (), idp) if idp else (el.tag, _classes(el), None)
+
+
+def _container_xpath(sig: tuple[str, tuple[str, ...], str | None]) -> str:
+    tag, classes, idp = sig
+    conds = [f"contains(concat(' ', normalize-space(@class)), ' {c[:-1]}')" if c.endswith("*")
+             else f"contains(concat(' ', normalize-space(@class), ' '), ' {c} ')" for c in classes]
+    if idp:
+        pre, post = idp.split("#")
+        conds.append(f"starts-with(@id, '{pre}')" if pre else "@id")
+        body = f"substring(@id, {len(pre) + 1}, string-length(@id) - {len(pre) + len(post)})"
+        conds.append(f"translate({body}, '0123456789', '') = ''")
+        if post:
+            conds.append(f"substring(@id, string-length(@id) - {len(post) - 1}) = '{post}'")
+    return f"//{tag}" + "".join(f"[{c}]" for c in conds)
+
+
+def _css_step(el: Any) -> str:
+    return el.tag + "".join(f"[class*='{c[:-1]}']" if c.endswith("*") else "." + c for c in _classes(el))
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+def _in_quote(el: Any, stop: Any = None) -> bool:
+    for a in el.iterancestors():
+        if a is stop:
+            return False
+        if a.tag == "blockquote" or _QUOTE_CLASS.search(a.get("class") or ""):
+            return True
+    return False
+
+
+def _short_text(el: Any) -> str:
+    return " ".join(el.text_content().split())
+
+
+def _author_candidates(root: Any) -> list[Any]:
+    """Profile links with a name, then named elements whose class says author/user/poster."""
+    out = []
+    for a in root.iter("a"):
+        href = a.get("href") or ""
+        if _PROFILE_HREF.search(href) and not _PICTURE_CLASS.search(a.get("class") or ""):
+            t = _short_text(a)
+            if t and len(t) <= 60 and not t.startswith("@"):
+                out.append(a)
+    seen = {id(a) for a in out}
+    named = []
+    for el in root.iter("a", "span", "strong", "b", "div", "dt", "cite", "h3", "h4", "td", "p"):
+        if id(el) in seen or not _AUTHOR_CLASS.search(el.get("class") or ""):
+            continue
+        t = _short_text(el)
+        if t and len(t) <= 40 and len(el) <= 3:
+            named.append(el)
+    # the innermost of nested named elements: "div.user > h4.username" names the name, not the card
+    held = {id(a) for el in named for a in el.iterancestors()}
+    return out + [el for el in named if id(el) not in held]
+
+
+def _any_name_links(root: Any) -> list[Any]:
+    return [a for a in root.iter("a") if (a.get("href") or "#")[:1] not in "#" and not
+            (a.get("href") or "").startswith("javascript") and 0 < len(_short_text(a)) <= 40 and not _in_quote(a)]
+
+
+def _bold_names(root: Any) -> list[Any]:
+    return [el for el in root.iter("strong", "b") if 0 < len(_short_text(el)) <= 40 and not _in_quote(el)]
+
+
+def _plain_author_candidates(block: Any) -> list[Any]:
+    """A block without any profile link (guests, static archives): short bold names."""
+    return [el for el in block.iter("strong", "b") if 0 < len(_short_text(el)) <= 40 and not _in_quote(el, block)]
+
+
+def _reads_as_date(text: str) -> bool:
+    if not (6 <= len(text) <= 90) or not _DATEISH.search(text) or not re.search(r"\d|前|ago|today|yesterday", text, re.I):
+        return False
+    try:
+        parse_forum_date(text, tz=timezone.utc, now=_NOW, allow_dateparser=False)
+    except DateNotUnderstood:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class _DateCand:
+    el: Any
+    attr: str | None  # "": the element's own text; None: its whole text
+    quality: int  # 3 machine-readable, 2 date and time, 1 date only
+
+
+def _own_text(el: Any) -> str:
+    return " ".join("".join(t for t in [el.text, *(c.tail for c in el)] if t).split())
+
+
+def _date_candidates(root: Any) -> list[_DateCand]:
+    out: list[_DateCand] = []
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el.tag in _SKIP_TAGS:
+            continue
+        for attr in _DATE_ATTRS:
+            v = el.get(attr)
+            if not v:
+                continue
+            if attr == "title" and not _reads_as_date(v):
+                continue
+            if attr != "title" and parse_attr_value(v, timezone.utc) is None and not _reads_as_date(v):
+                continue
+            out.append(_DateCand(el, attr, 3 if attr != "title" else 2))
+            break
+        else:
+            own = _own_text(el)
+            kind = ""
+            if not (own and _reads_as_date(own)) and 0 < len(el) <= 4 and all(c.tag in _INLINE for c in el):
+                own, kind = " ".join(el.text_content().split()), None  # "<b>9:00am</b> On <b>Apr 24</b>"
+                if not _reads_as_date(own):
+                    continue
+            elif not own or not _reads_as_date(own):
+                continue
+            parent = el.getparent()
+            label = (parent.text_content()[:80] if parent is not None else "") + own
+            if _NOT_POST_DATE.search(label[:120]) and _NOT_POST_DATE.search(own + " " + label[:60]):
+                continue
+            out.append(_DateCand(el, kind, 2 if re.search(r"\d[:h]\d\d", own) else 1))
+    return out
+
+
+_INLINE = {"b", "strong", "i", "em", "span", "a", "abbr", "time", "small", "font", "u", "br"}
+
+
+def _counts_below(cands: Iterable[Any]) -> dict[int, int]:
+    """For every element, how many of `cands` are it or below it."""
+    below: dict[int, int] = defaultdict(int)
+    for c in cands:
+        el = c
+        while el is not None:
+            below[id(el)] += 1
+            el = el.getparent()
+    return below
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def _best_blocks(root: Any, authors: list[Any], dates: list[_DateCand]) -> tuple[tuple, list[Any], dict[tuple, list[Any]]]:
+    a_below = _counts_below(authors)
+    d_below = _counts_below(d.el for d in dates)
+    groups: dict[tuple, list[Any]] = defaultdict(list)
+    for el in root.iter(*_BLOCK_TAGS):
+        if a_below.get(id(el)) and d_below.get(id(el)):
+            groups[_signature(el)].append(el)
+    best: tuple[tuple[int, int], tuple, list[Any]] | None = None
+    outers: dict[tuple, list[Any]] = {}
+    for sig, members in groups.items():
+        if not sig[1] and not sig[2] and sig[0] in ("div", "td", "dd", "ul", "form"):
+            continue  # an unclassed div repeats everywhere; it names no kind of block
+        ids = {id(m) for m in members}
+        outer = [m for m in members if not any(id(a) in ids for a in m.iterancestors())]
+        # a block of one post holds a bounded number of author candidates (quotes add a few)
+        outer = [m for m in outer if a_below[id(m)] <= 12]
+        if not outer:
+            continue
+        outers[sig] = outer
+        text = sum(len(m.text_content()) for m in outer)
+        key = (len(outer), text)
+        if best is None or key > best[0]:
+            best = (key, sig, outer)
+    if best is None:
+        return (), [], {}
+    return best[1], best[2], outers
+
+
+def _relative_css(block: Any, el: Any) -> list[str]:
+    """Selectors from `block` to `el`, most general first (the element's own step, then with its
+    nearest classed ancestor, then the whole child chain)."""
+    chain = []
+    for a in [el, *el.iterancestors()]:
+        if a is block:
+            break
+        chain.append(a)
+    chain.reverse()
+    if not chain:
+        return [":self"]
+    last = _css_step(chain[-1])
+    out = [last]
+    for a in reversed(chain[:-1]):
+        if _classes(a):
+            out.append(f"{_css_step(a)} {last}")
+            break
+    out.append(" > ".join(_css_step(a) for a in chain))
+    return list(dict.fromkeys(out))
+
+
+def _choose(name: str, blocks: list[Any], picks: list[Any | None], extra: dict[str, Any] | None = None,
+            fallbacks: int = 0) -> FieldChoice | None:
+    """Relative selectors whose first match gives the picked element's value: the one right in
+    the most blocks, then (up to two) fallbacks for the blocks it misses (an admin's coloured
+    name, a guest without a profile link)."""
+    from forummod.forum.profile import _compile_extractor
+
+    votes: Counter[str] = Counter()
+    for b, p in zip(blocks, picks):
+        if p is not None:
+            for css in _relative_css(b, p):
+                votes[css] += 1
+    scored = []
+    for rank, (css, _) in enumerate(votes.most_common(16)):
+        ex = _compile_extractor({"css": css, **(extra or {})}, name)
+        right = set()
+        for i, (b, p) in enumerate(zip(blocks, picks)):
+            if p is None:
+                continue
+            found = ex.elements(b)
+            if found and (found[0] is p or (ex.first(b) or "") == (ex.value_of(p) or "") != ""):
+                right.add(i)
+        scored.append((css, right))
+    chosen: list[str] = []
+    covered: set[int] = set()
+    for _ in range(1 + fallbacks):
+        best = max(scored, key=lambda c: len(c[1] - covered), default=None)
+        if best is None or not best[1] - covered:
+            break
+        chosen.append(best[0])
+        covered |= best[1]
+    if not chosen:
+        return None
+    sels = [c if not extra else {"css": c, **extra} for c in chosen]
+    return FieldChoice(name, sels[0] if len(sels) == 1 else sels, len(covered))
+
+
+def _post_id_choice(blocks: list[Any]) -> Any:
+    """The block's numbered id, a numbered anchor inside it, or a permalink; else the position."""
+    if all(_id_pattern(b) for b in blocks):
+        return {"css": ":self", "attr": "id", "regex": r"(\d+)"}, len(blocks)
+    inner: Counter[str] = Counter()
+    for b in blocks:
+        for el in b.iter():
+            for attr in ("id", "name"):
+                v = el.get(attr) or ""
+                if re.fullmatch(r"[A-Za-z_-]{0,12}\d{2,}", v):
+                    inner[f"{el.tag}[{attr}]|" + re.sub(r"\d+", "#", v)] += 1
+                    break
+            else:
+                continue
+            break
+    if inner:
+        key, n = inner.most_common(1)[0]
+        sel, pattern = key.split("|")
+        pre = pattern.split("#")[0]
+        tag, attr = sel.rstrip("]").split("[")
+        return {"css": f"{tag}[{attr}^='{pre}']" if pre else sel,
+                "attr": attr, "regex": r"(\d+)"}, n
+    perma = re.compile(r"(?:#p|#post|#msg|[?&]p=|[?&]pid=|/post/|/posts/|#comment-|showpost\.php\?p=|#reply)(\d+)")
+    hits = sum(1 for b in blocks if any(perma.search(a.get("href") or "") for a in b.iter("a")))
+    if hits:
+        return {"css": "a[href]", "attr": "href", "regex": perma.pattern}, hits
+    return None, 0
+
+
+def infer_structure(root: Any, *, url: str = "") -> Structure:
+    """The post blocks of a page and the selectors that read them; LayoutChanged when the page
+    repeats no block with an author and a date (not a thread page, or nothing to read)."""
+    # lxml makes element proxies on demand and id() of a dropped proxy is reused: holding every
+    # element for the length of the call makes id() a stable key (and `is` a node identity)
+    keep_alive = list(root.iter())  # noqa: F841
+    authors = [a for a in _author_candidates(root) if not _in_quote(a)]
+    dates = [d for d in _date_candidates(root) if not _in_quote(d.el)]
+    sig, blocks, groups = _best_blocks(root, authors, dates)
+    for weaker in (_any_name_links, _bold_names):  # pages whose author links say nothing of profiles
+        if blocks:
+            break
+        authors = weaker(root)
+        sig, blocks, groups = _best_blocks(root, authors, dates)
+    if not blocks:
+        raise LayoutChanged("structural", url, "repeated blocks with an author and a date",
+                            "no repeated post blocks found")
+    container = _container_xpath(sig)
+    a_ids = {id(a) for a in authors}
+    link_ids = {id(a) for a in authors if a.tag == "a"}
+    d_by_el = {id(d.el): d for d in dates}
+    author_picks, date_picks, body_picks = [], [], []
+    for b in blocks:
+        a = next((el for el in b.iter("a") if id(el) in link_ids and not _in_quote(el, b)), None)
+        if a is None:
+            a = next((el for el in b.iter() if id(el) in a_ids and not _in_quote(el, b)), None)
+        if a is None:
+            a = next(iter(_plain_author_candidates(b)), None)
+        ds = [d_by_el[id(el)] for el in b.iter() if id(el) in d_by_el and not _in_quote(el, b)]
+        # the first date of the best quality: headers come before bodies that mention dates
+        best_quality = max((c.quality for c in ds), default=None)
+        d = next((c for c in ds if c.quality == best_quality), None)
+        a = _name_inside(a) if a is not None and a.tag != "a" else a
+        author_picks.append(a)
+        date_picks.append(d)
+        others = [el for el in b.iter() if id(el) in a_ids and not _in_quote(el, b)]
+        body_picks.append(_body_of(b, [*others, a] if a is not None else others, d.el if d else None))
+    fields: list[FieldChoice] = []
+    id_sel, id_hits = _post_id_choice(blocks)
+    if id_sel is None:
+        id_sel, id_hits = {"xpath": f"concat('n', count(preceding::{sig[0]}))"}, len(blocks)
+    fields.append(FieldChoice("id", id_sel, id_hits))
+    author = _choose("author", blocks, author_picks, fallbacks=2)
+    if author:
+        fields.append(author)
+        link_like = sum(1 for a in author_picks if a is not None and a.tag == "a")
+        if link_like * 2 >= len(blocks):
+            hrefs = [a.get("href") or "" for a in author_picks if a is not None and a.tag == "a"]
+            fields.append(FieldChoice("author_id", _author_id_selector(author.selector, hrefs), link_like))
+    date_fields = _date_choice(blocks, date_picks)
+    fields.extend(date_fields)
+    body = _choose("body", blocks, body_picks)
+    if body is None or body.hits * 2 < len(blocks):
+        # the post is two rows (header with author and date, then the body): the next row
+        nxt = sum(1 for b in blocks if b.getnext() is not None and len(b.getnext().text_content().strip()) > 0)
+        if nxt * 2 >= len(blocks):
+            body = FieldChoice("body", f"xpath:following-sibling::{blocks[0].getnext().tag}[1]", nxt)
+    if body:
+        fields.append(body)
+    data = profile_table(container, {f.name: f.selector for f in fields}, f"{sig[0]} blocks")
+    more = _same_shaped(data, sig, blocks, groups)
+    if more:  # the opening post often has a block of its own kind ("div.lead" before "li.reply")
+        container = " | ".join([container, *(_container_xpath(s2) for s2, _ in more)])
+        data = profile_table(container, {f.name: f.selector for f in fields}, f"{sig[0]} blocks")
+    n = len(blocks) + sum(len(m) for _, m in more)
+    return Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data)
+
+
+def _same_shaped(data: dict[str, Any], sig: tuple, blocks: list[Any], groups: dict[tuple, list[Any]]) -> list:
+    """Other block kinds, outside the chosen blocks, in which every chosen field reads a value."""
+    fields = parse_profile(data).posts
+    inside = {id(el) for b in blocks for el in b.iter()}
+    above = {id(a) for b in blocks for a in b.iterancestors()}
+    out = []
+    for sig2, members in groups.items():
+        if sig2 == sig or len(members) > len(blocks):
+            continue
+        if any(id(m) in inside or id(m) in above for m in members):
+            continue
+        if all(any(ex.first(m) for ex in fs) for m in members
+               for fs in (fields.id, fields.author, fields.body) if fs):
+            out.append((sig2, members))
+    # nested kinds (a lead post's wrapper and its inner box): keep the outermost
+    chosen = {id(m) for _, ms in out for m in ms}
+    return [(s2, ms) for s2, ms in out if not any(id(a) in chosen for m in ms for a in m.iterancestors())]
+
+
+def _author_id_selector(author_sel: Any, hrefs: list[str]) -> list[dict[str, Any]]:
+    """The author link's user id: the id pattern that most of this page's author links follow,
+    else the last path segment of a profile-like link (a name in the URL)."""
+    sels = author_sel if isinstance(author_sel, list) else [author_sel]
+    best = max(_USER_ID_RX, key=lambda rx: sum(1 for h in hrefs if rx.search(h)))
+    rx = best.pattern if any(best.search(h) for h in hrefs) else _NAME_IN_URL
+    return [{"css": sel if isinstance(sel, str) else sel["css"], "attr": "href", "regex": rx} for sel in sels]
+
+
+_NAME_IN_URL = r"(?:(?:profile|members?|users?|/u|membre|utente|benutzer)[/.=]|^/)([^/?#&]+)/?(?:[?#].*)?$"
+
+
+def _date_choice(blocks: list[Any], picks: list[_DateCand | None]) -> list[FieldChoice]:
+    attr_votes = Counter(p.attr for p in picks if p is not None)
+    if not attr_votes:
+        return []
+    attr = attr_votes.most_common(1)[0][0]
+    extra = {"attr": attr} if attr else ({"own": True} if attr == "" else None)
+    chosen = _choose("date", blocks, [p.el if p is not None and p.attr == attr else None for p in picks], extra,
+                     fallbacks=1)
+    return [chosen] if chosen else []
+
+
+def _name_inside(el: Any) -> Any:
+    """The element holding just the name in a named box ("<span class=author><b>Ann</b> 5</span>")."""
+    while True:
+        kids = [c for c in el if isinstance(c.tag, str) and _short_text(c)]
+        if not kids or (el.text or "").strip():
+            return el
+        el = kids[0]
+
+
+def _body_of(block: Any, authors: list[Any], date: Any) -> Any:
+    """The element with the most text that holds neither an author nor the date."""
+    banned: set[int] = set()
+    for x in (*authors, date):
+        if x is not None:
+            banned.update(id(a) for a in x.iterancestors())
+            banned.add(id(x))
+    best, best_key = None, (-1, 0)
+    for el in block.iter():
+        if not isinstance(el.tag, str) or el.tag in _SKIP_TAGS or id(el) in banned or el is block:
+            continue
+        if el.tag in ("a", "img", "br", "span", "b", "strong", "i", "em", "blockquote"):
+            continue
+        n = len(el.text_content().strip())
+        key = (n, 1 if _BODY_CLASS.search(el.get("class") or "") else 0)
+        if key > best_key:
+            best, best_key = el, key
+    return best
+
+
+# --------------------------------------------------------------------------- profile table
+
+GENERIC_MARKS: list[dict[str, Any]] = [
+    {"kind": "quote", "css": "blockquote, div[class*='quote'], table[class*='quote']",
+     "author": [{"css": "cite", "regex": r"^@?(.+?)(?:\s+(?:wrote|said|schrieb|ha scritto|a écrit|написал|schreef)\b.*)?:?$"}]},
+    {"kind": "spoiler", "css": "[class*='spoiler']"},
+    {"kind": "code", "css": "pre, code"},
+    {"kind": "signature", "css": "[class*='signature'], div.sig"},
+]
+
+
+def profile_table(container: str, fields: dict[str, Any], why: str, name: str = "structural") -> dict[str, Any]:
+    """A profile table (the TOML shape) around the selectors found."""
+    post = {k: (v if isinstance(v, list) else [v]) for k, v in fields.items() if v is not None}
+    return {
+        "name": name,
+        "title": f"structural fallback ({why})",
+        "verified": "inferred from one page by forummod's structural fallback",
+        "thread": {"posts": [f"xpath:{container}"], "title": ["h1", "title"]},
+        "post": post,
+        "body": {"remove": ["script", "style"], "marks": GENERIC_MARKS},
+        "pagination": {"links": ["a[href*='page'], a[href*='start=']"]},
+    }
+
+
+def to_toml(data: dict[str, Any]) -> str:
+    """The profile table as TOML a GM can edit (selectors only: no TOML writer is in the stack)."""
+    lines: list[str] = []
+
+    def val(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return str(v)
+        if isinstance(v, str):
+            if "'" not in v and "\n" not in v:
+                return f"'{v}'"
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(v, list):
+            return "[" + ", ".join(val(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{k} = {val(x)}" for k, x in v.items()) + " }"
+        raise TypeError(v)
+
+    for k, v in data.items():
+        if not isinstance(v, dict):
+            lines.append(f"{k} = {val(v)}")
+    for k, v in data.items():
+        if isinstance(v, dict):
+            lines.append(f"\n[{k}]")
+            for k2, v2 in v.items():
+                if k2 == "marks":
+                    continue
+                lines.append(f"{k2} = {val(v2)}")
+            for m in v.get("marks", ()):
+                lines.append(f"\n[[{k}.marks]]")
+                lines.extend(f"{k3} = {val(v3)}" for k3, v3 in m.items())
+    return "\n".join(lines) + "\n"

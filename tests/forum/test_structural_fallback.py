@@ -1,0 +1,146 @@
+"""The structural fallback reads pages no profile is used for (issue 16, item 2).
+
+Measured on every gold page of ../shared/corpus with the profiles switched off: the post
+blocks, authors and selectors come only from the page's repeated structure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from datetime import datetime, timezone
+
+import pytest
+
+from forummod.errors import LayoutChanged
+from forummod.forum.html_engine import parse_html, parse_thread_page
+from forummod.forum.profile import parse_profile
+from forummod.forum.structural import infer_structure, to_toml
+
+NOW = datetime(2020, 9, 1, 12, 0, tzinfo=timezone.utc)
+
+_ID_RX = [r"[?&;]u=(\d+)", r"membre(\d+)", r"member\.php\?(\d+)", r"members/(?:[^/]*\.)?(\d+)", r"members/(\d+)-",
+          r"/profile/(\d+)-", r"/u/([^/?#]+)", r"profile\.php\?\d+,(\d+)"]
+
+
+def _gold_user_key(surface: str) -> str:
+    """The user a gold 'user' surface names: the id in a profile link, else its last path part."""
+    for rx in _ID_RX:
+        m = re.search(rx, surface)
+        if m:
+            return m.group(1).casefold()
+    m = re.search(r"([^/?#=]+)/?$", surface)
+    return m.group(1).casefold() if m else surface.casefold()
+
+
+def _norm(s: str | None) -> str:
+    return " ".join((s or "").split()).casefold()
+
+
+def _author_right(gold_user: str, post) -> bool:
+    if "mode=quote" in gold_user:  # airliners.net: the annotator took the quote link (see test_corpus_accuracy)
+        return f"p={post.post_id}" in gold_user
+    if "/" in gold_user or ".php" in gold_user:
+        return _gold_user_key(gold_user) in (_norm(post.author_id), _norm(post.author))
+    return _norm(gold_user) == _norm(post.author)
+
+
+def _read_without_profiles(html: bytes):
+    structure = infer_structure(parse_html(html))
+    page = parse_thread_page(structure.profile(), html, url="https://corpus.invalid/t", tz=timezone.utc, now=NOW)
+    return structure, page
+
+
+def test_fallback_finds_posts_and_authors_of_90_percent_of_corpus_gold_posts(corpus_dir):
+    gold_posts = found = authors = 0
+    rows = []
+    for gold_path in sorted(corpus_dir.glob("*/*.gold.json")):
+        gold = json.loads(gold_path.read_text(encoding="utf-8"))["gold_standard_annotation"]
+        html = gold_path.with_name(gold_path.name.replace(".gold.json", ".html")).read_bytes()
+        try:
+            _, page = _read_without_profiles(html)
+            posts = page.posts
+        except LayoutChanged:
+            posts = ()
+        ok = sum(1 for g, p in zip(gold, posts) if _author_right(g["user"]["surface_form"], p))
+        gold_posts += len(gold)
+        found += min(len(gold), len(posts))
+        authors += ok
+        rows.append(f"{gold_path.parent.name}/{gold_path.stem}: {len(posts)} posts, gold {len(gold)}, authors {ok}")
+    summary = f"gold {gold_posts}: found {found} ({found / gold_posts:.0%}), authors {authors} ({authors / gold_posts:.0%})"
+    print("\nstructural fallback on the corpus gold pages, profiles off\n" + "\n".join(rows) + "\n" + summary)
+    assert gold_posts > 500, "the corpus gold pages are missing"
+    assert found / gold_posts >= 0.9, summary
+    assert authors / gold_posts >= 0.9, summary
+
+
+UNKNOWN_ENGINE_PAGE = """<html lang="en"><body><div id="hdr"><a href="/u/admin">admin</a></div>
+<div class="thread">
+ <section class="entry" id="entry-101"><header><a class="who" href="/people/ann">Ann</a>
+   <span class="when">12 March 2024, 21:58</span></header>
+   <div class="text">I vote <b>Bob</b>. He was quiet all day.</div></section>
+ <section class="entry" id="entry-102"><header><a class="who" href="/people/bob">Bob</a>
+   <span class="when">12 March 2024, 22:04</span></header>
+   <div class="text"><blockquote><cite>Ann wrote:</cite>I vote Bob.</blockquote>Unvote. I vote <b>Ann</b>.</div></section>
+ <section class="entry" id="entry-103"><header><a class="who" href="/people/cy">Cy</a>
+   <span class="when">13 March 2024, 08:15</span></header>
+   <div class="text">Morning all, nothing to add.</div></section>
+</div><aside><a href="/people/ann">Ann</a> is online</aside></body></html>"""
+
+
+def test_fallback_reads_a_page_of_an_engine_no_profile_describes():
+    structure, page = _read_without_profiles(UNKNOWN_ENGINE_PAGE.encode())
+    assert [(p.post_id, p.author) for p in page.posts] == [("101", "Ann"), ("102", "Bob"), ("103", "Cy")]
+    assert [p.created_at.strftime("%d %H:%M") for p in page.posts] == ["12 21:58", "12 22:04", "13 08:15"]
+    assert "Morning all" in page.posts[2].html
+    assert 'data-fm="quote"' in page.posts[1].html  # the generic quote mark keeps quoted votes out
+
+
+def test_explain_names_the_selectors_found_and_in_how_many_blocks():
+    structure, _ = _read_without_profiles(UNKNOWN_ENGINE_PAGE.encode())
+    text = "\n".join(structure.explain())
+    assert "(3 found)" in text
+    for field in ("id", "author", "date", "body"):
+        assert re.search(rf"^\s+{field}\s.*\(in 3 of 3 blocks\)$", text, re.M), text
+
+
+def test_suggested_profile_is_valid_toml_that_reads_the_page_the_same():
+    structure, page = _read_without_profiles(UNKNOWN_ENGINE_PAGE.encode())
+    data = tomllib.loads(to_toml(structure.profile_data))
+    again = parse_thread_page(parse_profile(data), UNKNOWN_ENGINE_PAGE, url="https://x.invalid/t",
+                              tz=timezone.utc, now=NOW)
+    assert [(p.post_id, p.author, p.created_at) for p in again.posts] == \
+        [(p.post_id, p.author, p.created_at) for p in page.posts]
+
+
+def test_a_page_without_repeated_post_blocks_is_reported_not_guessed():
+    with pytest.raises(LayoutChanged, match="no repeated post blocks"):
+        infer_structure(parse_html("<html><body><h1>Welcome</h1><p>No posts here.</p></body></html>"))
+
+
+def test_parse_reads_an_unknown_engine_page_with_the_fallback_and_explains_it(tmp_path, capsys):
+    from forummod.cli import main
+
+    page = tmp_path / "thread.html"
+    page.write_text(UNKNOWN_ENGINE_PAGE, encoding="utf-8")
+    assert main(["parse", str(page), "--explain", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["engine"] == "structural"
+    assert [p["author"] for p in out["posts"]] == ["Ann", "Bob", "Cy"]
+    assert any(line.startswith("post blocks:") for line in out["explain"])
+
+
+def test_profile_suggest_writes_a_profile_that_parse_then_uses(tmp_path, capsys):
+    from forummod.cli import main
+
+    page = tmp_path / "thread.html"
+    page.write_text(UNKNOWN_ENGINE_PAGE, encoding="utf-8")
+    target = tmp_path / "adapters" / "myforum.toml"
+    assert main(["profile", "suggest", str(page), "--name", "myforum", "-o", str(target)]) == 0
+    assert "3 posts read" in capsys.readouterr().out
+    assert main(["profile", "suggest", str(page), "-o", str(target)]) == 2  # never overwrites
+    capsys.readouterr()
+    assert main(["parse", str(page), "--engine", "myforum", "--adapters", str(target.parent), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["engine"] == "myforum" and [p["author"] for p in out["posts"]] == ["Ann", "Bob", "Cy"]
