@@ -153,6 +153,9 @@ class Ruleset:
     late_action_rule: ClassVar[str | None] = None  # rule id of the action deadline (e.g. LUP-T3)
     activity_blocks: ClassVar[bool] = False  # ON-D2: default of checks.activity_blocks
     max_phases: ClassVar[int | None] = None  # a game with a fixed length (one-night: N1, D1)
+    # Vote weights and score bonuses shown in the thread's count. Public by default (VIL-V-4:
+    # the Sheriff x2 and the poster +2 are known to all); Lupus hides the Boia's x3 (LUP-D11).
+    public_weights: ClassVar[bool] = True
 
     def __init__(self, options: Any = None):
         self.options = options if options is not None else self.Options()
@@ -344,11 +347,11 @@ class Ruleset:
         """Candidates by weighted total; ties ordered by whose latest standing vote came first."""
         groups: dict[str, list[VoteRecord]] = {}
         for rec in self.standing_votes(st, public):
-            w, note = (1.0, "") if public else self.vote_weight(st, rec)
+            w, note = (1.0, "") if public and not self.public_weights else self.vote_weight(st, rec)
             if w != rec.weight or (note and note != rec.note):
                 rec = replace(rec, weight=w, note=note or rec.note)
             groups.setdefault(rec.target, []).append(rec)
-        bonus = {} if public else self.score_bonus(st)
+        bonus = {} if public and not self.public_weights else self.score_bonus(st)
         names = set(groups) | set(bonus)
         cands = []
         for name in names:

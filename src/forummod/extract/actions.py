@@ -82,11 +82,12 @@ class ActionGrammar:
 
     def parse_line(self, line: str, index: NameIndex, sender: str | None, *, at: datetime | None = None,
                    cutoff: int = 80, margin: int = 10, verbs: frozenset[str] | None = None,
-                   need_prefix: bool = False, anchored: bool = False) -> list[ParsedAction]:
+                   need_prefix: bool = False, anchored: bool = False, plain: bool = False) -> list[ParsedAction]:
         """Every action of one line, in order.
 
         `verbs` limits the verbs (day powers in posts); `need_prefix` reads only lines with a
-        role prefix; `anchored` wants the first keyword at the start of the line.
+        role prefix; `anchored` wants the first keyword at the start of the line; `plain` reads
+        only the phrases marked `Act.plain` (a thread line with neither prefix nor bold).
         """
         role = None
         rest = line
@@ -100,9 +101,9 @@ class ActionGrammar:
         out: list[ParsedAction] = []
         pos = 0
         while True:
-            hit = self._next_verb(rest, pos, role, verbs)
+            hit = self._next_verb(rest, pos, role, verbs, plain)
             if hit is None:
-                if not out and role is not None and pos == 0:
+                if not out and role is not None and pos == 0 and not plain:
                     verb = self._default_for(role, verbs)
                     if verb:
                         out.append(self._build(verb, Act(verb, ""), rest, 0, 0, role, index, sender, line,
@@ -118,10 +119,12 @@ class ActionGrammar:
             pos = max(end, mt.end())
 
     def _next_verb(self, text: str, pos: int, role: str | None,
-                   verbs: frozenset[str] | None) -> tuple[Act, re.Match] | None:
+                   verbs: frozenset[str] | None, plain: bool = False) -> tuple[Act, re.Match] | None:
         best = None
         for order, (act, rx) in enumerate(self.acts):
             if act.prefix is not None and act.prefix != role:
+                continue
+            if plain and not act.plain:
                 continue
             if verbs is not None and act.verb not in verbs:
                 continue

@@ -243,6 +243,12 @@ def _day_actions(post: Post, pt: PostText, actor: str, ctx: ExtractContext, inde
             piece = pt.text[b.start:b.end].strip()
             parsed += ag.parse_line(piece, index, actor, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
                                     margin=ctx.fuzzy_margin, verbs=verbs, anchored=True)
+    if not parsed:
+        # VIL §6.8: the written forms (领主大人，请赦免我！, 禁止 X 和 Y 今天投票) are plain text; their
+        # keywords are read anywhere in a line, and names they cannot resolve become issues
+        for s, e in pt.lines():
+            parsed += ag.parse_line(pt.text[s:e], index, actor, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
+                                    margin=ctx.fuzzy_margin, verbs=verbs, plain=True)
     return _actions_to_intents(parsed, actor, post.created_at, src, "thread")
 
 

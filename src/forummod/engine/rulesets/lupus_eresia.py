@@ -101,6 +101,7 @@ class _Night:
 
 
 class LupusEresia(Ruleset):
+    public_weights = False  # LUP-D11: the thread never sees the Boia x3
     name = "lupus-eresia"
     title = "Lupus in Tabula: Eresia e Inquisizione"
     language = "it"

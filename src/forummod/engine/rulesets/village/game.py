@@ -96,15 +96,19 @@ class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, Sherif
     }
     NIGHT_ORDER = NIGHT_ORDER_SEED
     FACTS = FACTS
-    TIMING = Timing(first_phase="night", vote_close="48h", day_end="50h", action_deadline="24h", night_end="30h")
+    TIMING = Timing(first_phase="night", vote_close="48h", day_end="74h", action_deadline="24h", night_end="30h")
 
     @classmethod
     def default_timing(cls, options: Any) -> Timing:
         """Phase deadlines from `time`: Wave 1 at `night_deadline`, dawn after the Witch's wave, the
-        vote close at `vote_close`, nightfall after the Lord's window."""
+        vote close at `vote_close`, nightfall after the longest lynch procedure: a tie broken by the
+        Sheriff (or his silence, then the re-vote) and the Lord's window, so the execution always
+        lands in the day (VIL-V-5, VIL-D-06, VIL-D-07)."""
         t = getattr(options, "time", None) or VillageOptions().time
         d = lambda *parts: str(Duration(sum(p.seconds for p in parts)))  # noqa: E731
-        return Timing(first_phase="night", vote_close=d(t.vote_close), day_end=d(t.vote_close, t.lord_window),
+        sheriff = getattr(options, "sheriff", None)
+        tie = (t.reaction_window, t.revote_window) if sheriff is None or sheriff.breaks_ties else (t.revote_window,)
+        return Timing(first_phase="night", vote_close=d(t.vote_close), day_end=d(t.vote_close, *tie, t.lord_window),
                       action_deadline=d(t.night_deadline), night_end=d(t.night_deadline, t.witch_deadline))
 
     @classmethod
