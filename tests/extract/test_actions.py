@@ -232,6 +232,12 @@ def test_secret_vote_pm_is_an_action_not_a_vote() -> None:
     ("village", "理发师：杀 小明", "barber", ("小明",)),
     ("village", "<b>赦免 小红</b>", "pardon", ("小红",)),
     ("village", "<b>求赦免</b>", "plead", ()),
+    # VIL-B-MANOR §6.8: the written forms are plain text, with filler around the keyword
+    ("village", "领主大人，请赦免我！", "plead", ()),
+    ("village", "好吧，我赦免 小红", "pardon", ("小红",)),
+    ("village", "禁止 小明 和 小红 今天投票", "silence", ("小明", "小红")),
+    ("village", "警长决定：小红", "sheriff_choice", ("小红",)),
+    ("village", "警徽给 小红", "successor", ("小红",)),
     ("one-night", "Jager: schiet Daan", "shoot", ("Daan",)),  # ON D9: the shot may be a post
 ])
 def test_day_powers_written_in_the_thread(ruleset: str, html: str, verb: str, targets: tuple) -> None:
@@ -249,6 +255,12 @@ def test_thread_chat_is_not_a_day_power(ruleset: str, html: str) -> None:
     seats = roster(*SEATS[ruleset])
     ex = extract_post(post(html, author=SEATS[ruleset][0]), ctx(seats, LANG[ruleset], ruleset))
     assert [i for i in ex.intents if isinstance(i, ActionIntent)] == []
+
+
+def test_VIL_B_MANOR_a_plain_pardon_naming_no_player_is_reported_not_dropped() -> None:
+    seats = roster(*SEATS["village"])
+    ex = extract_post(post("我赦免 路人甲", author="安娜"), ctx(seats, "zh", "village"))
+    assert not ex.intents and codes(ex) == ["unknown_name"]
 
 
 def test_bold_vote_in_village_is_not_a_silence() -> None:
