@@ -267,3 +267,26 @@ def test_bold_vote_in_village_is_not_a_silence() -> None:
     seats = roster(*SEATS["village"])
     ex = extract_post(post("<b>投票 小明</b>", author="安娜"), ctx(seats, "zh", "village"))
     assert [type(i) for i in ex.intents] == [VoteIntent]
+
+
+def test_LUP_R1_a_kill_keyword_used_as_a_noun_before_the_real_one_is_not_a_second_action() -> None:
+    """LUP-R1: "Cambio vittima: sbraniamo X" is one kill of X, with no "X is not a player" issue"""
+    seats = roster("Marco", "Lucia", "Paolo", "Anna")
+    ex = extract_message(message("Cambio vittima: sbraniamo Paolo", sender="Marco"), ctx(seats, "it", "lupus-eresia"))
+    assert [(i.action, i.targets) for i in ex.intents] == [("kill", ("Paolo",))] and ex.issues == ()
+
+
+def test_an_action_naming_nobody_is_reported_as_that_action_not_as_a_vote() -> None:
+    seats = roster("Alice", "Bob", "Dave")
+    ex = extract_message(message("Tonight I'll check frank.", sender="Alice"), ctx(seats, "en", "mafia-majority"))
+    assert codes(ex) == ["unknown_name"]
+    assert "“frank” is not a player" in ex.issues[0].message and "not read as check" in ex.issues[0].message
+    assert "counted" not in ex.issues[0].message
+
+
+def test_a_gm_vote_count_header_is_not_a_gm_vote() -> None:
+    seats = roster("Alice", "Bob", "Dave")
+    c = ctx(seats, "en", "mafia-majority")
+    header = "<u><b>Vote Count:</b></u><br><b>Bob -2-</b> Alice, Dave<br><b>Not voting:</b> Bob"
+    assert extract_post(post(header, author="GM"), c).issues == ()
+    assert codes(extract_post(post("<b>vote: Bob</b>", author="GM"), c)) == ["gm_vote"]

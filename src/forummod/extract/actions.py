@@ -115,6 +115,11 @@ class ActionGrammar:
             verb = self._remap(act.verb, role)
             parsed, end = self._build(verb, act, rest, mt.end(), pos, role, index, sender, line, at, cutoff,
                                       margin, kw_start=mt.start())
+            if parsed.problems and self._keyword_follows(rest, mt.end(), role, verbs, plain):
+                # "Cambio vittima: sbraniamo X": a keyword used as a noun, and the real one follows;
+                # its "target" is the next phrase, read on its own (no false unknown-name issue)
+                pos = mt.end()
+                continue
             out.append(parsed)
             pos = max(end, mt.end())
 
@@ -135,6 +140,13 @@ class ActionGrammar:
             if best is None or key < best[0]:
                 best = (key, act, mt)
         return (best[1], best[2]) if best else None
+
+    def _keyword_follows(self, text: str, pos: int, role: str | None, verbs: frozenset[str] | None,
+                         plain: bool) -> bool:
+        """Whether another action keyword starts right after `pos` (separators skipped)."""
+        start = len(text) - len(text[pos:].lstrip(_SEP))
+        hit = self._next_verb(text, start, role, verbs, plain)
+        return hit is not None and hit[1].start() == start
 
     def _default_for(self, role: str, verbs: frozenset[str] | None) -> str | None:
         verb = PSEUDO_ROLE_VERBS.get(role) or self.defaults.get(role)
