@@ -269,8 +269,8 @@ def test_bold_vote_in_village_is_not_a_silence() -> None:
     assert [type(i) for i in ex.intents] == [VoteIntent]
 
 
-def test_LUP_R1_a_kill_keyword_used_as_a_noun_before_the_real_one_is_not_a_second_action() -> None:
-    """LUP-R1: "Cambio vittima: sbraniamo X" is one kill of X, with no "X is not a player" issue"""
+def test_LUP_R9_LUP_D2_a_kill_keyword_used_as_a_noun_before_the_real_one_is_not_a_second_action() -> None:
+    """LUP-R9 LUP-D2: "Cambio vittima: sbraniamo X" is one kill of X, with no "X is not a player" issue"""
     seats = roster("Marco", "Lucia", "Paolo", "Anna")
     ex = extract_message(message("Cambio vittima: sbraniamo Paolo", sender="Marco"), ctx(seats, "it", "lupus-eresia"))
     assert [(i.action, i.targets) for i in ex.intents] == [("kill", ("Paolo",))] and ex.issues == ()

@@ -44,10 +44,15 @@ class RoleSpec:
 class Requirement:
     """Something a player must still do before a deadline (checks warn the GM about it)."""
 
-    player: str
+    player: str  # who owes it; for a shared duty, the first of `any_of`
     actions: tuple[str, ...]  # verbs that satisfy it (or ("vote",) for a compulsory PM vote)
     rule: str | None = None
     message: str = ""
+    any_of: tuple[str, ...] = ()  # a faction's duty: one PM from any of these players settles it
+
+    @property
+    def owed_by(self) -> tuple[str, ...]:
+        return self.any_of or (self.player,)
 
 
 @dataclass(frozen=True)

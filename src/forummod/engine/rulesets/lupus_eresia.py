@@ -612,8 +612,11 @@ class LupusEresia(Ruleset):
             return ()
         if any(a.action == "kill" for a in self.actions_for(st, night)):
             return ()
-        return tuple(Requirement(w, ("kill",), "D19", f"no kill PM for {night} yet")
-                     for w in self.pack_killers(st))
+        killers = self.pack_killers(st)
+        if not killers:
+            return ()
+        # one kill PM from any wolf settles it (LUP-R9): one duty shared by the pack, not one each
+        return (Requirement(killers[0], ("kill",), "D19", f"no kill PM for {night} yet", any_of=killers),)
 
     # ------------------------------------------------------------------ night resolution
     def resolve_night(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
