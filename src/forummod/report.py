@@ -117,6 +117,7 @@ def status_report(a) -> dict[str, Any]:
         "win_reason": out.reason if out else None,
         "rejections": len(a.run.rejections),
         "issues": len(a.extraction_issues),
+        "stalled_since": _t(getattr(a, "stalled_since", None)),
     }
 
 

@@ -25,6 +25,7 @@ from forummod.engine.events import (
 from forummod.engine.registry import get_ruleset_class, make_ruleset
 from forummod.engine.ruleset import Ruleset, Setup
 from forummod.engine.schedule import Extension, Pin, build_phases, merged_timing
+from forummod.engine.stall import stall
 from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError
 from forummod.forum.base import ThreadRef
@@ -261,6 +262,7 @@ class GameAnalysis:
     intents: tuple[Any, ...]
     setup: Setup
     fresh: Mapping[str, str] = field(default_factory=dict)  # extraction results not saved before
+    stalled_since: datetime | None = None  # last activity of a game silent for two phase lengths
 
     @property
     def state(self):
@@ -383,10 +385,24 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     events.extend(gm_events(game, inputs.events, post_times))
     events = [e for e in events if e.at <= now]
     phases = game_phases(ruleset, game, inputs, now, post_times)
+    # issue 14: silence for two phase lengths stalls the game: no phases past it (no "D200")
+    stalled = stall(phases, last_activity(inputs, now), now)
+    if stalled is not None:
+        phases = tuple(p for p in game_phases(ruleset, game, inputs, stalled.cutoff, post_times)
+                       if p.start <= stalled.cutoff)
     setup = game_setup(ruleset, game, inputs.seed)
     run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues))
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
-                        fresh)
+                        fresh, stalled_since=stalled.since if stalled else None)
+
+
+def last_activity(inputs: GameInputs, now: datetime) -> datetime | None:
+    """The latest post (any thread), PM or stored GM event up to `now`."""
+    times = [p.created_at for posts in inputs.posts.values() for p in posts]
+    times += [m.created_at for m in inputs.messages]
+    times += [e.at for e in inputs.events if getattr(e, "at", None) is not None]
+    times = [t for t in times if t <= now]
+    return max(times) if times else None
 
 
 @lru_cache(maxsize=65536)

@@ -38,6 +38,8 @@ def show_status(a, *, as_json: bool) -> None:
 
 def format_status(rep) -> str:
     lines = [f"{rep['game']} ({rep['ruleset']}) — {rep['phase'] or 'not started'}"]
+    if rep.get("stalled_since"):
+        lines[0] += f"  (stalled since {rep['stalled_since']}: no post for two phase lengths)"
     lines.append(f"  alive ({len(rep['alive'])}): {', '.join(rep['alive'])}")
     for d in rep["dead"]:
         lines.append(f"  dead: {d['name']} — {d['role']} ({d['cause']}, {d['phase']})")
