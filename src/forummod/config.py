@@ -138,7 +138,7 @@ class PhasePin:
 
 @dataclass(frozen=True, kw_only=True)
 class VoteConfig:
-    forms: tuple[VoteForm, ...] = setting(("bold", "tag"), "which vote forms count: bold (a bold 'VOTE: X'), tag ([vote]X[/vote]), hash (##vote X), plain (a vote phrase on its own line), pm (votes sent by PM)")
+    forms: tuple[VoteForm, ...] = setting((), "which vote forms count: bold (a bold 'VOTE: X'), tag ([vote]X[/vote]), hash (##vote X), plain (a vote phrase on its own line), pm (votes sent by PM); empty = the ruleset's default: bold and tag (one-night adds pm: the PM is the vote, ON-V1)")
     edit_policy: EditPolicy = setting("latest", "an edited post's votes: 'latest' version, 'original' version, or 'void' (ignore them); always flagged")
     count_no_lynch: bool = setting(True, "accept votes for 'no lynch' where the ruleset has that option")
     fuzzy_margin: int = setting(10, "fuzzy name matching: the best match must beat the next by this many points (0-100)")

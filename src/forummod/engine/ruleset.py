@@ -161,6 +161,7 @@ class Ruleset:
     # Vote weights and score bonuses shown in the thread's count. Public by default (VIL-V-4:
     # the Sheriff x2 and the poster +2 are known to all); Lupus hides the Boia's x3 (LUP-D11).
     public_weights: ClassVar[bool] = True
+    vote_forms: ClassVar[tuple[str, ...]] = ("bold", "tag")  # default of [votes].forms
 
     def __init__(self, options: Any = None):
         self.options = options if options is not None else self.Options()
