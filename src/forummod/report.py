@@ -92,6 +92,8 @@ def tally_report(a, *, public: bool = False) -> dict[str, Any]:
 
 
 def status_report(a) -> dict[str, Any]:
+    from forummod.gamestate_view import night_view, night_view_json
+
     st = a.run.state
     out = st.outcome
     return {
@@ -118,6 +120,7 @@ def status_report(a) -> dict[str, Any]:
         "rejections": len(a.run.rejections),
         "issues": len(a.extraction_issues),
         "stalled_since": _t(getattr(a, "stalled_since", None)),
+        "night_desk": night_view_json(night_view(a)),
     }
 
 

@@ -47,4 +47,31 @@ def format_status(rep) -> str:
         lines.append(f"  pending: {p['key']} — {p['summary']}  (approve: forummod gm approve {p['key']})")
     if rep["game_over"]:
         lines.append(f"  GAME OVER: {rep['result']} — winners: {', '.join(rep['winners']) or 'nobody'}")
+    lines += format_night_desk(rep.get("night_desk") or {})
     return "\n".join(lines)
+
+
+def format_night_desk(desk) -> list[str]:
+    """The GM's night view (gamestate_view.NightView as JSON): actions, results, powers, owed."""
+    lines = []
+    if desk.get("actions"):
+        lines.append(f"  night actions ({desk['night']}):")
+        for x in desk["actions"]:
+            why = f" — {x['reason']}" + (f" [{x['rule']}]" if x["rule"] else "") + \
+                (f": {x['message']}" if x["message"] else "") if x["status"] == "rejected" else ""
+            lines.append(f"    {x['actor']}: {x['verb']} {', '.join(x['targets'])} ({x['source']}, {x['at']}) "
+                         f"{x['status']}{why}")
+    for r in desk.get("private_results", ()):
+        params = ", ".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+                           for k, v in r["params"].items())
+        lines.append(f"  result for {r['to']} ({r['phase']}{', pending' if r['pending'] else ''}): {r['key']}"
+                     + (f" ({params})" if params else ""))
+    for n in desk.get("protections", ()):
+        lines.append(f"  protection: {n['player']} — {n['what']} {n['detail']}".rstrip())
+    for n in desk.get("notes", ()):
+        who = f"{n['player']}: " if n["player"] else ""
+        lines.append(f"  {n['kind'].replace('_', ' ')}: {who}{n['what']} {n['detail']}".rstrip())
+    for o in desk.get("owed", ()):
+        lines.append(f"  owed: {' or '.join(o['players'])} — {' / '.join(o['actions'])}"
+                     + (f" [{o['rule']}]" if o["rule"] else "") + (f": {o['message']}" if o["message"] else ""))
+    return lines

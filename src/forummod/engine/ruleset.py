@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Literal, Mapping
 
 from forummod.engine import catalog
 from forummod.engine.events import (
@@ -53,6 +53,18 @@ class Requirement:
     @property
     def owed_by(self) -> tuple[str, ...]:
         return self.any_of or (self.player,)
+
+
+@dataclass(frozen=True)
+class GmNote:
+    """A fact only the state knows that the GM needs in `status` (issue 14): a token or one-shot
+    power left or spent, a protection in force, who holds a rotating right tonight, a title."""
+
+    kind: Literal["power", "protection", "night_role", "title"]
+    player: str  # who holds it ("" when nobody)
+    what: str  # the power, title or right: "heal potion", "tavern token", "recruiter"
+    detail: str = ""  # its state: "left", "spent", "lost", the night, the target...
+    rule: str | None = None
 
 
 @dataclass(frozen=True)
@@ -508,6 +520,11 @@ class Ruleset:
         """Actions still owed for `phase` (compulsory powers, compulsory PM votes), given the
         actions queued so far. The checks module warns the GM before the deadline (e.g. WH-I2,
         WH-C3, ON-V1/D11). Default: nothing is compulsory."""
+        return ()
+
+    def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
+        """Tokens and one-shot powers left, protections in force, tonight's rotating rights and
+        titles, as of `st` (`phase`: the night the GM is looking at). Default: none."""
         return ()
 
     def role_pm_facts(self, st: GameState, player: str) -> tuple[Fact, ...]:

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any, Literal, Mapping
 
 from forummod.engine.events import RANK_INPUT, ActionEvent, PhaseStart, Timer, UnvoteEvent, VoteEvent
-from forummod.engine.ruleset import Requirement, RoleSpec, Ruleset, RunContext, Timing
+from forummod.engine.ruleset import GmNote, Requirement, RoleSpec, Ruleset, RunContext, Timing
 from forummod.engine.types import (
     Candidate, Fact, GameState, Kill, Outcome, Phase, PhaseId, PrivateResult, Proposal, Tally, VoteRecord,
 )
@@ -602,6 +602,19 @@ class LupusEresia(Ruleset):
         if ev.action == "kill" and self.is_wolf(st, t) and not self.options.wolf_victim_allowed:  # D19
             return ("wolf_target", "D19", f"{t} is a wolf")
         return None
+
+    def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
+        """LUP-R4 protections in force (by night), LUP-R8 the Templari's standing designations,
+        LUP-R11/D7 nights whose kill the Martire's death blocks."""
+        x = st.x
+        if x is None:
+            return ()
+        out = [GmNote("protection", who, "protected", night, "LUP-R4") for night, who in x.protected]
+        latest = {d.templar: d.target for d in sorted(x.designations, key=lambda d: (d.at, d.order))}
+        out += [GmNote("power", t, "designation", target, "LUP-R8") for t, target in latest.items()
+                if t not in x.triggered]
+        out += [GmNote("power", "", "no kill", night, "LUP-R11") for night in sorted(x.no_kill_nights)]
+        return tuple(out)
 
     def required_actions(self, st: GameState, phase: Phase) -> tuple[Requirement, ...]:
         """D19: the wolves owe a kill PM for every night with a kill (the GM is warned)."""

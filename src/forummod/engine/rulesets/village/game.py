@@ -19,7 +19,7 @@ from datetime import timedelta
 from typing import Any, Mapping
 
 from forummod.engine.events import ActionEvent, Timer
-from forummod.engine.ruleset import RoleSpec, Ruleset, RunContext, Setup, Timing
+from forummod.engine.ruleset import GmNote, RoleSpec, Ruleset, RunContext, Setup, Timing
 from forummod.engine.types import Death, Fact, GameState, Phase
 from forummod.schema import Duration
 
@@ -191,6 +191,33 @@ class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, Sherif
             if st.x.morning is None:
                 st = self.maybe_open_election(st, run, n)
         return st
+
+    def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
+        """The Sheriff (VIL-B-FARM), the poster (VIL-S-POSTER), every building token (§5.2), the
+        Witch's potions (VIL-N-11), the Pyromaniac's fire (VIL-N-10), the lovers (VIL-N-02)."""
+        x = st.x
+        if x is None:
+            return ()
+        out = []
+        if x.sheriff:
+            out.append(GmNote("title", x.sheriff, "sheriff", "votes x2, breaks ties", "VIL-B-FARM"))
+        if x.poster:
+            out.append(GmNote("title", x.poster, "poster", f"+{self.options.scandalmonger.penalty}", "VIL-S-POSTER"))
+        for b in x.buildings:
+            if not (b.token or b.destroyed):
+                continue  # a building without a token (a farm) has nothing to spend
+            state = "destroyed" if b.destroyed else b.token
+            out.append(GmNote("power", b.holder, f"{b.code} token", state, "VIL-B-" + b.code.upper()))
+        for witch in st.holders("witch", alive_only=False):
+            out.append(GmNote("power", witch, "heal potion", "left" if x.heal_left else "used", "VIL-N-11"))
+            out.append(GmNote("power", witch, "poison potion", "left" if x.poison_left else "used", "VIL-N-11"))
+        for pyro in st.holders("pyromaniac", alive_only=False):
+            out.append(GmNote("power", pyro, "fire", "used" if x.pyro_used else "left", "VIL-N-10"))
+        for hunter in sorted(x.hunters_fired):
+            out.append(GmNote("power", hunter, "hunter shot", "used", "VIL-R-HUNTER"))
+        if x.lovers:
+            out.append(GmNote("title", " & ".join(x.lovers), "lovers", "", "VIL-N-02"))
+        return tuple(out)
 
     def on_phase_end(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
         if phase.kind == "night" and st.x.tonight is not None and not st.x.tonight.dawned:

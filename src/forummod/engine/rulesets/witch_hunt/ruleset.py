@@ -29,7 +29,7 @@ from forummod.engine.rulesets.witch_hunt import night as nightmod
 from forummod.engine.rulesets.witch_hunt import trial
 from forummod.engine.rulesets.witch_hunt.options import WitchHuntOptions
 from forummod.engine.rulesets.witch_hunt.state import Revote, WitchX
-from forummod.engine.ruleset import Requirement, RoleSpec, Ruleset, RunContext, Setup, Timing
+from forummod.engine.ruleset import GmNote, Requirement, RoleSpec, Ruleset, RunContext, Setup, Timing
 from forummod.engine.types import Fact, GameState, Kill, Outcome, Phase, PhaseId, Proposal
 from forummod.errors import ConfigError
 from forummod.schema import load
@@ -168,6 +168,22 @@ class WitchHunt(Ruleset):
             if st.is_alive(cand):
                 return cand
         return None
+
+    def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
+        """D18: tonight's holder of the recruitment right (or why nobody holds it), WH-C3 the
+        compulsory night, and the coven's rotation order."""
+        x: WitchX = st.x
+        if x is None:
+            return ()
+        out = []
+        if phase is not None and phase.kind == "night":
+            holder = self.holder_for(st, phase.name)
+            why = "blocked after a conversion (WH-C8)" if x.blocked == phase.name else \
+                ("compulsory: must recruit (WH-C3)" if x.compulsory == phase.name else phase.name)
+            out.append(GmNote("night_role", holder or "", "recruiter", why if holder else "nobody: " + why, "D18"))
+        if x.order:
+            out.append(GmNote("night_role", "", "recruitment order", ", ".join(x.order), "D18"))
+        return tuple(out)
 
     # ------------------------------------------------------------------ phases
     def on_phase_start(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
