@@ -168,16 +168,25 @@ class PublishConfig:
 @dataclass(frozen=True, kw_only=True)
 class GmEventConfig:
     kind: Literal["kill", "revive", "replace", "modkill", "lynch", "no_lynch", "set_role", "set_vote", "shoot",
-                  "extend", "approve", "reject", "note"] = setting(doc="what the GM did (approve/reject take a proposal key or phase; shoot: a Jager's shot the GM enters)", required=True)
+                  "extend", "approve", "reject", "note", "state"] = setting(doc="what the GM did (approve/reject take a proposal key or phase; shoot: a Jager's shot the GM enters; state: a fact only the state knows, for a resumed game: see the ruleset's resumable keys)", required=True)
     at: datetime | None = setting(None, "when (ISO 8601)")
     at_post: int | None = setting(None, "or: the game-thread post number it happened at")
     player: str = setting("", "the player concerned")
     target: str = setting("", "second player (replace: the new player's forum name)")
     role: str = setting("", "set_role: the role id")
-    phase: str = setting("", "approve/extend: the phase, e.g. 'D2'")
+    phase: str = setting("", "approve/extend: the phase, e.g. 'D2'; kill before a resume: the phase of the death")
     until: datetime | None = setting(None, "extend: the new deadline")
     note: str = setting("", "free text shown in the log")
     cause: str = setting("", "kill: the cause in the death list, e.g. 'night_kill' or 'endgame' (as 'gm kill --cause'); empty = 'gm'")
+    key: str = setting("", "state: which resumable fact, e.g. 'sheriff' (village), 'recruitment_order' (witch-hunt)")
+    value: str = setting("", "state: its value, e.g. 'used', 'N2', or names separated by commas")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResumeConfig:
+    phase: str = setting("", "join a game under way: the phase the tool takes over at, e.g. 'D3'; empty = from the start")
+    from_post: int | None = setting(None, "the game-thread post number that opened that phase: counting starts there")
+    at: datetime | None = setting(None, "or: when that phase started (ISO 8601), when no post number fits")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -204,6 +213,7 @@ class GameConfig:
     checks: ChecksConfig = setting(ChecksConfig(), "moderation checks")
     publish: PublishConfig = setting(PublishConfig(), "publish policy")
     events: tuple[GmEventConfig, ...] = setting((), "GM events to replay (kills, replacements, modkills) for archived games")
+    resume: ResumeConfig = setting(ResumeConfig(), "join a game already under way (earlier history as [[events]])")
 
     @property
     def tz(self) -> ZoneInfo:

@@ -367,9 +367,12 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     events: list[Event] = []
     issues: list[Issue] = []
     intents: list[Any] = []
+    resumed_at = resume_start(game, post_times)
     for p in game_posts:
         if p.deleted_at is not None and p.deleted_at <= now:
             continue
+        if resumed_at is not None and _before_resume(p, game, resumed_at):
+            continue  # issue 14: history before the resume is given as [[events]], not re-counted
         ex = extracted(post_cache_key(p), lambda p=p: extract_post(p, ctx))
         issues.extend(ex.issues)
         seq = float(p.number) if p.number is not None else 0.0
@@ -377,6 +380,8 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
             intents.append(it)
             events.append(_intent_event(it, seq))
     for i, m in enumerate(inputs.messages):
+        if resumed_at is not None and m.created_at < resumed_at:
+            continue
         ex = extracted(message_cache_key(m), lambda m=m: extract_message(m, ctx))
         issues.extend(ex.issues)
         for it in ex.intents:
@@ -438,8 +443,12 @@ def roster_with_events(roster: Roster, stored: Iterable[Any]) -> Roster:
 def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, datetime]) -> list[Event]:
     """GM decisions and overrides from the config (archived games) and the store's log."""
     out: list[Event] = []
+    resumed_at = resume_start(game, post_times)
     for i, ce in enumerate(game.events):
         at, seq = _when(ce.at, ce.at_post, post_times)
+        if at is None and resumed_at is not None and ce.at is None and ce.at_post is None:
+            # history of a game joined under way: it all stands just before the resume phase opens
+            at, seq = resumed_at - timedelta(microseconds=1), float(i)
         if at is None:
             continue
         if ce.kind in ("approve", "reject"):
@@ -450,7 +459,8 @@ def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, 
         else:
             out.append(Override(at=at, seq=seq, kind=ce.kind, player=ce.player, target=ce.target,
                                 role=ce.role, cause=ce.cause or "gm", note=ce.note,
-                                source=Source("config", id=str(i))))
+                                source=Source("config", id=str(i)), key=ce.key, value=ce.value,
+                                phase=ce.phase if ce.kind in ("kill", "modkill", "lynch", "state") else ""))
     for ev in stored:
         p = ev.payload
         if ev.kind == "decision":
@@ -488,6 +498,10 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
     if start is None:
         firsts = [p.created_at for p in inputs.posts.get("game", ())]
         start = min(firsts) if firsts else now
+    first = None
+    resumed_at = resume_start(game, post_times)
+    if resumed_at is not None:  # issue 14: join under way: phases start at [resume].phase
+        start, first = resumed_at, PhaseId.parse(game.resume.phase)
     pins = []
     for pin in game.phases:
         pins.append(Pin(PhaseId.parse(pin.name), start=pin.start, start_post=pin.start_post, end=pin.end,
@@ -500,7 +514,24 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
         if ce.kind == "extend" and ce.until is not None and ce.phase:
             exts.append(Extension(PhaseId.parse(ce.phase), ce.until))
     return build_phases(timing, start=start, tz=game.tz, now=now, pins=pins, extensions=exts, post_times=post_times,
-                        max_phases=ruleset.max_phases or 400)
+                        max_phases=ruleset.max_phases or 400, first=first)
+
+
+def resume_start(game: GameConfig, post_times: Mapping[int, datetime]) -> datetime | None:
+    """When the phase of `[resume]` opened: its post's time, or `at`; None when not resuming
+    (or when that post is not stored yet: then the game counts from its start)."""
+    r = game.resume
+    if not r.phase:
+        return None
+    if r.from_post is not None and r.from_post in post_times:
+        return post_times[r.from_post]
+    return r.at
+
+
+def _before_resume(p: Post, game: GameConfig, resumed_at: datetime) -> bool:
+    if game.resume.from_post is not None and p.number is not None:
+        return p.number < game.resume.from_post
+    return p.created_at < resumed_at
 
 
 def game_setup(ruleset: Ruleset, game: GameConfig, seed: int) -> Setup:

@@ -522,6 +522,28 @@ class Ruleset:
         WH-C3, ON-V1/D11). Default: nothing is compulsory."""
         return ()
 
+    # ------------------------------------------------------------------ joining a game under way
+    #: Facts only the state knows that a resumed game's `[[events]] kind = "state"` may set:
+    #: key -> what `player` and `value` mean (README, "Joining a game under way").
+    RESUMABLE: ClassVar[Mapping[str, str]] = {}
+
+    def on_state(self, st: GameState, ev: Override, run: RunContext) -> GameState:
+        """Apply one resumable fact (issue 14: the fold stays pure, history is events)."""
+        if ev.key not in self.RESUMABLE:
+            known = ", ".join(sorted(self.RESUMABLE)) or "none"
+            run.reject("state", ev.player or "GM", "unknown_state_key", at=ev.at, source=ev.source,
+                       message=f"{self.name} has no resumable key {ev.key!r} (its keys: {known})", public=False)
+            return st
+        if ev.player and not st.has_player(ev.player):
+            run.reject("state", ev.player, "non_player", at=ev.at, source=ev.source,
+                       message=f"state {ev.key}: {ev.player} is not a player", public=False)
+            return st
+        run.note("override", f"GM state {ev.key}: {ev.player} {ev.value}".rstrip(), source=ev.source)
+        return self.apply_state(st, ev.key, ev.player, ev.value)
+
+    def apply_state(self, st: GameState, key: str, player: str, value: str) -> GameState:
+        return st
+
     def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
         """Tokens and one-shot powers left, protections in force, tonight's rotating rights and
         titles, as of `st` (`phase`: the night the GM is looking at). Default: none."""
@@ -594,8 +616,10 @@ class Ruleset:
 
     # ------------------------------------------------------------------ GM overrides
     def on_override(self, st: GameState, ev: Override, run: RunContext) -> GameState:
-        phase = st.phase.name if st.phase else ""
+        phase = ev.phase or (st.phase.name if st.phase else "")  # history before a resume names its phase
         k = ev.kind
+        if k == "state":
+            return self.on_state(st, ev, run)
         if k in ("kill", "modkill") and st.has_player(ev.player):
             run.note("override", f"GM {k}: {ev.player}", source=ev.source)
             cause = "modkill" if k == "modkill" else (ev.cause or "gm")

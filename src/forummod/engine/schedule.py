@@ -62,7 +62,8 @@ def merged_timing(default: Timing, overrides: Mapping[str, str]) -> Timing:
 
 def build_phases(timing: Timing, *, start: datetime, tz: ZoneInfo, now: datetime,
                  pins: Sequence[Pin] = (), extensions: Sequence[Extension] = (),
-                 post_times: Mapping[int, datetime] | None = None, max_phases: int = 400) -> tuple[Phase, ...]:
+                 post_times: Mapping[int, datetime] | None = None, max_phases: int = 400,
+                 first: PhaseId | None = None) -> tuple[Phase, ...]:
     """Every phase from the game start up to the first one that starts after `now`.
 
     The last phase returned may lie in the future: it tells the scheduler the next deadline.
@@ -75,6 +76,8 @@ def build_phases(timing: Timing, *, start: datetime, tz: ZoneInfo, now: datetime
     night_first = timing.first_phase != "day"
     kind = "night" if night_first else "day"
     number = 1
+    if first is not None:  # issue 14: a game joined under way ([resume]) starts at that phase
+        kind, number = first.kind, first.number
     cursor = start
     phases: list[Phase] = []
     while len(phases) < max_phases:

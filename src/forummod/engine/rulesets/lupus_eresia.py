@@ -17,7 +17,7 @@ deadline, dawn 09:00 (D20: the spec fixes no dawn; 09:00 is this module's defaul
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Literal, Mapping
 
 from forummod.engine.events import RANK_INPUT, ActionEvent, PhaseStart, Timer, UnvoteEvent, VoteEvent
@@ -602,6 +602,24 @@ class LupusEresia(Ruleset):
         if ev.action == "kill" and self.is_wolf(st, t) and not self.options.wolf_victim_allowed:  # D19
             return ("wolf_target", "D19", f"{t} is a wolf")
         return None
+
+    RESUMABLE = {
+        "protected": "player: protected by the Guardie Gemelle; value: the night, e.g. N2 (LUP-R4: not again the next night)",
+        "no_kill_night": "value: a night whose wolves' kill the Martire's death blocks, e.g. N4 (LUP-R11, D7)",
+        "designation": "player: a Templare; value: the player it designated by PM (LUP-R8)",
+    }
+
+    def apply_state(self, st: GameState, key: str, player: str, value: str) -> GameState:
+        x = st.x
+        if key == "protected":
+            return st.with_x(protected=x.protected + ((value, player),))
+        if key == "no_kill_night":
+            return st.with_x(no_kill_nights=x.no_kill_nights | {value})
+        if key == "designation":
+            order = len(x.designations)
+            return st.with_x(designations=x.designations + (Designation(player, value, datetime.min.replace(
+                tzinfo=timezone.utc), order),))
+        return st
 
     def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
         """LUP-R4 protections in force (by night), LUP-R8 the Templari's standing designations,

@@ -192,6 +192,53 @@ class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, Sherif
                 st = self.maybe_open_election(st, run, n)
         return st
 
+    RESUMABLE = {
+        "sheriff": "player: the Sheriff (the election is over) (VIL-B-FARM, VIL-D-02)",
+        "no_sheriff": "no player: the election is over and there is no Sheriff any more (VIL-A-09)",
+        "election_done": "no player: the farmers' election was held (VIL-D-02)",
+        "poster": "player: the poster hangs on their door; value: the Scandalmonger who put it (VIL-S-POSTER)",
+        "potion_used": "player: the Witch; value: heal or poison, the potion she has used (VIL-N-11)",
+        "fire_used": "player: the Pyromaniac, who has set his one fire (VIL-N-10)",
+        "hunter_fired": "player: a Hunter who has shot (VIL-R-HUNTER)",
+        "token": "player: a building's holder; value: its token now, e.g. spent, lost, ready, held (§5.2)",
+        "building": "player: now holds this building; value: its code, e.g. farm (VIL-B-BAILIFF assignments)",
+        "burned": "player: their building burned; they are a Vagabond (VIL-N-10)",
+        "lovers": "player and value: the two lovers (VIL-N-02)",
+        "charmed": "value: the charmed players, separated by commas (VIL-N-12)",
+    }
+
+    def apply_state(self, st: GameState, key: str, player: str, value: str) -> GameState:
+        x = st.x
+        if key == "sheriff":
+            return st.with_x(sheriff=player, election_done=True, election_held=True)
+        if key == "no_sheriff":
+            return st.with_x(sheriff=None, sheriff_extinct=True, election_done=True)
+        if key == "election_done":
+            return st.with_x(election_done=True, election_held=True)
+        if key == "poster":
+            by = value or next(iter(st.holders("scandalmonger", alive_only=False)), None)
+            return st.with_x(poster=player, poster_by=by)
+        if key == "potion_used":
+            return st.with_x(**({"poison_left": False} if value.strip().lower() == "poison" else {"heal_left": False}))
+        if key == "fire_used":
+            return st.with_x(pyro_used=True)
+        if key == "hunter_fired":
+            return st.with_x(hunters_fired=x.hunters_fired | {player})
+        if key == "token":
+            return st.with_x(buildings=tuple(replace(b, token=value) if b.holder == player and not b.destroyed else b
+                                             for b in x.buildings))
+        if key == "building":
+            kept = tuple(b for b in x.buildings if not (b.holder == player and not b.destroyed))
+            return st.with_x(buildings=kept + (Building(value, player, fresh_token(value)),))
+        if key == "burned":
+            return st.with_x(buildings=tuple(replace(b, destroyed=True) if b.holder == player else b
+                                             for b in x.buildings))
+        if key == "lovers":
+            return st.with_x(lovers=(player, value))
+        if key == "charmed":
+            return st.with_x(charmed=frozenset(n.strip() for n in value.replace("，", ",").split(",") if n.strip()))
+        return st
+
     def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
         """The Sheriff (VIL-B-FARM), the poster (VIL-S-POSTER), every building token (§5.2), the
         Witch's potions (VIL-N-11), the Pyromaniac's fire (VIL-N-10), the lovers (VIL-N-02)."""

@@ -169,6 +169,30 @@ class WitchHunt(Ruleset):
                 return cand
         return None
 
+    RESUMABLE = {
+        "recruitment_order": "value: the coven in join order, separated by commas, the first recruiter first (D18)",
+        "last_recruiter": "player: the witch who held the recruitment right last; tonight's right is the next one's (D18)",
+        "blocked": "value: the night with no recruitment after a conversion, e.g. N4 (WH-C8)",
+        "compulsory": "value: the night whose holder must recruit after a pass, e.g. N4 (WH-C3, D19)",
+        "converted": "player: converted to the coven; value: the night, e.g. N2 (WH-C4; give the role with set_role)",
+    }
+
+    def apply_state(self, st: GameState, key: str, player: str, value: str) -> GameState:
+        x: WitchX = st.x
+        if key == "recruitment_order":
+            order = tuple(n.strip() for n in value.replace("，", ",").split(",") if n.strip())
+            return st.with_x(order=order, first_recruiter=order[0] if order else None, first_drawn=True)
+        if key == "last_recruiter":
+            return st.with_x(after=player, first_drawn=True)
+        if key == "blocked":
+            return st.with_x(blocked=value)
+        if key == "compulsory":
+            return st.with_x(compulsory=value)
+        if key == "converted":
+            order = x.order if player in x.order else x.order + (player,)
+            return st.with_x(converted=x.converted + ((player, value),), order=order)
+        return st
+
     def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
         """D18: tonight's holder of the recruitment right (or why nobody holds it), WH-C3 the
         compulsory night, and the coven's rotation order."""
