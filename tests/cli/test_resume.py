@@ -106,3 +106,40 @@ def test_every_ruleset_documents_its_resumable_keys():
         assert all(doc for doc in cls.RESUMABLE.values()), name
     assert {"sheriff", "token", "potion_used"} <= set(get_ruleset_class("village").RESUMABLE)
     assert {"recruitment_order", "last_recruiter"} <= set(get_ruleset_class("witch-hunt").RESUMABLE)
+
+
+def test_the_readme_table_lists_every_rulesets_resumable_keys():
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for name in ruleset_names():
+        for key in get_ruleset_class(name).RESUMABLE:
+            assert f"| `{name}` | `{key}` |" in readme, (name, key)
+
+
+def test_mafia_majority_resumed_at_day_2_with_the_nights_kill(tmp_path, capsys):
+    """MafiaScum majority after a resume: the living count (and so the majority) leaves out the dead"""
+    from tests.archive_game import archive_config, players_toml, write_posts
+    t0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+    write_posts(tmp_path, [("Mod", "Day 1"), ("Bob", "[b]vote: Eve[/b]"), ("Mod", "Day 2 begins"),
+                           ("Bob", "[b]vote: Ann[/b]"), ("Cat", "[b]vote: Ann[/b]"), ("Dan", "[b]vote: Ann[/b]")],
+                t0 + 80 * H)
+    cfg = tmp_path / "forummod.toml"
+    cfg.write_text(archive_config(tmp_path, players_toml(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"], {"Ann": "mafia"}),
+                                  tables="""[games.g.resume]
+phase = "D2"
+from_post = 3
+
+[[games.g.events]]
+kind = "kill"
+player = "Fay"
+phase = "N1"
+cause = "night_kill"
+"""), encoding="utf-8")
+    assert main(["poll", "--config", str(cfg)]) == 0
+    capsys.readouterr()
+    assert main(["tally", "--config", str(cfg), "--json", "--at", "6"]) == 0
+    t = json.loads(capsys.readouterr().out)["tally"]
+    assert t["majority"] == 3 and [(c["name"], c["total"]) for c in t["candidates"]] == [("Ann", 2.0)]
+    st = _status(capsys, cfg, t0 + 90 * H)
+    assert st["phase"] in ("D2", "N2") and {d["name"]: (d["phase"], d["cause"]) for d in st["dead"]} == \
+        {"Fay": ("N1", "night_kill"), "Ann": ("D2", "lynch")}
