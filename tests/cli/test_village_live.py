@@ -68,3 +68,32 @@ def test_VIL_D_01_a_dawn_approved_late_is_still_the_nights_post(tmp_path, capsys
     assert [(d["name"], d["phase"]) for d in st["dead"]] == [("老王", "N1")]
     dawn = draft_text(capsys, cfg, "day_start", late + H, "--phase", "D1")
     assert "老王" in dawn and "家门口被贴了" in dawn
+
+
+def test_VIL_D_06_VIL_D_07_a_silent_sheriff_re_vote_and_pardon_window_all_end_in_the_day(tmp_path, capsys):
+    """VIL-V-5 VIL-D-06 VIL-D-07: with the default schedule the tie goes to the Sheriff (silent),
+    then to the re-vote, then to the Lord's window, and the execution still lands in the day"""
+    import json
+
+    from forummod.cli import main
+    from tests.example_game import write_example_game
+    r = T0 + 80 * H  # Day 2's dawn, joined with the Sheriff known (item 5)
+    close = r + 48 * H
+    votes = [("阿强", "阿花"), ("老李", "阿花"), ("小明", "老李")]  # 2 - 2: the Sheriff's vote counts twice
+    posts = [(GM, "第一夜", T0), (GM, "第二天", r)] + [(v, f"[b]投票 {t}[/b]", r + (37 + i) * H)
+                                                   for i, (v, t) in enumerate(votes)]
+    revote = close + 12 * H  # the Sheriff stayed silent for his 12 h window: the re-vote opens
+    posts += [(v, f"[b]投票 {t}[/b]", revote + (1 + i) * H)
+              for i, (v, t) in enumerate((("阿强", "阿花"), ("老李", "阿花"), ("小红", "阿花"), ("小明", "老李")))]
+    roster = players(小红={"building": "manor"})
+    cfg = write_example_game(tmp_path, "village", roster, posts=posts, extra={"gm": [GM], "resume": {
+        "phase": "D2", "from_post": 2}}, events=[{"kind": "state", "key": "sheriff", "player": "小明"}])
+    assert main(["poll", "--config", str(cfg)]) == 0
+    capsys.readouterr()
+    assert main(["status", "--config", str(cfg), "--json", "--approve-all", "--now", (r + 100 * H).isoformat()]) == 0
+    st = json.loads(capsys.readouterr().out)
+    executed = [d for d in st["dead"] if d["name"] == "阿花"]
+    assert executed and executed[0]["cause"] == "lynch" and executed[0]["phase"] == "D2"
+    capsys.readouterr()
+    assert main(["status", "--config", str(cfg), "--json", "--approve-all", "--now", (r + 73 * H).isoformat()]) == 0
+    assert json.loads(capsys.readouterr().out)["phase"] == "D2"  # the Lord's window is still open in the day
