@@ -90,8 +90,15 @@ def night_of_interest(a: Any) -> Phase | None:
 
 
 def received_actions(a: Any, night: Phase) -> tuple[ReceivedAction, ...]:
-    """Every action intent sent in the night's window, each marked counted, replaced or rejected."""
+    """Every action intent sent in the night's window, each marked counted, replaced or rejected.
+    A faction's shared choice (`Ruleset.factional_actions`) is replaced by any member's later PM."""
     rs = a.ruleset
+
+    def slot(i: ActionIntent) -> tuple[str, str]:
+        if i.action in rs.factional_actions:
+            return ("", i.action)
+        return (i.actor, rs.action_slot(ActionEvent.of(i, 0.0)))
+
     rejections = {(r.kind, r.actor, r.source): r for r in a.run.rejections}
     inside = [i for i in a.intents if isinstance(i, ActionIntent)
               and i.at >= night.start and (night.end is None or i.at < night.end)]
@@ -99,14 +106,14 @@ def received_actions(a: Any, night: Phase) -> tuple[ReceivedAction, ...]:
     last: dict[tuple[str, str], ActionIntent] = {}
     for i in inside:
         if (i.action, i.actor, i.source) not in rejections:
-            last[(i.actor, rs.action_slot(ActionEvent.of(i, 0.0)))] = i
+            last[slot(i)] = i
     out = []
     for i in inside:
         r = rejections.get((i.action, i.actor, i.source))
         if r is not None:
             status, reason, rule, msg = "rejected", r.reason, r.rule, r.message
         else:
-            counts = last.get((i.actor, rs.action_slot(ActionEvent.of(i, 0.0)))) is i
+            counts = last.get(slot(i)) is i
             status, reason, rule, msg = ("counts" if counts else "replaced"), "", None, ""
         out.append(ReceivedAction(i.actor, i.action, i.targets, i.at, _label(i.source), status, reason, rule, msg))
     return tuple(out)

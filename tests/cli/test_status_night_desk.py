@@ -29,13 +29,13 @@ def test_status_lists_night_actions_valid_or_not_and_which_counts_and_private_re
     result is listed with its recipient"""
     cfg = _game(tmp_path, "lupus", PLAYERS, POSTS,
                 [("Carlo", "indago Aldo", T0 + H), ("Bianca", "sbraniamo Carlo", N2 + 5 * M),
-                 ("Carlo", "sbraniamo Dario", N2 + 6 * M), ("Bianca", "Cambio vittima: sbraniamo Dario", N2 + 8 * M)])
+                 ("Carlo", "sbraniamo Dario", N2 + 6 * M), ("Aldo", "Cambio vittima: sbraniamo Dario", N2 + 8 * M)])
     now = N2 + 20 * M
     desk = json.loads(_status(capsys, cfg, now, "--json"))["night_desk"]
     assert desk["night"] == "N2"
     assert [(x["actor"], x["targets"], x["status"], x["reason"]) for x in desk["actions"]] == [
         ("Bianca", ["Carlo"], "replaced", None), ("Carlo", ["Dario"], "rejected", "wrong_role"),
-        ("Bianca", ["Dario"], "counts", None)]
+        ("Aldo", ["Dario"], "counts", None)]  # D2: the pack's last kill PM counts, whoever sends it
     assert [(r["to"], r["key"], r["params"]) for r in desk["private_results"]] == \
         [("Carlo", "seer_result", {"target": "Aldo", "verdict": "LOSCO"})]
     text = _status(capsys, cfg, now)

@@ -174,6 +174,9 @@ class Ruleset:
     # the Sheriff x2 and the poster +2 are known to all); Lupus hides the Boia's x3 (LUP-D11).
     public_weights: ClassVar[bool] = True
     vote_forms: ClassVar[tuple[str, ...]] = ("bold", "tag")  # default of [votes].forms
+    # Verbs that are one choice of a whole faction: a later PM of any member replaces the
+    # earlier one (MafiaScum's mafia kill; LUP-D2, the wolves' last kill PM counts).
+    factional_actions: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, options: Any = None):
         self.options = options if options is not None else self.Options()

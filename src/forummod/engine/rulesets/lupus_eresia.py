@@ -102,6 +102,7 @@ class _Night:
 
 class LupusEresia(Ruleset):
     public_weights = False  # LUP-D11: the thread never sees the Boia x3
+    factional_actions = frozenset({"kill"})  # LUP-R9, D2: the wolves' last kill PM counts
     name = "lupus-eresia"
     title = "Lupus in Tabula: Eresia e Inquisizione"
     language = "it"
