@@ -348,6 +348,24 @@ def validate(cfg: Config) -> None:
         _validate_players(game, p)
         load_ruleset_options(game.ruleset, game.options, f"{p}.options")
         _validate_roles(game, p, cfg)
+        _validate_resume(game, p)
+
+
+def _validate_resume(game: GameConfig, p: str) -> None:
+    """[resume] names a phase and where it opened (issue 14: joining a game under way)."""
+    from forummod.engine.types import PhaseId
+
+    r = game.resume
+    if not r.phase:
+        if r.from_post is not None or r.at is not None:
+            raise ConfigError(f"{p}.resume.phase", "set the phase to take over at, e.g. phase = \"D3\"")
+        return
+    try:
+        PhaseId.parse(r.phase)
+    except ValueError:
+        raise ConfigError(f"{p}.resume.phase", f"{r.phase!r} is not a phase name: use e.g. 'D3' or 'N2'") from None
+    if r.from_post is None and r.at is None:
+        raise ConfigError(f"{p}.resume.from_post", "give the post that opened the phase (from_post = 412) or its time (at)")
 
 
 def _validate_players(game: GameConfig, p: str) -> None:

@@ -143,3 +143,12 @@ cause = "night_kill"
     st = _status(capsys, cfg, t0 + 90 * H)
     assert st["phase"] in ("D2", "N2") and {d["name"]: (d["phase"], d["cause"]) for d in st["dead"]} == \
         {"Fay": ("N1", "night_kill"), "Ann": ("D2", "lynch")}
+
+
+def test_a_resume_without_its_post_or_with_a_bad_phase_is_a_config_error(tmp_path, capsys):
+    t0 = datetime(2026, 5, 4, 18, 0, tzinfo=timezone.utc)
+    for resume, key in (({"phase": "D3"}, "resume.from_post"), ({"phase": "Tag 3", "from_post": 2}, "resume.phase")):
+        cfg = write_example_game(tmp_path, "witch_hunt", SEVEN, posts=[("GM", "Ночь 1", t0)], extra={"resume": resume})
+        capsys.readouterr()
+        assert main(["status", "--config", str(cfg)]) == 2
+        assert f"games.witch_hunt.{key}" in capsys.readouterr().err
