@@ -52,3 +52,12 @@ def test_stall_is_two_of_the_longest_phase_lengths_after_the_last_activity():
     s = stall(phases, T0, T0 + 97 * H)
     assert (s.since, s.cutoff) == (T0, T0 + 96 * H)
     assert stall(phases, None, T0 + timedelta(days=99)) is None  # nothing posted yet: not stalled
+
+
+def test_draft_all_of_a_stalled_game_drafts_no_far_future_day(tmp_path, capsys):
+    cfg = _game(tmp_path)
+    capsys.readouterr()
+    assert main(["draft", "all", "--config", str(cfg), "--now", (T0 + timedelta(days=300)).isoformat()]) == 0
+    out = capsys.readouterr().out
+    phases = {w[1:] for w in out.split() if w[:1] in "DN" and w[1:].isdigit()}
+    assert phases and max(int(n) for n in phases) <= 3, out

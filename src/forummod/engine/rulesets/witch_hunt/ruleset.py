@@ -207,6 +207,7 @@ class WitchHunt(Ruleset):
             out.append(GmNote("night_role", holder or "", "recruiter", why if holder else "nobody: " + why, "D18"))
         if x.order:
             out.append(GmNote("night_role", "", "recruitment order", ", ".join(x.order), "D18"))
+        out += [GmNote("title", who, "converted", night, "WH-C4") for who, night in x.converted]
         return tuple(out)
 
     # ------------------------------------------------------------------ phases
