@@ -138,7 +138,7 @@ class PhasePin:
 
 @dataclass(frozen=True, kw_only=True)
 class VoteConfig:
-    forms: tuple[VoteForm, ...] = setting(("bold", "tag"), "which vote forms count: bold (a bold 'VOTE: X'), tag ([vote]X[/vote]), hash (##vote X), plain (a vote phrase on its own line), pm (votes sent by PM)")
+    forms: tuple[VoteForm, ...] = setting((), "which vote forms count: bold (a bold 'VOTE: X'), tag ([vote]X[/vote]), hash (##vote X), plain (a vote phrase on its own line), pm (votes sent by PM); empty = the ruleset's default: bold and tag (one-night adds pm: the PM is the vote, ON-V1)")
     edit_policy: EditPolicy = setting("latest", "an edited post's votes: 'latest' version, 'original' version, or 'void' (ignore them); always flagged")
     count_no_lynch: bool = setting(True, "accept votes for 'no lynch' where the ruleset has that option")
     fuzzy_margin: int = setting(10, "fuzzy name matching: the best match must beat the next by this many points (0-100)")
@@ -168,16 +168,25 @@ class PublishConfig:
 @dataclass(frozen=True, kw_only=True)
 class GmEventConfig:
     kind: Literal["kill", "revive", "replace", "modkill", "lynch", "no_lynch", "set_role", "set_vote", "shoot",
-                  "extend", "approve", "reject", "note"] = setting(doc="what the GM did (approve/reject take a proposal key or phase; shoot: a Jager's shot the GM enters)", required=True)
+                  "extend", "approve", "reject", "note", "state"] = setting(doc="what the GM did (approve/reject take a proposal key or phase; shoot: a Jager's shot the GM enters; state: a fact only the state knows, for a resumed game: see the ruleset's resumable keys)", required=True)
     at: datetime | None = setting(None, "when (ISO 8601)")
     at_post: int | None = setting(None, "or: the game-thread post number it happened at")
     player: str = setting("", "the player concerned")
     target: str = setting("", "second player (replace: the new player's forum name)")
     role: str = setting("", "set_role: the role id")
-    phase: str = setting("", "approve/extend: the phase, e.g. 'D2'")
+    phase: str = setting("", "approve/extend: the phase, e.g. 'D2'; kill before a resume: the phase of the death")
     until: datetime | None = setting(None, "extend: the new deadline")
     note: str = setting("", "free text shown in the log")
     cause: str = setting("", "kill: the cause in the death list, e.g. 'night_kill' or 'endgame' (as 'gm kill --cause'); empty = 'gm'")
+    key: str = setting("", "state: which resumable fact, e.g. 'sheriff' (village), 'recruitment_order' (witch-hunt)")
+    value: str = setting("", "state: its value, e.g. 'used', 'N2', or names separated by commas")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResumeConfig:
+    phase: str = setting("", "join a game under way: the phase the tool takes over at, e.g. 'D3'; empty = from the start")
+    from_post: int | None = setting(None, "the game-thread post number that opened that phase: counting starts there")
+    at: datetime | None = setting(None, "or: when that phase started (ISO 8601), when no post number fits")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -204,6 +213,7 @@ class GameConfig:
     checks: ChecksConfig = setting(ChecksConfig(), "moderation checks")
     publish: PublishConfig = setting(PublishConfig(), "publish policy")
     events: tuple[GmEventConfig, ...] = setting((), "GM events to replay (kills, replacements, modkills) for archived games")
+    resume: ResumeConfig = setting(ResumeConfig(), "join a game already under way (earlier history as [[events]])")
 
     @property
     def tz(self) -> ZoneInfo:
@@ -338,6 +348,24 @@ def validate(cfg: Config) -> None:
         _validate_players(game, p)
         load_ruleset_options(game.ruleset, game.options, f"{p}.options")
         _validate_roles(game, p, cfg)
+        _validate_resume(game, p)
+
+
+def _validate_resume(game: GameConfig, p: str) -> None:
+    """[resume] names a phase and where it opened (issue 14: joining a game under way)."""
+    from forummod.engine.types import PhaseId
+
+    r = game.resume
+    if not r.phase:
+        if r.from_post is not None or r.at is not None:
+            raise ConfigError(f"{p}.resume.phase", "set the phase to take over at, e.g. phase = \"D3\"")
+        return
+    try:
+        PhaseId.parse(r.phase)
+    except ValueError:
+        raise ConfigError(f"{p}.resume.phase", f"{r.phase!r} is not a phase name: use e.g. 'D3' or 'N2'") from None
+    if r.from_post is None and r.at is None:
+        raise ConfigError(f"{p}.resume.from_post", "give the post that opened the phase (from_post = 412) or its time (at)")
 
 
 def _validate_players(game: GameConfig, p: str) -> None:

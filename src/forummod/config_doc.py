@@ -150,6 +150,8 @@ def example_config() -> str:
     L += [f"[{g}.publish]"] + key_lines(C.PublishConfig) + [""]
     L += ["# GM events replayed for archived games (live games record them with 'forummod gm').",
           f"[[{g}.events]]"] + key_lines(C.GmEventConfig) + [""]
+    L += ["# Join a game already under way: the tool takes over at this phase (README, 'Joining a game under way').",
+          f"[{g}.resume]"] + key_lines(C.ResumeConfig) + [""]
     for rs_name in ruleset_names():
         cls = get_ruleset_class(rs_name)
         gid = "lupus" if rs_name == "lupus-eresia" else rs_name.replace("-", "_")

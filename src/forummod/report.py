@@ -94,6 +94,8 @@ def tally_report(a, *, public: bool = False) -> dict[str, Any]:
 
 
 def status_report(a) -> dict[str, Any]:
+    from forummod.gamestate_view import night_view, night_view_json
+
     st = a.run.state
     out = st.outcome
     return {
@@ -121,6 +123,8 @@ def status_report(a) -> dict[str, Any]:
         "issues": len(a.extraction_issues),
         "paused_since": _t(a.run.paused_since),
         "gm_events": gm_event_list(a.inputs.events),
+        "stalled_since": _t(getattr(a, "stalled_since", None)),
+        "night_desk": night_view_json(night_view(a)),
     }
 
 

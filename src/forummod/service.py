@@ -26,6 +26,7 @@ from forummod.engine.events import (
 from forummod.engine.registry import get_ruleset_class, make_ruleset
 from forummod.engine.ruleset import Ruleset, Setup
 from forummod.engine.schedule import Extension, Pin, PhasePlan, merged_timing
+from forummod.engine.stall import stall
 from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError
 from forummod.forum.base import ThreadRef
@@ -262,6 +263,7 @@ class GameAnalysis:
     intents: tuple[Any, ...]
     setup: Setup
     fresh: Mapping[str, str] = field(default_factory=dict)  # extraction results not saved before
+    stalled_since: datetime | None = None  # last activity of a game silent for two phase lengths
 
     @property
     def state(self):
@@ -330,7 +332,7 @@ def extract_context(inputs: GameInputs, ruleset: Ruleset) -> Any:
     game = inputs.game
     roster = roster_with_events(game.roster(), inputs.events)
     return ExtractContext(ruleset=game.ruleset, language=game.language or ruleset.language, roster=roster,
-                          forms=game.votes.forms, edit_policy=game.votes.edit_policy,
+                          forms=game.votes.forms or ruleset.vote_forms, edit_policy=game.votes.edit_policy,
                           count_no_lynch=game.votes.count_no_lynch and ruleset.has_no_lynch,
                           fuzzy_cutoff=game.votes.fuzzy_cutoff, fuzzy_margin=game.votes.fuzzy_margin)
 
@@ -369,9 +371,12 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     events: list[Event] = []
     issues: list[Issue] = []
     intents: list[Any] = []
+    resumed_at = resume_start(game, post_times)
     for p in game_posts:
         if p.deleted_at is not None and p.deleted_at <= now:
             continue
+        if resumed_at is not None and _before_resume(p, game, resumed_at):
+            continue  # issue 14: history before the resume is given as [[events]], not re-counted
         ex = extracted(post_cache_key(p), lambda p=p: extract_post(p, ctx))
         issues.extend(ex.issues)
         seq = float(p.number) if p.number is not None else 0.0
@@ -379,6 +384,8 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
             intents.append(it)
             events.append(_intent_event(it, seq))
     for i, m in enumerate(inputs.messages):
+        if resumed_at is not None and m.created_at < resumed_at:
+            continue
         ex = extracted(message_cache_key(m), lambda m=m: extract_message(m, ctx))
         issues.extend(ex.issues)
         for it in ex.intents:
@@ -390,14 +397,27 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     events.extend(seats.overrides)
     events = [e for e in events if e.at <= now]
     issues = [i for i in issues if i.at is None or i.at <= now]  # `tally --at T`: only what was known at T
-    phases = game_phases(ruleset, game, inputs, now, all_post_times)
+    plan = game_phases(ruleset, game, inputs, now, all_post_times)
+    # issue 14: silence for two phase lengths stalls the game: no phases past it (no "D200")
+    stalled = stall(plan.sample_phases(), last_activity(inputs, now), now)
+    if stalled is not None:
+        plan.stop_after = stalled.cutoff
     setup = game_setup(ruleset, game, inputs.seed, seats.first_names())
     # before post N: not even a boundary pinned right after a post of the same instant
     until = (all_post_times[until_post], RANK_INPUT, float(until_post)) if until_post in all_post_times else None
-    run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues),
+    run = run_game(ruleset, setup, plan, events, now=now, approve_all=approve_all, issues=tuple(issues),
                    until=until)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
-                        fresh)
+                        fresh, stalled_since=stalled.since if stalled else None)
+
+
+def last_activity(inputs: GameInputs, now: datetime) -> datetime | None:
+    """The latest post (any thread), PM or stored GM event up to `now`."""
+    times = [p.created_at for posts in inputs.posts.values() for p in posts]
+    times += [m.created_at for m in inputs.messages]
+    times += [e.at for e in inputs.events if getattr(e, "at", None) is not None]
+    times = [t for t in times if t <= now]
+    return max(times) if times else None
 
 
 @lru_cache(maxsize=65536)
@@ -522,8 +542,12 @@ class SeatHistory:
 def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, datetime]) -> list[Event]:
     """GM decisions and overrides from the config (archived games) and the store's log."""
     out: list[Event] = []
+    resumed_at = resume_start(game, post_times)
     for i, ce in enumerate(game.events):
         at, seq = _when(ce.at, ce.at_post, post_times)
+        if at is None and resumed_at is not None and ce.at is None and ce.at_post is None:
+            # history of a game joined under way: it all stands just before the resume phase opens
+            at, seq = resumed_at - timedelta(microseconds=1), float(i)
         if at is None:
             continue
         if ce.kind in ("approve", "reject"):
@@ -534,7 +558,8 @@ def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, 
         else:
             out.append(Override(at=at, seq=seq, kind=ce.kind, player=ce.player, target=ce.target,
                                 role=ce.role, cause=ce.cause or "gm", note=ce.note,
-                                source=Source("config", id=str(i))))
+                                source=Source("config", id=str(i)), key=ce.key, value=ce.value,
+                                phase=ce.phase if ce.kind in ("kill", "modkill", "lynch", "state") else ""))
     for ev in effective_events(stored):
         p = ev.payload
         if ev.kind == "override" and p.get("kind") == "replace":
@@ -602,6 +627,10 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
     if start is None:
         firsts = [p.created_at for p in inputs.posts.get("game", ())]
         start = min(firsts) if firsts else now
+    first = None
+    resumed_at = resume_start(game, post_times)
+    if resumed_at is not None:  # issue 14: join under way: phases start at [resume].phase
+        start, first = resumed_at, PhaseId.parse(game.resume.phase)
     pins: dict[PhaseId, Pin] = {}
     for pin in game.phases:
         pid = PhaseId.parse(pin.name)
@@ -612,7 +641,24 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
         if ce.kind == "extend" and ce.until is not None and ce.phase:
             exts.append(Extension(PhaseId.parse(ce.phase), ce.until))
     return PhasePlan(timing, start=start, tz=game.tz, pins=tuple(pins.values()), extensions=exts,
-                     post_times=post_times, max_phases=ruleset.max_phases or 400)
+                     post_times=post_times, max_phases=ruleset.max_phases or 400, first=first)
+
+
+def resume_start(game: GameConfig, post_times: Mapping[int, datetime]) -> datetime | None:
+    """When the phase of `[resume]` opened: its post's time, or `at`; None when not resuming
+    (or when that post is not stored yet: then the game counts from its start)."""
+    r = game.resume
+    if not r.phase:
+        return None
+    if r.from_post is not None and r.from_post in post_times:
+        return post_times[r.from_post]
+    return r.at
+
+
+def _before_resume(p: Post, game: GameConfig, resumed_at: datetime) -> bool:
+    if game.resume.from_post is not None and p.number is not None:
+        return p.number < game.resume.from_post
+    return p.created_at < resumed_at
 
 
 def _iso(text: str | None) -> datetime | None:

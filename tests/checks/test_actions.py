@@ -103,3 +103,12 @@ def test_a_night_action_owed_during_the_day_is_due_at_the_next_nights_deadline()
     found = check_missing_actions(ctx(["Wolf"], phases=(d, n), now=h(2), current=d, rs=Given((kill,)),
                                       ruleset="lupus-eresia"))
     assert [(f.phase, f.at, f.rule) for f in found] == [("N3", h(13.5), "D19")]
+
+
+def test_D19_the_packs_kill_is_one_finding_naming_every_wolf_who_may_send_it():
+    """LUP D19: "no kill PM for N2 yet" once, with who should send it (not once per wolf, unnamed)"""
+    n = night(2, T0, hours=13, deadline=h(12))
+    kill = Requirement("Luca", ("kill",), rule="D19", message="no kill PM for N2 yet", any_of=("Luca", "Lara"))
+    found = check_missing_actions(ctx(["Luca", "Lara"], phases=(n,), now=h(2), rs=Given((kill,)),
+                                      ruleset="lupus-eresia"))
+    assert len(found) == 1 and "no kill PM for N2 yet: one of Luca, Lara sends it" in found[0].message

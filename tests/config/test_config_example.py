@@ -54,6 +54,7 @@ def test_every_setting_appears_with_a_comment():
     _keys_with_comments(C.PlayerConfig, game["players"][0], text, "players")
     _keys_with_comments(C.PhasePin, game["phases"][0], text, "phases")
     _keys_with_comments(C.GmEventConfig, game["events"][0], text, "events")
+    _keys_with_comments(C.ResumeConfig, game["resume"], text, "games.lupus.resume")
 
 
 def _same_defaults(opts_cls, table: dict, path: str) -> None:

@@ -28,7 +28,7 @@ def test_options_mirror_7Z_with_defaults_and_decision_docs():
     assert o.barkeeper.first_vote == "window" and o.time.barkeeper_window == 0.1
     rs = make_ruleset("village", {"sheriff": {"election_day": 1}, "time": {"lord_window": "3h"}})
     assert rs.options.sheriff.election_day == 1
-    assert rs.default_timing(rs.options).day_end == "51h"
+    assert rs.default_timing(rs.options).day_end == "75h"  # 48 + tie-break 12 + re-vote 12 + Lord 3
 
     def walk(cls):
         for f in fields_of(cls):
@@ -543,8 +543,38 @@ def test_VIL_A_44_final_tie_random_option_and_VIL_V_7_public_tally():
     run = f.run_at(d)
     rs = f.g.rs
     st = f.g.run(now=d.phase.vote_close - M).state
-    assert rs.tally(st, None, public=True).candidates[0].total == 1  # public view: weights hidden
+    assert rs.tally(st, None, public=True).candidates[0].total == 2  # VIL-V-4: the weights are public
     assert rs.tally(st, None).candidates[0].total == 2
+
+
+def test_VIL_V_4_public_tally_keeps_the_sheriff_x2_and_the_poster_plus_2():
+    """VIL-V-4 (LUP-D11's secrecy is Lupus only)"""
+    f = F8(buildings={"P1": "farm", "P7": "church"}, state={"sheriff": "P1", "poster": "P7"},
+           roles={"P8": "scandalmonger"})
+    d = f.day(3, votes={"P1": "P3", "P2": "P4"})
+    st = f.g.run(now=d.phase.vote_close - M).state
+    public = f.g.rs.tally(st, None, public=True)
+    assert {c.name: c.total for c in public.candidates} == {"P3": 2, "P4": 1, "P7": 2}
+    p3 = next(c for c in public.candidates if c.name == "P3")
+    assert (p3.voters[0].weight, p3.voters[0].note) == (2.0, "Sheriff x2")
+    p7 = next(c for c in public.candidates if c.name == "P7")
+    assert (p7.bonus, p7.bonus_note) == (2.0, "poster")
+
+
+def test_VIL_D_06_VIL_D_07_default_schedule_leaves_room_for_a_tie_break_and_the_pardon_window():
+    """VIL-D-06 VIL-D-07 VIL-V-5: the day must not end before the execution"""
+    from datetime import timedelta, timezone
+
+    from forummod.engine.schedule import build_phases
+    from tests.engine.scenario import T0
+    rs = make_ruleset("village")
+    t, o = rs.default_timing(rs.options), rs.options.time
+    phases = build_phases(t, start=T0, tz=timezone.utc, now=T0 + timedelta(days=10))
+    day = next(p for p in phases if p.kind == "day")
+    windows = (o.reaction_window, o.revote_window, o.lord_window)  # a silent Sheriff, the re-vote, the Lord
+    assert day.end >= day.vote_close + timedelta(seconds=sum(w.seconds for w in windows))
+    no_tiebreak = make_ruleset("village", {"sheriff": {"breaks_ties": False}})
+    assert no_tiebreak.default_timing(no_tiebreak.options).day_end == "62h"  # re-vote and the Lord only
 
 
 def test_VIL_D_04_VIL_D_05_VIL_D_06_VIL_D_07_lynch_procedure_posts():

@@ -232,6 +232,12 @@ def test_secret_vote_pm_is_an_action_not_a_vote() -> None:
     ("village", "理发师：杀 小明", "barber", ("小明",)),
     ("village", "<b>赦免 小红</b>", "pardon", ("小红",)),
     ("village", "<b>求赦免</b>", "plead", ()),
+    # VIL-B-MANOR §6.8: the written forms are plain text, with filler around the keyword
+    ("village", "领主大人，请赦免我！", "plead", ()),
+    ("village", "好吧，我赦免 小红", "pardon", ("小红",)),
+    ("village", "禁止 小明 和 小红 今天投票", "silence", ("小明", "小红")),
+    ("village", "警长决定：小红", "sheriff_choice", ("小红",)),
+    ("village", "警徽给 小红", "successor", ("小红",)),
     ("one-night", "Jager: schiet Daan", "shoot", ("Daan",)),  # ON D9: the shot may be a post
 ])
 def test_day_powers_written_in_the_thread(ruleset: str, html: str, verb: str, targets: tuple) -> None:
@@ -251,7 +257,36 @@ def test_thread_chat_is_not_a_day_power(ruleset: str, html: str) -> None:
     assert [i for i in ex.intents if isinstance(i, ActionIntent)] == []
 
 
+def test_VIL_B_MANOR_a_plain_pardon_naming_no_player_is_reported_not_dropped() -> None:
+    seats = roster(*SEATS["village"])
+    ex = extract_post(post("我赦免 路人甲", author="安娜"), ctx(seats, "zh", "village"))
+    assert not ex.intents and codes(ex) == ["unknown_name"]
+
+
 def test_bold_vote_in_village_is_not_a_silence() -> None:
     seats = roster(*SEATS["village"])
     ex = extract_post(post("<b>投票 小明</b>", author="安娜"), ctx(seats, "zh", "village"))
     assert [type(i) for i in ex.intents] == [VoteIntent]
+
+
+def test_LUP_R9_LUP_D2_a_kill_keyword_used_as_a_noun_before_the_real_one_is_not_a_second_action() -> None:
+    """LUP-R9 LUP-D2: "Cambio vittima: sbraniamo X" is one kill of X, with no "X is not a player" issue"""
+    seats = roster("Marco", "Lucia", "Paolo", "Anna")
+    ex = extract_message(message("Cambio vittima: sbraniamo Paolo", sender="Marco"), ctx(seats, "it", "lupus-eresia"))
+    assert [(i.action, i.targets) for i in ex.intents] == [("kill", ("Paolo",))] and ex.issues == ()
+
+
+def test_an_action_naming_nobody_is_reported_as_that_action_not_as_a_vote() -> None:
+    seats = roster("Alice", "Bob", "Dave")
+    ex = extract_message(message("Tonight I'll check frank.", sender="Alice"), ctx(seats, "en", "mafia-majority"))
+    assert codes(ex) == ["unknown_name"]
+    assert "“frank” is not a player" in ex.issues[0].message and "not read as check" in ex.issues[0].message
+    assert "counted" not in ex.issues[0].message
+
+
+def test_a_gm_vote_count_header_is_not_a_gm_vote() -> None:
+    seats = roster("Alice", "Bob", "Dave")
+    c = ctx(seats, "en", "mafia-majority")
+    header = "<u><b>Vote Count:</b></u><br><b>Bob -2-</b> Alice, Dave<br><b>Not voting:</b> Bob"
+    assert extract_post(post(header, author="GM"), c).issues == ()
+    assert codes(extract_post(post("<b>vote: Bob</b>", author="GM"), c)) == ["gm_vote"]

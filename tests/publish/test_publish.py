@@ -181,7 +181,12 @@ def test_role_pm_goes_by_private_message_with_the_subject_prefix(tmp_path: Path)
 
 
 def test_gm_notes_are_never_posted(tmp_path: Path):
-    g, ws, ids = drafted(tmp_path)
+    g = day_one(tmp_path)
+    g.post("Zed", 0.5, "[b]vote: Ann[/b]")  # not a player: a note for the GM
+    g.now = at(6)
+    ws = g.workspace()
+    refresh_drafts(ws, "g", analyse_game(ws, "g", now=at(6)))
+    ids = {(r.kind, r.slot): r.id for r in ws.store.drafts("g")}
     with pytest.raises(UsageError, match="never posted"):
         publish(ws, ids[("warnings", "gm")])
     assert outbox(tmp_path) == []

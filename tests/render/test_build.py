@@ -72,7 +72,12 @@ def test_public_view_of_a_closed_day_hides_secret_votes_weights_and_notes():
     g = game().day(1).night(1)
     gv = view(g)
     gv = replace(gv, run=replace(gv.run, tallies=(gm,), public_tallies=()))  # no recorded thread view: derived
-    public = build.build_votecount(gv, pb(), "D1", public=True)
+    shown = build.build_votecount(gv, pb(), "D1", public=True)  # weights public by default (VIL-V-4)
+    assert [(w.name, w.count, [v.voter for v in w.voters]) for w in shown.wagons] == \
+        [("Ann", "3", ["Cat"]), ("Bob", "1", ["Dan"])]
+    secret_weights = type(gv.ruleset)(gv.ruleset.options)
+    secret_weights.public_weights = False  # as Lupus hides the Boia (LUP-D11)
+    public = build.build_votecount(replace(gv, ruleset=secret_weights), pb(), "D1", public=True)
     assert [(w.name, w.count, [v.voter for v in w.voters]) for w in public.wagons] == \
         [("Ann", "1", ["Cat"]), ("Bob", "1", ["Dan"])]
     assert all(v.weight == "" and v.note == "" and not v.secret for w in public.wagons for v in w.voters)

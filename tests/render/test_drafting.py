@@ -25,12 +25,19 @@ def refresh(g, hours):
 
 
 def test_a_poll_drafts_every_kind_that_applies_now(tmp_path: Path):
-    ws, ids = refresh(day_one(tmp_path), 6)
+    g = day_one(tmp_path)
+    g.post("Zed", 0.5, "[b]vote: Ann[/b]")  # not a player: a warning for the GM
+    ws, ids = refresh(g, 6)
     kinds = sorted({ws.store.draft(i).kind for i in ids})
     assert kinds == ["day_start", "role_pm", "votecount", "warnings"]
     assert len(open_drafts(ws, "role_pm")) == 8
     pm = next(r for r in open_drafts(ws, "role_pm") if r.slot == "Ann")
     assert pm.target == "pm:Ann" and "Fay" in pm.body and pm.title == "Test Town — Your role, Ann"
+
+
+def test_the_gms_how_to_vote_line_is_no_gm_vote_and_drafts_no_warning(tmp_path: Path):
+    ws, ids = refresh(day_one(tmp_path), 6)  # "Vote with [b]Vote: name[/b]" names no player
+    assert "warnings" not in {ws.store.draft(i).kind for i in ids}
 
 
 def test_a_new_vote_updates_the_open_vote_count_instead_of_adding_one(tmp_path: Path):
@@ -94,6 +101,7 @@ def test_a_draft_being_published_keeps_its_text(tmp_path: Path):
 
 def test_gm_notes_of_an_earlier_phase_are_retired_when_the_game_moves_on(tmp_path: Path):
     g = day_one(tmp_path)
+    g.post("Zed", 0.5, "[b]vote: Ann[/b]")  # not a player: a warning for the GM
     ws, _ = refresh(g, 6)
     [w1] = open_drafts(ws, "warnings")
     g.vote(XSS, "Ann", 7)  # hammer: D1 ends, the lynch waits for the GM

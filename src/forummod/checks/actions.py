@@ -53,8 +53,14 @@ def check_missing_actions(ctx: CheckContext) -> list[Finding]:
         due = f"due {ctx.fmt(deadline)}" if deadline is not None else "no deadline set"
         what = " or ".join(req.actions) or "an action"
         text = req.message or f"{req.player} has not sent {what} for {due_ph.name}"
+        if req.any_of:  # a shared duty (the wolves' kill): one finding naming who may send it
+            who = ", ".join(req.any_of)
+            text += f": one of {who} sends it" if len(req.any_of) > 1 else f": {who} sends it"
+        elif req.player not in text:
+            text += f": {req.player} sends it"
+        owner = "+".join(req.owed_by)
         out.append(Finding(
-            code="missing_action", key=f"missing_action:{due_ph.name}:{req.player}:{'/'.join(req.actions)}",
+            code="missing_action", key=f"missing_action:{due_ph.name}:{owner}:{'/'.join(req.actions)}",
             rule=rule_for("missing_action", ctx.ruleset_name, req.rule), player=req.player, at=deadline,
             phase=due_ph.name, severity="warning" if soon else "info", message=f"{text} ({due})"))
     return out

@@ -44,7 +44,7 @@ name = "SecondPlayer"
 start = "2026-12-01T21:00:00+01:00"   # the GM's opening post
 
 [games.game1.votes]
-forms = ["bold", "tag"]         # bold 'VOTE: X', [vote]X[/vote]; add "plain" or "hash" to accept more
+forms = []                      # empty = the ruleset's: bold 'VOTE: X', [vote]X[/vote] (one-night: and PM votes, ON-V1); or list them, e.g. ["bold", "tag", "plain"]
 """
 
 DEFAULTS = {"lupus-eresia": ("it", "Europe/Rome"), "witch-hunt": ("ru", "Europe/Moscow"),

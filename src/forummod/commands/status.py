@@ -38,6 +38,8 @@ def show_status(a, *, as_json: bool) -> None:
 
 def format_status(rep) -> str:
     lines = [f"{rep['game']} ({rep['ruleset']}) — {rep['phase'] or 'not started'}"]
+    if rep.get("stalled_since"):
+        lines[0] += f"  (stalled since {rep['stalled_since']}: no post for two phase lengths)"
     lines.append(f"  alive ({len(rep['alive'])}): {', '.join(rep['alive'])}")
     for d in rep["dead"]:
         lines.append(f"  dead: {d['name']} — {d['role']} ({d['cause']}, {d['phase']})")
@@ -46,6 +48,7 @@ def format_status(rep) -> str:
     if rep["game_over"]:
         lines.append(f"  GAME OVER: {rep['result']} — winners: {', '.join(rep['winners']) or 'nobody'}")
     lines.extend(format_clock(rep))
+    lines += format_night_desk(rep.get("night_desk") or {})
     return "\n".join(lines)
 
 
@@ -60,4 +63,30 @@ def format_clock(rep) -> list[str]:
     for e in events[-10:]:
         undone = f"  (undone by #{e['undone_by']})" if e.get("undone_by") else ""
         lines.append(f"  gm #{e['id']} {e['at']}: {e['summary']}{undone}")
+    return lines
+
+
+def format_night_desk(desk) -> list[str]:
+    """The GM's night view (gamestate_view.NightView as JSON): actions, results, powers, owed."""
+    lines = []
+    if desk.get("actions"):
+        lines.append(f"  night actions ({desk['night']}):")
+        for x in desk["actions"]:
+            why = f" — {x['reason']}" + (f" [{x['rule']}]" if x["rule"] else "") + \
+                (f": {x['message']}" if x["message"] else "") if x["status"] == "rejected" else ""
+            lines.append(f"    {x['actor']}: {x['verb']} {', '.join(x['targets'])} ({x['source']}, {x['at']}) "
+                         f"{x['status']}{why}")
+    for r in desk.get("private_results", ()):
+        params = ", ".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+                           for k, v in r["params"].items())
+        lines.append(f"  result for {r['to']} ({r['phase']}{', pending' if r['pending'] else ''}): {r['key']}"
+                     + (f" ({params})" if params else ""))
+    for n in desk.get("protections", ()):
+        lines.append(f"  protection: {n['player']} — {n['what']} {n['detail']}".rstrip())
+    for n in desk.get("notes", ()):
+        who = f"{n['player']}: " if n["player"] else ""
+        lines.append(f"  {n['kind'].replace('_', ' ')}: {who}{n['what']} {n['detail']}".rstrip())
+    for o in desk.get("owed", ()):
+        lines.append(f"  owed: {' or '.join(o['players'])} — {' / '.join(o['actions'])}"
+                     + (f" [{o['rule']}]" if o["rule"] else "") + (f": {o['message']}" if o["message"] else ""))
     return lines

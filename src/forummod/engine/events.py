@@ -145,7 +145,7 @@ class Override(Event):
 
     kind: kill, revive, modkill, replace (player -> target is the new forum name), set_role,
     set_vote (player votes target; empty target = unvote), lynch (declare a lynch), no_lynch,
-    note.
+    note, state (a fact only the state knows, for a game joined under way: `key`, `value`).
     """
 
     kind: str = ""
@@ -155,6 +155,9 @@ class Override(Event):
     cause: str = "gm"
     note: str = ""
     source: Source | None = None
+    key: str = ""  # kind "state": a resumable fact of the ruleset (Ruleset.RESUMABLE)
+    value: str = ""
+    phase: str = ""  # history before a resume: the phase it happened in (a death's phase)
 
 
 @dataclass(frozen=True)

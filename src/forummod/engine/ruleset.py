@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Literal, Mapping
 
 from forummod.engine import catalog
 from forummod.engine.events import (
@@ -44,10 +44,27 @@ class RoleSpec:
 class Requirement:
     """Something a player must still do before a deadline (checks warn the GM about it)."""
 
-    player: str
+    player: str  # who owes it; for a shared duty, the first of `any_of`
     actions: tuple[str, ...]  # verbs that satisfy it (or ("vote",) for a compulsory PM vote)
     rule: str | None = None
     message: str = ""
+    any_of: tuple[str, ...] = ()  # a faction's duty: one PM from any of these players settles it
+
+    @property
+    def owed_by(self) -> tuple[str, ...]:
+        return self.any_of or (self.player,)
+
+
+@dataclass(frozen=True)
+class GmNote:
+    """A fact only the state knows that the GM needs in `status` (issue 14): a token or one-shot
+    power left or spent, a protection in force, who holds a rotating right tonight, a title."""
+
+    kind: Literal["power", "protection", "night_role", "title"]
+    player: str  # who holds it ("" when nobody)
+    what: str  # the power, title or right: "heal potion", "tavern token", "recruiter"
+    detail: str = ""  # its state: "left", "spent", "lost", the night, the target...
+    rule: str | None = None
 
 
 @dataclass(frozen=True)
@@ -160,6 +177,13 @@ class Ruleset:
     late_action_rule: ClassVar[str | None] = None  # rule id of the action deadline (e.g. LUP-T3)
     activity_blocks: ClassVar[bool] = False  # ON-D2: default of checks.activity_blocks
     max_phases: ClassVar[int | None] = None  # a game with a fixed length (one-night: N1, D1)
+    # Vote weights and score bonuses shown in the thread's count. Public by default (VIL-V-4:
+    # the Sheriff x2 and the poster +2 are known to all); Lupus hides the Boia's x3 (LUP-D11).
+    public_weights: ClassVar[bool] = True
+    vote_forms: ClassVar[tuple[str, ...]] = ("bold", "tag")  # default of [votes].forms
+    # Verbs that are one choice of a whole faction: a later PM of any member replaces the
+    # earlier one (MafiaScum's mafia kill; LUP-D2, the wolves' last kill PM counts).
+    factional_actions: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, options: Any = None):
         self.options = options if options is not None else self.Options()
@@ -351,11 +375,11 @@ class Ruleset:
         """Candidates by weighted total; ties ordered by whose latest standing vote came first."""
         groups: dict[str, list[VoteRecord]] = {}
         for rec in self.standing_votes(st, public):
-            w, note = (1.0, "") if public else self.vote_weight(st, rec)
+            w, note = (1.0, "") if public and not self.public_weights else self.vote_weight(st, rec)
             if w != rec.weight or (note and note != rec.note):
                 rec = replace(rec, weight=w, note=note or rec.note)
             groups.setdefault(rec.target, []).append(rec)
-        bonus = {} if public else self.score_bonus(st)
+        bonus = {} if public and not self.public_weights else self.score_bonus(st)
         names = set(groups) | set(bonus)
         cands = []
         for name in names:
@@ -508,6 +532,33 @@ class Ruleset:
         WH-C3, ON-V1/D11). Default: nothing is compulsory."""
         return ()
 
+    # ------------------------------------------------------------------ joining a game under way
+    #: Facts only the state knows that a resumed game's `[[events]] kind = "state"` may set:
+    #: key -> what `player` and `value` mean (README, "Joining a game under way").
+    RESUMABLE: ClassVar[Mapping[str, str]] = {}
+
+    def on_state(self, st: GameState, ev: Override, run: RunContext) -> GameState:
+        """Apply one resumable fact (issue 14: the fold stays pure, history is events)."""
+        if ev.key not in self.RESUMABLE:
+            known = ", ".join(sorted(self.RESUMABLE)) or "none"
+            run.reject("state", ev.player or "GM", "unknown_state_key", at=ev.at, source=ev.source,
+                       message=f"{self.name} has no resumable key {ev.key!r} (its keys: {known})", public=False)
+            return st
+        if ev.player and not st.has_player(ev.player):
+            run.reject("state", ev.player, "non_player", at=ev.at, source=ev.source,
+                       message=f"state {ev.key}: {ev.player} is not a player", public=False)
+            return st
+        run.note("override", f"GM state {ev.key}: {ev.player} {ev.value}".rstrip(), source=ev.source)
+        return self.apply_state(st, ev.key, ev.player, ev.value)
+
+    def apply_state(self, st: GameState, key: str, player: str, value: str) -> GameState:
+        return st
+
+    def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
+        """Tokens and one-shot powers left, protections in force, tonight's rotating rights and
+        titles, as of `st` (`phase`: the night the GM is looking at). Default: none."""
+        return ()
+
     def role_pm_facts(self, st: GameState, player: str) -> tuple[Fact, ...]:
         """What a player's role PM says beyond the role, its faction and its partners: facts the
         rules give that player at setup (e.g. lupus-eresia LUP-R9: the wolves learn who the Lupo
@@ -575,8 +626,10 @@ class Ruleset:
 
     # ------------------------------------------------------------------ GM overrides
     def on_override(self, st: GameState, ev: Override, run: RunContext) -> GameState:
-        phase = st.phase.name if st.phase else ""
+        phase = ev.phase or (st.phase.name if st.phase else "")  # history before a resume names its phase
         k = ev.kind
+        if k == "state":
+            return self.on_state(st, ev, run)
         if k in ("kill", "modkill") and st.has_player(ev.player):
             run.note("override", f"GM {k}: {ev.player}", source=ev.source)
             cause = "modkill" if k == "modkill" else (ev.cause or "gm")

@@ -85,6 +85,7 @@ class PhasePlan:
                 e.phase, e.until if e.until is not None else old.until,
                 e.close if e.close is not None else old.close)
         self.night_first = timing.first_phase != "day"
+        self.stop_after: datetime | None = None  # a stalled game opens no phase after this (issue 14)
 
     def first_id(self) -> PhaseId:
         return self.first or PhaseId(1, "night" if self.night_first else "day")
@@ -101,7 +102,17 @@ class PhasePlan:
         """The phase after `prev`, which really ended at `real_end`; None past the game's length."""
         if count >= self.max_phases:
             return None
+        if self.stop_after is not None and real_end > self.stop_after:
+            return None
         return self.phase(self.next_id(prev.id), real_end)
+
+    def sample_phases(self, count: int = 4) -> tuple[Phase, ...]:
+        """The first phases as the schedule alone lays them out: the yardstick of a phase's length."""
+        phases = [self.first_phase()]
+        while len(phases) < count and phases[-1].end is not None:
+            nxt = self.phase(self.next_id(phases[-1].id), phases[-1].end)
+            phases.append(nxt)
+        return tuple(phases)
 
     def end_pinned(self, pid: PhaseId) -> bool:
         """The config or the GM fixed this phase's end: nothing in the game ends it earlier
@@ -183,14 +194,15 @@ def extended(ph: Phase, until: datetime | None, close: datetime | None) -> Phase
 
 def build_phases(timing: Timing, *, start: datetime, tz: ZoneInfo, now: datetime,
                  pins: Sequence[Pin] = (), extensions: Sequence[Extension] = (),
-                 post_times: Mapping[int, datetime] | None = None, max_phases: int = 400) -> tuple[Phase, ...]:
+                 post_times: Mapping[int, datetime] | None = None, max_phases: int = 400,
+                 first: PhaseId | None = None) -> tuple[Phase, ...]:
     """Every phase from the game start up to the first one that starts after `now`, each opened
     at the default end of the one before (what the schedule alone says; the fold may differ).
 
     The last phase returned may lie in the future: it tells the scheduler the next deadline.
     """
     plan = PhasePlan(timing, start=start, tz=tz, pins=pins, extensions=extensions, post_times=post_times,
-                     max_phases=max_phases)
+                     max_phases=max_phases, first=first)
     phases: list[Phase] = [plan.first_phase()]
     while phases[-1].start <= now:
         nxt = plan.next_phase(phases[-1], phases[-1].end, len(phases))

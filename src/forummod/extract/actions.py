@@ -82,11 +82,12 @@ class ActionGrammar:
 
     def parse_line(self, line: str, index: NameIndex, sender: str | None, *, at: datetime | None = None,
                    cutoff: int = 80, margin: int = 10, verbs: frozenset[str] | None = None,
-                   need_prefix: bool = False, anchored: bool = False) -> list[ParsedAction]:
+                   need_prefix: bool = False, anchored: bool = False, plain: bool = False) -> list[ParsedAction]:
         """Every action of one line, in order.
 
         `verbs` limits the verbs (day powers in posts); `need_prefix` reads only lines with a
-        role prefix; `anchored` wants the first keyword at the start of the line.
+        role prefix; `anchored` wants the first keyword at the start of the line; `plain` reads
+        only the phrases marked `Act.plain` (a thread line with neither prefix nor bold).
         """
         role = None
         rest = line
@@ -100,9 +101,9 @@ class ActionGrammar:
         out: list[ParsedAction] = []
         pos = 0
         while True:
-            hit = self._next_verb(rest, pos, role, verbs)
+            hit = self._next_verb(rest, pos, role, verbs, plain)
             if hit is None:
-                if not out and role is not None and pos == 0:
+                if not out and role is not None and pos == 0 and not plain:
                     verb = self._default_for(role, verbs)
                     if verb:
                         out.append(self._build(verb, Act(verb, ""), rest, 0, 0, role, index, sender, line,
@@ -114,14 +115,21 @@ class ActionGrammar:
             verb = self._remap(act.verb, role)
             parsed, end = self._build(verb, act, rest, mt.end(), pos, role, index, sender, line, at, cutoff,
                                       margin, kw_start=mt.start())
+            if parsed.problems and self._keyword_follows(rest, mt.end(), role, verbs, plain):
+                # "Cambio vittima: sbraniamo X": a keyword used as a noun, and the real one follows;
+                # its "target" is the next phrase, read on its own (no false unknown-name issue)
+                pos = mt.end()
+                continue
             out.append(parsed)
             pos = max(end, mt.end())
 
     def _next_verb(self, text: str, pos: int, role: str | None,
-                   verbs: frozenset[str] | None) -> tuple[Act, re.Match] | None:
+                   verbs: frozenset[str] | None, plain: bool = False) -> tuple[Act, re.Match] | None:
         best = None
         for order, (act, rx) in enumerate(self.acts):
             if act.prefix is not None and act.prefix != role:
+                continue
+            if plain and not act.plain:
                 continue
             if verbs is not None and act.verb not in verbs:
                 continue
@@ -132,6 +140,13 @@ class ActionGrammar:
             if best is None or key < best[0]:
                 best = (key, act, mt)
         return (best[1], best[2]) if best else None
+
+    def _keyword_follows(self, text: str, pos: int, role: str | None, verbs: frozenset[str] | None,
+                         plain: bool) -> bool:
+        """Whether another action keyword starts right after `pos` (separators skipped)."""
+        start = len(text) - len(text[pos:].lstrip(_SEP))
+        hit = self._next_verb(text, start, role, verbs, plain)
+        return hit is not None and hit[1].start() == start
 
     def _default_for(self, role: str, verbs: frozenset[str] | None) -> str | None:
         verb = PSEUDO_ROLE_VERBS.get(role) or self.defaults.get(role)

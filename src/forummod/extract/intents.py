@@ -140,18 +140,25 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
 def _gate(post: Post, ctx: ExtractContext, counted: list[VoteAction], src: Source) -> PlayerSlot | Issue | None:
     """The author's seat, or why this post gives no intents (an issue when it holds a vote)."""
     author = post.author
-    quoted = _quote(counted)
+    # only a vote that reads as one (a player named, no lynch, an explicit unvote) is worth
+    # reporting for a GM or a non-player: a GM's own "Vote Count:" header names nobody
+    readable = [a for a in counted if _readable(a)]
+    quoted = _quote(readable)
     if _is_gm(ctx.roster, author):
         return Issue("gm_vote", f"the GM {author} posted a vote phrase: {quoted}", post.created_at, src, author,
-                     severity="info", details=quoted) if counted else None
+                     severity="info", details=quoted) if readable else None
     slot = _slot_for(ctx.roster, author, post.author_id)
     if slot is None:
         return Issue("non_player_vote", f"{author} is not a player of this game: {quoted}", post.created_at, src,
-                     author, details=quoted) if counted else None
+                     author, details=quoted) if readable else None
     if ctx.thread_role != "game":
         return Issue("vote_outside_game_thread", f"vote phrase in the {ctx.thread_role} thread, not counted: "
                      f"{quoted}", post.created_at, src, slot.name, severity="info", details=quoted) if counted else None
     return slot
+
+
+def _readable(a: VoteAction) -> bool:
+    return a.no_lynch or (a.match is not None and a.match.ok) or (a.kind == "unvote" and a.strong)
 
 
 def _apply_edit_policy(post: Post, ctx: ExtractContext,
@@ -212,16 +219,20 @@ def _vote_to_intent(a: VoteAction, voter: str, at: datetime, src: Source, ctx: E
     return _name_issue(m, a.raw, voter, at, src, rule)
 
 
-def _name_issue(m: NameMatch, raw: str, who: str, at: datetime, src: Source, rule: str | None) -> Issue:
+def _name_issue(m: NameMatch, raw: str, who: str, at: datetime, src: Source, rule: str | None,
+                verdict: str = "not counted") -> Issue:
+    """An unresolved name; `verdict` says what was not done with it (a vote is "not counted",
+    an action "not read as check"), so a PM's sentence is not reported as a vote."""
+    query = m.query.strip().rstrip(".,;:!?…。，；：！？")
     if m.status == "homoglyph":
-        return Issue("homoglyph_name", f"“{m.query}” looks like {', '.join(m.candidates)} but uses look-alike "
-                     f"letters from another alphabet: not counted: “{raw}”", at, src, who, m.candidates, rule,
+        return Issue("homoglyph_name", f"“{query}” looks like {', '.join(m.candidates)} but uses look-alike "
+                     f"letters from another alphabet: {verdict}: “{raw}”", at, src, who, m.candidates, rule,
                      details=raw)
     if m.status == "ambiguous":
-        return Issue("ambiguous_name", f"“{m.query}” could be {', '.join(m.candidates)}: not counted: “{raw}”",
+        return Issue("ambiguous_name", f"“{query}” could be {', '.join(m.candidates)}: {verdict}: “{raw}”",
                      at, src, who, m.candidates, rule, details=raw)
     hint = f" (closest: {', '.join(m.candidates)})" if m.candidates else ""
-    return Issue("unknown_name", f"“{m.query}” is not a player of this game{hint}: not counted: “{raw}”",
+    return Issue("unknown_name", f"“{query}” is not a player of this game{hint}: {verdict}: “{raw}”",
                  at, src, who, m.candidates, rule, details=raw)
 
 
@@ -243,6 +254,12 @@ def _day_actions(post: Post, pt: PostText, actor: str, ctx: ExtractContext, inde
             piece = pt.text[b.start:b.end].strip()
             parsed += ag.parse_line(piece, index, actor, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
                                     margin=ctx.fuzzy_margin, verbs=verbs, anchored=True)
+    if not parsed:
+        # VIL §6.8: the written forms (领主大人，请赦免我！, 禁止 X 和 Y 今天投票) are plain text; their
+        # keywords are read anywhere in a line, and names they cannot resolve become issues
+        for s, e in pt.lines():
+            parsed += ag.parse_line(pt.text[s:e], index, actor, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
+                                    margin=ctx.fuzzy_margin, verbs=verbs, plain=True)
     return _actions_to_intents(parsed, actor, post.created_at, src, "thread")
 
 
@@ -308,7 +325,7 @@ def _actions_to_intents(parsed: list[ParsedAction], actor: str, at: datetime, sr
     issues: list[Issue] = []
     for p in parsed:
         if p.problems:
-            issues += [_name_issue(m, p.raw, actor, at, src, None) for m in p.problems]
+            issues += [_name_issue(m, p.raw, actor, at, src, None, f"not read as {p.verb}") for m in p.problems]
         elif p.missing:
             issues.append(Issue("missing_target", f"{actor}: “{p.raw}” reads as {p.verb} but names too few players",
                                 at, src, actor, details=p.raw))

@@ -72,15 +72,21 @@ def current_day(gv: GameView) -> Phase | None:
     return None
 
 
-def public_tally(t: Tally, seats: dict[str, int] | None = None) -> Tally:
-    """The thread's view of a closed day's tally: secret votes dropped, every vote counts 1,
-    and whoever voted only in secret listed as not voting (as the thread sees them)."""
+def public_tally(t: Tally, seats: dict[str, int] | None = None, *, weights: bool = False) -> Tally:
+    """The thread's view of a closed day's tally: secret votes dropped, whoever voted only in
+    secret listed as not voting (as the thread sees them). Every vote counts 1 unless the
+    ruleset's `weights` are public (VIL-V-4: Sheriff x2, poster +2), which are then kept."""
     cands = []
     for c in t.candidates:
+        if weights:
+            voters = tuple(v for v in c.voters if not v.secret)
+            if voters or c.bonus:
+                cands.append(Candidate(c.name, sum(v.weight for v in voters) + c.bonus, voters, c.bonus, c.bonus_note))
+            continue
         voters = tuple(VoteRecord(v.voter, v.target, v.at, v.source, v.order) for v in c.voters if not v.secret)
         if voters:
             cands.append(Candidate(c.name, float(len(voters)), voters))
-    cands.sort(key=lambda c: (-c.total, max((v.at, v.order) for v in c.voters)))
+    cands.sort(key=lambda c: (-c.total, (0, max((v.at, v.order) for v in c.voters)) if c.voters else (1,)))
     shown = {v.voter for c in cands for v in c.voters}
     hidden = {v.voter for c in t.candidates for v in c.voters} - shown
     return replace(t, candidates=tuple(cands), not_voting=_by_seat(set(t.not_voting) | hidden, seats or {}),
@@ -100,7 +106,7 @@ def day_tally(gv: GameView, day: Phase, public: bool) -> Tally | None:
         recorded = gv.run.public_tally_for(day.name)
         if recorded is not None and recorded.round == t.round:
             return recorded
-        return public_tally(t, _seats(gv))
+        return public_tally(t, _seats(gv), weights=gv.ruleset.public_weights)
     own = gv.ruleset.tally(st, gv.now, public=True)
     shown = {v.voter for c in own.candidates for v in c.voters}
     hidden = {v.voter for c in t.candidates for v in c.voters} - shown
@@ -127,17 +133,18 @@ def wagons(t: Tally, pb: Phrasebook, gv: GameView, public: bool) -> tuple[Wagon,
             voters=tuple(_vote(v, pb, gv, public) for v in c.voters),
             to_majority=pb.number(need) if need is not None and need > 0 else "",
             at_majority=need is not None and need <= 0,
-            bonus="" if public or not c.bonus else f"+{pb.number(c.bonus)}",
-            bonus_note="" if public else c.bonus_note,
+            bonus="" if (public and not gv.ruleset.public_weights) or not c.bonus else f"+{pb.number(c.bonus)}",
+            bonus_note="" if public and not gv.ruleset.public_weights else pb.word("vote_note", c.bonus_note),
             leading=c.total == top and c.total > 0,
         ))
     return tuple(out)
 
 
 def _vote(v: VoteRecord, pb: Phrasebook, gv: GameView, public: bool) -> Vote:
+    hide = public and not gv.ruleset.public_weights  # VIL-V-4 weights are public; LUP-D11 hides the Boia
     return Vote(voter=v.voter, at=pb.when(v.at, gv.tz, "vote_time"), link=link_for(v.source),
-                weight="" if public or v.weight == 1 else pb.number(v.weight),
-                note="" if public else v.note, secret=False if public else v.secret)
+                weight="" if hide or v.weight == 1 else pb.number(v.weight),
+                note="" if hide else pb.word("vote_note", v.note), secret=False if public else v.secret)
 
 
 def _in(at: datetime | None, start: datetime, end: datetime | None) -> bool:
@@ -261,7 +268,7 @@ def build_day_start(gv: GameView, pb: Phrasebook, phase: str | None = None) -> D
     facts, pending = _phase_facts(gv, night.name) if night else ([], False)
     kills = gv.pending_kills(night.name) if night else ()
     deaths = _deaths(gv, pb, night.name, kills, facts) if night else ()
-    after = gv.state_after(kills)
+    after = gv.state_after(kills, gv.state_at_start(day))
     majority = gv.ruleset.majority(after)
     return DayStartPost(
         head=head(gv, pb, day.name), night=pb.phase(night.name) if night else "",

@@ -75,9 +75,19 @@ class GameView:
         return tuple(e for p in self.proposals(phase, *kinds, statuses=("pending",))
                      for e in p.effects if isinstance(e, Kill))
 
-    def state_after(self, kills: tuple[Kill, ...]) -> GameState:
-        """The state as it would be once pending kills apply (for living counts, majority)."""
+    def state_at_start(self, day: Phase) -> GameState:
+        """The state with everyone who died in `day` or later alive again: a dawn post drafted
+        after the day lists the living of that dawn, not of today."""
         st = self.run.state
+        start = self.order(day.name)
+        for p in st.players:
+            if not p.alive and p.death is not None and start >= 0 and self.order(p.death.phase) >= start:
+                st = st.update_player(p.name, alive=True)
+        return st
+
+    def state_after(self, kills: tuple[Kill, ...], base: GameState | None = None) -> GameState:
+        """The state as it would be once pending kills apply (for living counts, majority)."""
+        st = self.run.state if base is None else base
         for k in kills:
             if st.has_player(k.player):
                 st = st.update_player(k.player, alive=False)

@@ -17,11 +17,11 @@ deadline, dawn 09:00 (D20: the spec fixes no dawn; 09:00 is this module's defaul
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Literal, Mapping
 
 from forummod.engine.events import RANK_INPUT, ActionEvent, PhaseStart, Timer, UnvoteEvent, VoteEvent
-from forummod.engine.ruleset import Requirement, RoleSpec, Ruleset, RunContext, Timing
+from forummod.engine.ruleset import GmNote, Requirement, RoleSpec, Ruleset, RunContext, Timing
 from forummod.engine.types import (
     Candidate, Fact, GameState, Kill, Outcome, Phase, PhaseId, PrivateResult, Proposal, Tally, VoteRecord,
 )
@@ -101,6 +101,8 @@ class _Night:
 
 
 class LupusEresia(Ruleset):
+    public_weights = False  # LUP-D11: the thread never sees the Boia x3
+    factional_actions = frozenset({"kill"})  # LUP-R9, D2: the wolves' last kill PM counts
     name = "lupus-eresia"
     title = "Lupus in Tabula: Eresia e Inquisizione"
     language = "it"
@@ -602,6 +604,37 @@ class LupusEresia(Ruleset):
             return ("wolf_target", "D19", f"{t} is a wolf")
         return None
 
+    RESUMABLE = {
+        "protected": "player: protected by the Guardie Gemelle; value: the night, e.g. N2 (LUP-R4: not again the next night)",
+        "no_kill_night": "value: a night whose wolves' kill the Martire's death blocks, e.g. N4 (LUP-R11, D7)",
+        "designation": "player: a Templare; value: the player it designated by PM (LUP-R8)",
+    }
+
+    def apply_state(self, st: GameState, key: str, player: str, value: str) -> GameState:
+        x = st.x
+        if key == "protected":
+            return st.with_x(protected=x.protected + ((value, player),))
+        if key == "no_kill_night":
+            return st.with_x(no_kill_nights=x.no_kill_nights | {value})
+        if key == "designation":
+            order = len(x.designations)
+            return st.with_x(designations=x.designations + (Designation(player, value, datetime.min.replace(
+                tzinfo=timezone.utc), order),))
+        return st
+
+    def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
+        """LUP-R4 protections in force (by night), LUP-R8 the Templari's standing designations,
+        LUP-R11/D7 nights whose kill the Martire's death blocks."""
+        x = st.x
+        if x is None:
+            return ()
+        out = [GmNote("protection", who, "protected", night, "LUP-R4") for night, who in x.protected]
+        latest = {d.templar: d.target for d in sorted(x.designations, key=lambda d: (d.at, d.order))}
+        out += [GmNote("power", t, "designation", target, "LUP-R8") for t, target in latest.items()
+                if t not in x.triggered]
+        out += [GmNote("power", "", "no kill", night, "LUP-R11") for night in sorted(x.no_kill_nights)]
+        return tuple(out)
+
     def required_actions(self, st: GameState, phase: Phase) -> tuple[Requirement, ...]:
         """D19: the wolves owe a kill PM for every night with a kill (the GM is warned)."""
         if st.outcome is not None:
@@ -611,8 +644,11 @@ class LupusEresia(Ruleset):
             return ()
         if any(a.action == "kill" for a in self.actions_for(st, night)):
             return ()
-        return tuple(Requirement(w, ("kill",), "D19", f"no kill PM for {night} yet")
-                     for w in self.pack_killers(st))
+        killers = self.pack_killers(st)
+        if not killers:
+            return ()
+        # one kill PM from any wolf settles it (LUP-R9): one duty shared by the pack, not one each
+        return (Requirement(killers[0], ("kill",), "D19", f"no kill PM for {night} yet", any_of=killers),)
 
     # ------------------------------------------------------------------ night resolution
     def resolve_night(self, st: GameState, phase: Phase, run: RunContext) -> GameState:

@@ -37,6 +37,7 @@ class MafiaX:
 
 class MafiaMajority(Ruleset):
     name = "mafia-majority"
+    factional_actions = frozenset({"kill"})  # the mafia's kill is one choice (queue_action)
     title = "Mafia (majority lynch)"
     language = "en"
     Options = MafiaOptions

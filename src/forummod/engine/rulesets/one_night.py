@@ -112,6 +112,7 @@ def parse_positions(text: str | None) -> tuple[str, ...] | None:
 
 
 class OneNight(Ruleset):
+    vote_forms = ("bold", "tag", "pm")  # ON-V1: the PM is the vote; thread votes are declarations (ON-V2)
     name = "one-night"
     title = "One Night Weerwolven"
     language = "nl"

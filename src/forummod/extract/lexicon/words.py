@@ -19,6 +19,8 @@ class Act:
     phrase itself carries (``换第一张`` -> card 1). `prefix` restricts the phrase to lines
     that start with that role or building prefix (``理发师：杀 X`` is the Barber, not a kill).
     `before`: the name may also come *before* the keyword (``X 报刀``).
+    `plain`: the keyword is distinctive enough to be read anywhere in a plain (not bold, not
+    prefixed) thread line, as the written forms of VIL §6.8 are (``领主大人，请赦免我！``).
     """
 
     verb: str
@@ -26,6 +28,7 @@ class Act:
     args: tuple[tuple[str, str], ...] = ()
     prefix: str | None = None
     before: bool = False
+    plain: bool = False
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ ACTIONS = {
         Act("protect", r"保护|保護|守护|守護"),
         Act("kill", _KILL),
     ),
-    "village": (
+    "village": (  # plain=True: read in plain thread text too (§6.8 forms are written that way)
         Act("thief_take", r"[换換拿]第[一1][张張]", args=(("card", "1"),)),  # VIL-N-01
         Act("thief_take", r"[换換拿]第[二2][张張]", args=(("card", "2"),)),  # VIL-N-01
         Act("thief_keep", r"不[换換]"),  # VIL-N-01
@@ -72,16 +72,16 @@ ACTIONS = {
         Act("poison", r"用毒[药藥]|毒"),  # VIL-N-11
         Act("charm", r"魅惑"),  # VIL-N-12
         Act("poster", r"[贴貼]海[报報][给給]|海[报報][贴貼]在|海[报報]"),  # VIL-N-14
-        Act("silence", r"禁止|禁言"),  # VIL-B-SCHOOL: 禁止 X 和 Y 投票
+        Act("silence", r"禁止|禁言", plain=True),  # VIL-B-SCHOOL: 禁止 X 和 Y 投票
         Act("restore", r"恢复|恢復"),  # VIL-B-HOVEL
-        Act("plead", r"求赦免|[请請]赦免我|求饶|求饒"),  # VIL-B-MANOR (before 赦免)
-        Act("pardon", r"赦免"),  # VIL-B-MANOR
+        Act("plead", r"求赦免|[请請]赦免我|求饶|求饒", plain=True),  # VIL-B-MANOR (before 赦免)
+        Act("pardon", r"赦免", plain=True),  # VIL-B-MANOR
         Act("assign", r"[让讓]|安排"),  # VIL-B-BAILIFF: 让 X 入住 <building>
         Act("accept", r"接受"),  # VIL-B-BAILIFF
         Act("refuse", r"拒[绝絕]"),  # VIL-B-BAILIFF
-        Act("elect", r"[选選](?=.*[当當]警[长長])"),  # VIL-D-02: 选 X 当警长
-        Act("sheriff_choice", r"警[长長]决定|警[長长]決定"),  # VIL-V-5
-        Act("successor", r"警徽[交移]?[给給]|移交警徽[给給]"),  # VIL-B-FARM
+        Act("elect", r"[选選](?=.*[当當]警[长長])", plain=True),  # VIL-D-02: 选 X 当警长
+        Act("sheriff_choice", r"警[长長]决定|警[長长]決定", plain=True),  # VIL-V-5
+        Act("successor", r"警徽[交移]?[给給]|移交警徽[给給]", plain=True),  # VIL-B-FARM
         Act("shoot", r"开枪|開槍|带走|帶走"),  # VIL-R-HUNTER
         Act("scapegoat_ruling", r"允许|允許", prefix="scapegoat"),  # VIL-R-SCAPEGOAT ("替罪羊：X 和 Y" also works)
     ),

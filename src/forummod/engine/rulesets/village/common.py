@@ -8,7 +8,7 @@ from typing import Any
 
 from forummod.engine.events import ActionEvent
 from forummod.engine.ruleset import RunContext
-from forummod.engine.types import Fact, GameState, PrivateResult, Proposal
+from forummod.engine.types import Fact, GameState, Phase, PrivateResult, Proposal
 
 from .state import building_of, faction_of_card
 
@@ -20,8 +20,12 @@ class CommonMixin:
 
     # ---- proposals: everything the GM posts or PMs goes through one
     def post(self, st: GameState, run: RunContext, key: str, kind: str, *, facts=(), private=(), effects=(),
-             blocking: bool = False, summary: str = "") -> GameState:
-        prop = Proposal(key=key, kind=kind, phase=st.phase.name if st.phase else "",
+             blocking: bool = False, summary: str = "", phase: Phase | None = None) -> GameState:
+        """Propose a GM post. `phase` is the phase it belongs to when that is not the current one:
+        a dawn resolved late (after the GM's approval came in the day) is still the night's post,
+        so its announcements go in the dawn post (VIL-D-01), never in a day-end post."""
+        owner = phase.name if phase is not None else (st.phase.name if st.phase else "")
+        prop = Proposal(key=key, kind=kind, phase=owner,
                         created_at=run.current_at or datetime.min, effects=tuple(effects), facts=tuple(facts),
                         private=tuple(private), summary=summary or kind, blocking=blocking)
         run.note("proposal", f"{key}: {prop.summary}")

@@ -118,7 +118,7 @@ class DawnMixin:
         private.extend(self._dawn_spy_messages(st, tn))
         st = st.with_x(tonight=replace(tn, dawned=True))
         st = self.drop_actions(st, phase.id)
-        return self.post(st, run, f"dawn:{phase.name}", "dawn", blocking=True,
+        return self.post(st, run, f"dawn:{phase.name}", "dawn", blocking=True, phase=phase,
                          effects=tuple(kill_effects) + tuple(effects), facts=facts, private=private,
                          summary=f"dawn {n}: " + (", ".join(deaths) + " die" if deaths else "nobody dies"))
 

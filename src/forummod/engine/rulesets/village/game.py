@@ -19,7 +19,7 @@ from datetime import timedelta
 from typing import Any, Mapping
 
 from forummod.engine.events import ActionEvent, Timer
-from forummod.engine.ruleset import RoleSpec, Ruleset, RunContext, Setup, Timing
+from forummod.engine.ruleset import GmNote, RoleSpec, Ruleset, RunContext, Setup, Timing
 from forummod.engine.types import Death, Fact, GameState, Phase
 from forummod.schema import Duration
 
@@ -96,15 +96,19 @@ class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, Sherif
     }
     NIGHT_ORDER = NIGHT_ORDER_SEED
     FACTS = FACTS
-    TIMING = Timing(first_phase="night", vote_close="48h", day_end="50h", action_deadline="24h", night_end="30h")
+    TIMING = Timing(first_phase="night", vote_close="48h", day_end="74h", action_deadline="24h", night_end="30h")
 
     @classmethod
     def default_timing(cls, options: Any) -> Timing:
         """Phase deadlines from `time`: Wave 1 at `night_deadline`, dawn after the Witch's wave, the
-        vote close at `vote_close`, nightfall after the Lord's window."""
+        vote close at `vote_close`, nightfall after the longest lynch procedure: a tie broken by the
+        Sheriff (or his silence, then the re-vote) and the Lord's window, so the execution always
+        lands in the day (VIL-V-5, VIL-D-06, VIL-D-07)."""
         t = getattr(options, "time", None) or VillageOptions().time
         d = lambda *parts: str(Duration(sum(p.seconds for p in parts)))  # noqa: E731
-        return Timing(first_phase="night", vote_close=d(t.vote_close), day_end=d(t.vote_close, t.lord_window),
+        sheriff = getattr(options, "sheriff", None)
+        tie = (t.reaction_window, t.revote_window) if sheriff is None or sheriff.breaks_ties else (t.revote_window,)
+        return Timing(first_phase="night", vote_close=d(t.vote_close), day_end=d(t.vote_close, *tie, t.lord_window),
                       action_deadline=d(t.night_deadline), night_end=d(t.night_deadline, t.witch_deadline))
 
     @classmethod
@@ -187,6 +191,80 @@ class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, Sherif
             if st.x.morning is None:
                 st = self.maybe_open_election(st, run, n)
         return st
+
+    RESUMABLE = {
+        "sheriff": "player: the Sheriff (the election is over) (VIL-B-FARM, VIL-D-02)",
+        "no_sheriff": "no player: the election is over and there is no Sheriff any more (VIL-A-09)",
+        "election_done": "no player: the farmers' election was held (VIL-D-02)",
+        "poster": "player: the poster hangs on their door; value: the Scandalmonger who put it (VIL-S-POSTER)",
+        "potion_used": "player: the Witch; value: heal or poison, the potion she has used (VIL-N-11)",
+        "fire_used": "player: the Pyromaniac, who has set his one fire (VIL-N-10)",
+        "hunter_fired": "player: a Hunter who has shot (VIL-R-HUNTER)",
+        "token": "player: a building's holder; value: its token now, e.g. spent, lost, ready, held (§5.2)",
+        "building": "player: now holds this building; value: its code, e.g. farm (VIL-B-BAILIFF assignments)",
+        "burned": "player: their building burned; they are a Vagabond (VIL-N-10)",
+        "lovers": "player and value: the two lovers (VIL-N-02)",
+        "charmed": "value: the charmed players, separated by commas (VIL-N-12)",
+    }
+
+    def apply_state(self, st: GameState, key: str, player: str, value: str) -> GameState:
+        x = st.x
+        if key == "sheriff":
+            return st.with_x(sheriff=player, election_done=True, election_held=True)
+        if key == "no_sheriff":
+            return st.with_x(sheriff=None, sheriff_extinct=True, election_done=True)
+        if key == "election_done":
+            return st.with_x(election_done=True, election_held=True)
+        if key == "poster":
+            by = value or next(iter(st.holders("scandalmonger", alive_only=False)), None)
+            return st.with_x(poster=player, poster_by=by)
+        if key == "potion_used":
+            return st.with_x(**({"poison_left": False} if value.strip().lower() == "poison" else {"heal_left": False}))
+        if key == "fire_used":
+            return st.with_x(pyro_used=True)
+        if key == "hunter_fired":
+            return st.with_x(hunters_fired=x.hunters_fired | {player})
+        if key == "token":
+            return st.with_x(buildings=tuple(replace(b, token=value) if b.holder == player and not b.destroyed else b
+                                             for b in x.buildings))
+        if key == "building":
+            kept = tuple(b for b in x.buildings if not (b.holder == player and not b.destroyed))
+            return st.with_x(buildings=kept + (Building(value, player, fresh_token(value)),))
+        if key == "burned":
+            return st.with_x(buildings=tuple(replace(b, destroyed=True) if b.holder == player else b
+                                             for b in x.buildings))
+        if key == "lovers":
+            return st.with_x(lovers=(player, value))
+        if key == "charmed":
+            return st.with_x(charmed=frozenset(n.strip() for n in value.replace("，", ",").split(",") if n.strip()))
+        return st
+
+    def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
+        """The Sheriff (VIL-B-FARM), the poster (VIL-S-POSTER), every building token (§5.2), the
+        Witch's potions (VIL-N-11), the Pyromaniac's fire (VIL-N-10), the lovers (VIL-N-02)."""
+        x = st.x
+        if x is None:
+            return ()
+        out = []
+        if x.sheriff:
+            out.append(GmNote("title", x.sheriff, "sheriff", "votes x2, breaks ties", "VIL-B-FARM"))
+        if x.poster:
+            out.append(GmNote("title", x.poster, "poster", f"+{self.options.scandalmonger.penalty}", "VIL-S-POSTER"))
+        for b in x.buildings:
+            if not (b.token or b.destroyed):
+                continue  # a building without a token (a farm) has nothing to spend
+            state = "destroyed" if b.destroyed else b.token
+            out.append(GmNote("power", b.holder, f"{b.code} token", state, "VIL-B-" + b.code.upper()))
+        for witch in st.holders("witch", alive_only=False):
+            out.append(GmNote("power", witch, "heal potion", "left" if x.heal_left else "used", "VIL-N-11"))
+            out.append(GmNote("power", witch, "poison potion", "left" if x.poison_left else "used", "VIL-N-11"))
+        for pyro in st.holders("pyromaniac", alive_only=False):
+            out.append(GmNote("power", pyro, "fire", "used" if x.pyro_used else "left", "VIL-N-10"))
+        for hunter in sorted(x.hunters_fired):
+            out.append(GmNote("power", hunter, "hunter shot", "used", "VIL-R-HUNTER"))
+        if x.lovers:
+            out.append(GmNote("title", " & ".join(x.lovers), "lovers", "", "VIL-N-02"))
+        return tuple(out)
 
     def on_phase_end(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
         if phase.kind == "night" and st.x.tonight is not None and not st.x.tonight.dawned:

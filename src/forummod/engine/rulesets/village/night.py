@@ -326,7 +326,7 @@ class NightMixin:
         order = self.night_order()
         tn = replace(tn, called=tuple(sorted(set(called), key=order.index)), wave1_closed=True)
         st = st.with_x(tonight=tn)
-        return self.post(st, run, f"wave1:{phase.name}", "night_info", private=private, blocking=True,
+        return self.post(st, run, f"wave1:{phase.name}", "night_info", private=private, blocking=True, phase=phase,
                          summary=f"night {n}: wave 1 closed, victim {tn.victim or 'none'}")
 
     def reading(self, st: GameState, target: str, mode: str) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from forummod.engine.rulesets.witch_hunt import night as nightmod
 from forummod.engine.rulesets.witch_hunt import trial
 from forummod.engine.rulesets.witch_hunt.options import WitchHuntOptions
 from forummod.engine.rulesets.witch_hunt.state import Revote, WitchX
-from forummod.engine.ruleset import Requirement, RoleSpec, Ruleset, RunContext, Setup, Timing
+from forummod.engine.ruleset import GmNote, Requirement, RoleSpec, Ruleset, RunContext, Setup, Timing
 from forummod.engine.types import Fact, GameState, Kill, Outcome, Phase, PhaseId, Proposal
 from forummod.errors import ConfigError
 from forummod.schema import load
@@ -168,6 +168,47 @@ class WitchHunt(Ruleset):
             if st.is_alive(cand):
                 return cand
         return None
+
+    RESUMABLE = {
+        "recruitment_order": "value: the coven in join order, separated by commas, the first recruiter first (D18)",
+        "last_recruiter": "player: the witch who held the recruitment right last; tonight's right is the next one's (D18)",
+        "blocked": "value: the night with no recruitment after a conversion, e.g. N4 (WH-C8)",
+        "compulsory": "value: the night whose holder must recruit after a pass, e.g. N4 (WH-C3, D19)",
+        "converted": "player: converted to the coven; value: the night, e.g. N2 (WH-C4; give the role with set_role)",
+    }
+
+    def apply_state(self, st: GameState, key: str, player: str, value: str) -> GameState:
+        x: WitchX = st.x
+        if key == "recruitment_order":
+            order = tuple(n.strip() for n in value.replace("，", ",").split(",") if n.strip())
+            return st.with_x(order=order, first_recruiter=order[0] if order else None, first_drawn=True)
+        if key == "last_recruiter":
+            return st.with_x(after=player, first_drawn=True)
+        if key == "blocked":
+            return st.with_x(blocked=value)
+        if key == "compulsory":
+            return st.with_x(compulsory=value)
+        if key == "converted":
+            order = x.order if player in x.order else x.order + (player,)
+            return st.with_x(converted=x.converted + ((player, value),), order=order)
+        return st
+
+    def gm_notes(self, st: GameState, phase: Phase | None) -> tuple[GmNote, ...]:
+        """D18: tonight's holder of the recruitment right (or why nobody holds it), WH-C3 the
+        compulsory night, and the coven's rotation order."""
+        x: WitchX = st.x
+        if x is None:
+            return ()
+        out = []
+        if phase is not None and phase.kind == "night":
+            holder = self.holder_for(st, phase.name)
+            why = "blocked after a conversion (WH-C8)" if x.blocked == phase.name else \
+                ("compulsory: must recruit (WH-C3)" if x.compulsory == phase.name else phase.name)
+            out.append(GmNote("night_role", holder or "", "recruiter", why if holder else "nobody: " + why, "D18"))
+        if x.order:
+            out.append(GmNote("night_role", "", "recruitment order", ", ".join(x.order), "D18"))
+        out += [GmNote("title", who, "converted", night, "WH-C4") for who, night in x.converted]
+        return tuple(out)
 
     # ------------------------------------------------------------------ phases
     def on_phase_start(self, st: GameState, phase: Phase, run: RunContext) -> GameState:

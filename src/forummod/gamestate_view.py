@@ -1,0 +1,167 @@
+"""What the GM needs to see about a night, built once from an analysis (issue 14, item 7).
+
+`status` (text and JSON) prints it and a GM console can show the same record: the night actions
+received so far (who sent what, valid or not, which one counts), every private result with its
+recipient, the protections, the rotating rights and titles, the tokens and one-shot powers left,
+and who still owes a required action. Pure: a function of a `service.GameAnalysis`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from forummod.engine.events import ActionEvent
+from forummod.engine.ruleset import GmNote
+from forummod.engine.types import Phase
+from forummod.model import ActionIntent
+
+#: Verbs whose counted action protects its target for the night.
+PROTECT_VERBS = frozenset({"protect", "heal"})
+
+
+@dataclass(frozen=True)
+class ReceivedAction:
+    """One action PM (or day-power post) as the engine took it."""
+
+    actor: str
+    verb: str
+    targets: tuple[str, ...]
+    at: datetime
+    source: str  # "PM m12" or "post #57"
+    status: str  # "counts" | "replaced" (a later one of the same kind counts) | "rejected"
+    reason: str = ""  # the rejection code, e.g. "late", "wrong_role"
+    rule: str | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class PrivateResultView:
+    """A private result and who it is for; `pending` while its proposal waits for the GM."""
+
+    phase: str
+    to: str
+    key: str
+    params: tuple[tuple[str, Any], ...]
+    pending: bool = False
+
+
+@dataclass(frozen=True)
+class OwedAction:
+    players: tuple[str, ...]  # any of them settles it
+    actions: tuple[str, ...]
+    rule: str | None
+    message: str
+
+
+@dataclass(frozen=True)
+class NightView:
+    """The GM's night desk: one night's inputs and everything only the state knows."""
+
+    night: str  # the night shown ("" when the game has none yet)
+    actions: tuple[ReceivedAction, ...]
+    results: tuple[PrivateResultView, ...]
+    protections: tuple[GmNote, ...]  # counted protect/heal actions and the ruleset's own
+    notes: tuple[GmNote, ...]  # rotating rights, titles, tokens and one-shot powers
+    owed: tuple[OwedAction, ...]
+
+
+def _label(src: Any) -> str:
+    if src is None:
+        return ""
+    if src.kind == "message":
+        return f"PM {src.id}"
+    if src.kind == "post":
+        return f"post #{src.number if src.number is not None else src.id}"
+    return src.kind
+
+
+def night_of_interest(a: Any) -> Phase | None:
+    """The current night, or during a day the night before it."""
+    st = a.run.state
+    ph = st.phase
+    if ph is None:
+        return None
+    if ph.kind == "night":
+        return ph
+    nights = [p for p in a.run.phases if p.kind == "night" and p.start <= ph.start]
+    return nights[-1] if nights else None
+
+
+def received_actions(a: Any, night: Phase) -> tuple[ReceivedAction, ...]:
+    """Every action intent sent in the night's window, each marked counted, replaced or rejected.
+    A faction's shared choice (`Ruleset.factional_actions`) is replaced by any member's later PM."""
+    rs = a.ruleset
+
+    def slot(i: ActionIntent) -> tuple[str, str]:
+        if i.action in rs.factional_actions:
+            return ("", i.action)
+        return (i.actor, rs.action_slot(ActionEvent.of(i, 0.0)))
+
+    rejections = {(r.kind, r.actor, r.source): r for r in a.run.rejections}
+    inside = [i for i in a.intents if isinstance(i, ActionIntent)
+              and i.at >= night.start and (night.end is None or i.at < night.end)]
+    inside.sort(key=lambda i: i.at)
+    last: dict[tuple[str, str], ActionIntent] = {}
+    for i in inside:
+        if (i.action, i.actor, i.source) not in rejections:
+            last[slot(i)] = i
+    out = []
+    for i in inside:
+        r = rejections.get((i.action, i.actor, i.source))
+        if r is not None:
+            status, reason, rule, msg = "rejected", r.reason, r.rule, r.message
+        else:
+            counts = last.get(slot(i)) is i
+            status, reason, rule, msg = ("counts" if counts else "replaced"), "", None, ""
+        out.append(ReceivedAction(i.actor, i.action, i.targets, i.at, _label(i.source), status, reason, rule, msg))
+    return tuple(out)
+
+
+def private_results(a: Any) -> tuple[PrivateResultView, ...]:
+    out = [PrivateResultView(ph, r.to, r.fact.key, r.fact.params) for ph, r in a.run.private]
+    for p in a.run.state.proposals:
+        if p.status == "pending":
+            out += [PrivateResultView(p.phase, r.to, r.fact.key, r.fact.params, pending=True) for r in p.private]
+    return tuple(out)
+
+
+def owed_actions(a: Any) -> tuple[OwedAction, ...]:
+    st = a.run.state
+    if st.phase is None or st.outcome is not None:
+        return ()
+    return tuple(OwedAction(r.owed_by, r.actions, r.rule, r.message)
+                 for r in a.ruleset.required_actions(st, st.phase))
+
+
+def night_view(a: Any) -> NightView:
+    """Build the GM's night view of an analysed game once; `status` and a console share it."""
+    night = night_of_interest(a)
+    actions = received_actions(a, night) if night is not None else ()
+    notes = a.ruleset.gm_notes(a.run.state, night)
+    counted = tuple(GmNote("protection", t, x.verb, f"by {x.actor}") for x in actions
+                    if x.status == "counts" and x.verb in PROTECT_VERBS for t in x.targets)
+    return NightView(
+        night=night.name if night is not None else "", actions=actions, results=private_results(a),
+        protections=counted + tuple(n for n in notes if n.kind == "protection"),
+        notes=tuple(n for n in notes if n.kind != "protection"), owed=owed_actions(a))
+
+
+def night_view_json(v: NightView) -> dict[str, Any]:
+    """The documented `status --json` form of the night view (key `night_desk`)."""
+    def note(n: GmNote) -> dict[str, Any]:
+        return {"kind": n.kind, "player": n.player, "what": n.what, "detail": n.detail, "rule": n.rule}
+
+    return {
+        "night": v.night or None,
+        "actions": [{"actor": x.actor, "verb": x.verb, "targets": list(x.targets), "at": x.at.isoformat(),
+                     "source": x.source, "status": x.status, "reason": x.reason or None, "rule": x.rule,
+                     "message": x.message or None} for x in v.actions],
+        "private_results": [{"phase": r.phase, "to": r.to, "key": r.key, "params": dict(r.params),
+                             "pending": r.pending} for r in v.results],
+        "protections": [note(n) for n in v.protections],
+        "notes": [note(n) for n in v.notes],
+        "owed": [{"players": list(o.players), "actions": list(o.actions), "rule": o.rule, "message": o.message}
+                 for o in v.owed],
+    }
