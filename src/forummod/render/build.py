@@ -305,6 +305,12 @@ def build_day_end(gv: GameView, pb: Phrasebook, phase: str | None = None) -> Day
 # --------------------------------------------------------------------------- private messages
 
 
+#: Roles whose role PM names their teammates: "faction" (everyone of the faction) or "role"
+#: (everyone with the same role). Not a wording, so not in the catalogs; an override file may
+#: still set `[roles.<role>] partners = "..."`.
+TOLD_PARTNERS = {("mafia-majority", "mafia"): "faction", ("witch-hunt", "witch"): "faction"}
+
+
 def build_role_pm(gv: GameView, pb: Phrasebook, player: str) -> RolePMPost | None:
     st = gv.state
     if not st.has_player(player):
@@ -313,7 +319,7 @@ def build_role_pm(gv: GameView, pb: Phrasebook, player: str) -> RolePMPost | Non
     p = st.player(player)
     spec = gv.ruleset.ROLES.get(p.role)
     faction = spec.faction if spec else ""
-    how = str(pb.role_entry(p.role).get("partners", ""))
+    how = str(pb.role_entry(p.role).get("partners", "") or TOLD_PARTNERS.get((gv.ruleset.name, p.role), ""))
     if how == "faction" and faction:
         partners = tuple(q.name for q in st.players if q.name != player and gv.ruleset.ROLES.get(q.role)
                          and gv.ruleset.ROLES[q.role].faction == faction)

@@ -41,13 +41,14 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from forummod.engine.types import Fact, PhaseId
+from forummod.render.catalog import Catalog, catalog
 from forummod.render.escape import Safe, bold, escape, escape_literal, italic, one_line
 
 LANGUAGES = ("en", "it", "ru", "nl", "zh")
@@ -68,13 +69,71 @@ def phrase_file_names(lang: str, ruleset: str) -> tuple[str, str]:
     return (f"phrases/common.{lang}.toml", f"phrases/{ruleset}.{lang}.toml")
 
 
-def load_phrase_data(lang: str, ruleset: str, dirs: Sequence[Path]) -> dict[str, Any]:
-    """Merge the phrase files for (lang, ruleset) found in `dirs` (user folder first).
+_STEP = re.compile(r"\.?([^.\[\]]+)|\[([^=\]]*)=([^\]]*)\]")
 
-    Later wins: bundled common, user common, bundled ruleset, user ruleset.
+
+def entry_path(path: str) -> list[tuple[str, str | None]]:
+    """A catalog entry's path as steps: ("facts", None), ("death", None), ("cause", "wolves")...
+
+    `facts.death[cause=wolves]` is the `wolves` variant of the table `facts.death` chosen by the
+    parameter `cause` (the phrase-table form `{ by = "cause", wolves = "..." }`).
     """
+    steps: list[tuple[str, str | None]] = []
+    pos = 0
+    for m in _STEP.finditer(path):
+        if m.start() != pos:
+            raise ValueError(f"bad catalog entry path {path!r}")
+        pos = m.end()
+        steps.append((m.group(1), None) if m.group(1) is not None else (m.group(2), m.group(3)))
+    if pos != len(path) or not steps:
+        raise ValueError(f"bad catalog entry path {path!r}")
+    return steps
+
+
+def _put(tree: dict[str, Any], path: str, value: str) -> None:
+    steps = entry_path(path)
+    node = tree
+    for i, (name, variant) in enumerate(steps):
+        last = i == len(steps) - 1
+        if variant is None:
+            key = name
+        else:
+            node["by"] = name
+            key = variant
+        if last:
+            node[key] = value
+        else:
+            nxt = node.get(key)
+            if not isinstance(nxt, dict):
+                nxt = node[key] = {}
+            node = nxt
+
+
+def catalog_data(cat: Catalog, scope: str, own: bool = True) -> dict[str, Any]:
+    """The phrase tree of `scope` ("common" or a ruleset) from a catalog: this language's own
+    translations (`own`), or the English text of every entry."""
+    tree: dict[str, Any] = {}
+    source = cat.own if own else cat.source
+    prefix = scope + ":"
+    for (ctxt, msgid), value in source.items():
+        if ctxt.startswith(prefix) and isinstance(value, str) and value:
+            _put(tree, ctxt[len(prefix):], value)
+    return tree
+
+
+def load_phrase_data(lang: str, ruleset: str, dirs: Sequence[Path], cat: Catalog | None = None,
+                     own: bool = True) -> dict[str, Any]:
+    """The phrases of (lang, ruleset): the catalog, then the override files found in `dirs`.
+
+    Later wins: catalog common, override common, catalog ruleset, override ruleset. An override
+    file (`phrases/<scope>.<lang>.toml` in the GM's templates folder) maps each key onto the
+    catalog entry of the same path (`[facts.death] wolves = "..."` rewords
+    `common:facts.death[cause=wolves]`).
+    """
+    cat = cat if cat is not None else catalog(lang)
     data: dict[str, Any] = {}
-    for name in phrase_file_names(lang, ruleset):
+    for scope, name in zip(("common", ruleset), phrase_file_names(lang, ruleset)):
+        data = deep_merge(data, catalog_data(cat, scope, own))
         for d in reversed(list(dirs)):
             path = Path(d) / name
             if path.is_file():
@@ -105,9 +164,10 @@ def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, An
 
 def load_phrasebook(lang: str, ruleset: str, markup: str, dirs: Sequence[Path]) -> "Phrasebook":
     """The phrasebook for a game; English fills any phrase missing in `lang`."""
-    data = load_phrase_data(lang, ruleset, dirs)
-    fallback = load_phrase_data("en", ruleset, dirs) if lang != "en" else {}
-    return Phrasebook(lang, data, markup, fallback)
+    cat = catalog(lang)
+    data = load_phrase_data(lang, ruleset, dirs, cat)
+    fallback = load_phrase_data("en", ruleset, dirs, cat, own=False) if lang != "en" else {}
+    return Phrasebook(lang, data, markup, fallback, catalog=cat)
 
 
 # --------------------------------------------------------------------------- plurals
@@ -141,12 +201,13 @@ class Phrasebook:
     markup: str = "bbcode"
     fallback: Mapping[str, Any] = field(default_factory=dict)
     tz: tzinfo | None = None  # the game's timezone, for {deadline:when}
+    catalog: Catalog | None = None  # plural forms and date patterns of the language
 
     def with_markup(self, markup: str) -> "Phrasebook":
-        return Phrasebook(self.lang, self.data, markup, self.fallback, self.tz)
+        return replace(self, markup=markup)
 
     def with_tz(self, tz: tzinfo | None) -> "Phrasebook":
-        return Phrasebook(self.lang, self.data, self.markup, self.fallback, tz)
+        return replace(self, tz=tz)
 
     # ---- lookups
     def _get(self, *path: str) -> Any:
@@ -354,15 +415,36 @@ class Phrasebook:
         return str(int(x))
 
     def plural(self, n: Any, noun: str) -> str:
+        """"3 votes", "3 голоса": the catalog's plural entry `common:plurals.<noun>` (ngettext).
+
+        A GM's override file may still give the forms as a table (`[plurals] vote = { one =
+        "vote", other = "votes" }`, CLDR categories); that wins over the catalog.
+        """
         num = float(n)
         try:
             forms = self._get("plurals", noun)
         except PhraseError:
+            forms = None
+        if isinstance(forms, Mapping):
+            cat = plural_category(self.lang, num)
+            form = forms.get(cat) or forms.get("other") or forms.get("many") or ""
+            pattern = self.fmt("count", "{n} {form}")
+            return pattern.format(n=self.number(num), form=form).strip()
+        entry = self._plural_entry(noun)
+        if entry is None:
             return self.number(num)
-        cat = plural_category(self.lang, num)
-        form = forms.get(cat) or forms.get("other") or forms.get("many") or ""
-        pattern = self.fmt("count", "{n} {form}")
-        return pattern.format(n=self.number(num), form=form).strip()
+        (ctxt, singular), english = entry
+        text = self.catalog.ngettext(singular, english[-1], num, ctxt)  # type: ignore[union-attr]
+        return text.replace("%(n)s", self.number(num)).strip()
+
+    def _plural_entry(self, noun: str) -> tuple[tuple[str, str], tuple[str, ...]] | None:
+        if self.catalog is None:
+            return None
+        ctxt = f"common:plurals.{noun}"
+        for key, value in self.catalog.source.items():
+            if key[0] == ctxt and isinstance(value, tuple):
+                return key, value
+        return None
 
     def join(self, items: Iterable[Any]) -> Safe:
         parts = [escape(i, self.markup) for i in items]
@@ -384,23 +466,72 @@ class Phrasebook:
         return pattern.format(n=pid.number)
 
     def when(self, dt: datetime | None, tz: tzinfo, style: str = "datetime") -> str:
-        """A time in the game's timezone, in the language's format (no locale involved)."""
+        """A time in the game's timezone: the catalog's CLDR pattern for `style`
+        (`common:format.deadline`), names from CLDR for the language (Babel); a language
+        without its own pattern gets Babel's format for the style's skeleton. The zone is the
+        timezone's abbreviation (`tzname()`, "CET"), as forum players write it."""
         if dt is None:
             return ""
         local = dt.astimezone(tz)
-        days = self._get_list("weekdays") or ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        months = self._get_list("months") or [str(i) for i in range(1, 13)]
-        pattern = self.fmt(style, "{day:02d}/{month:02d} {hour:02d}:{minute:02d}")
-        return pattern.format(weekday=days[local.weekday()], day=local.day, month=local.month,
-                              month_name=months[local.month - 1], year=local.year, hour=local.hour,
-                              minute=local.minute, tz=local.tzname() or "")
+        own = self.has("format", style)
+        pattern = self.fmt(style, "") if own or self.lang == "en" else ""
+        if "{" in pattern:  # an override file's pattern in the old str.format style
+            return _legacy_when(pattern, local, self.lang)
+        return format_when(local, self.lang, pattern, style)
 
-    def _get_list(self, name: str) -> list[str]:
-        try:
-            v = self._get("format", name)
-        except PhraseError:
-            return []
-        return [str(x) for x in v] if isinstance(v, list) else []
+#: The skeleton (CLDR fields, no order) a language without its own pattern is formatted from.
+DATE_SKELETONS = {"datetime": "EEEMMMdHHmm", "vote_time": "EEEHHmm", "deadline": "EEEMMMdHHmm"}
+#: Styles that show the time zone.
+ZONED_STYLES = frozenset({"deadline"})
+
+
+def format_when(local: datetime, lang: str, pattern: str, style: str = "datetime") -> str:
+    """`local` (already in the game's zone) in a CLDR `pattern`, or the style's skeleton when
+    `pattern` is empty. `z` in a pattern stands for `tzname()`."""
+    from babel.dates import format_datetime, format_skeleton  # Babel only when a date is shown
+
+    zone = local.tzname() or ""
+    naive = local.replace(tzinfo=None)
+    if pattern:
+        return format_datetime(naive, _zone_literal(pattern, zone), locale=_babel_locale(lang))
+    text = format_skeleton(DATE_SKELETONS.get(style, "EEEMMMdHHmm"), naive, locale=_babel_locale(lang))
+    return f"{text} ({zone})" if style in ZONED_STYLES and zone else text
+
+
+def _babel_locale(lang: str) -> str:
+    return lang.replace("-", "_")
+
+
+def _zone_literal(pattern: str, zone: str) -> str:
+    """Replace each unquoted run of `z` in a CLDR pattern with the zone as quoted text."""
+    out: list[str] = []
+    quoted = False
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "'":
+            quoted = not quoted
+            out.append(c)
+        elif c == "z" and not quoted:
+            while i + 1 < len(pattern) and pattern[i + 1] == "z":
+                i += 1
+            out.append("'" + zone.replace("'", "''") + "'" if zone else "")
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _legacy_when(pattern: str, local: datetime, lang: str) -> str:
+    """An override's `{weekday} {day} {month_name} {hour:02d}:{minute:02d} ({tz})` pattern,
+    with the weekday and month names from CLDR."""
+    from babel.dates import format_datetime
+
+    loc = _babel_locale(lang)
+    naive = local.replace(tzinfo=None)
+    return pattern.format(weekday=format_datetime(naive, "EEE", locale=loc), day=local.day, month=local.month,
+                          month_name=format_datetime(naive, "MMM", locale=loc), year=local.year,
+                          hour=local.hour, minute=local.minute, tz=local.tzname() or "")
 
 
 def _items(value: Any) -> list[Any]:
