@@ -29,7 +29,7 @@ from jinja2 import (
 )
 
 from forummod.render.catalog import catalog
-from forummod.render.escape import Safe, escape, safe_url
+from forummod.render.escape import Safe, bold, escape, italic, safe_url
 from forummod.resources import search_path
 
 _LANG_NAME = re.compile(r"^(?P<base>.+/[a-z]+)\.(?P<lang>[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?)\.j2$")
@@ -118,6 +118,8 @@ def make_env(markup: str, user_dir: Path | None = None, lang: str = "en") -> Env
     env.filters["url"] = lambda u: Safe(safe_url(str(u)))
     env.filters["raw"] = lambda v: Safe(str(v))
     env.filters["blockquote"] = lambda v: blockquote(v, markup)
+    env.filters["bold"] = lambda v: bold(escape(v, markup), markup)
+    env.filters["italic"] = lambda v: italic(escape(v, markup), markup)
     env.globals["markup"] = markup
     return env
 
