@@ -366,6 +366,15 @@ def build_night_results(gv: GameView, pb: Phrasebook, phase: str | None = None) 
 # --------------------------------------------------------------------------- GM warnings
 
 
+def _rejection_line(r: Any, pb: Phrasebook) -> str:
+    """"vote → Fede: the vote of D1 is closed" (the engine's own reason stays as it words it)."""
+    target = ""
+    if r.target:
+        target = " → " + (pb.pgettext("GM notes", "no lynch") if r.target == NO_LYNCH else r.target)
+    secret = "" if r.public else pb.pgettext("GM notes", " (secret)")
+    return f"{r.kind}{target}: {r.message or pb.rejection(r.reason)}{secret}"
+
+
 def build_warnings(gv: GameView, pb: Phrasebook) -> WarningsPost:
     pb = _local(pb, gv)
     st = gv.state
@@ -377,8 +386,7 @@ def build_warnings(gv: GameView, pb: Phrasebook) -> WarningsPost:
         for i in gv.issues if since is None or i.at is None or i.at >= since)
     rejections = tuple(
         Warning("rejection", "warning", r.reason, r.rule or "", r.actor,
-                f"{r.kind}" + (f" → {r.target if r.target != NO_LYNCH else 'no lynch'}" if r.target else "")
-                + f": {r.message or pb.rejection(r.reason)}" + ("" if r.public else " (secret)"),
+                _rejection_line(r, pb),
                 pb.when(r.at, gv.tz), link_for(r.source))
         for r in gv.run.rejections if since is None or r.at is None or r.at >= since)
     pending = tuple(

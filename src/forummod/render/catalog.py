@@ -58,7 +58,7 @@ def compile_po(po: Path) -> bytes:
     from babel.messages.pofile import read_po
 
     with po.open("rb") as f:
-        cat = read_po(f, locale=po.parent.parent.name, domain=DOMAIN)
+        cat = read_po(f, domain=DOMAIN)  # the language and its plural rule come from the header
     out = io.BytesIO()
     write_mo(out, cat)
     return out.getvalue()

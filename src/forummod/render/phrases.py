@@ -209,6 +209,20 @@ class Phrasebook:
     def with_tz(self, tz: tzinfo | None) -> "Phrasebook":
         return replace(self, tz=tz)
 
+    # ---- catalog messages (sentences the render code words itself)
+    def gettext(self, message: str, context: str = "") -> str:
+        """A message of the catalog in this language (English when it has none)."""
+        return self.catalog.gettext(message, context) if self.catalog is not None else message
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.gettext(message, context)
+
+    def ngettext(self, singular: str, plural: str, n: float, context: str = "") -> str:
+        """The plural form for `n` (`%(num)s` in it is left for the caller)."""
+        if self.catalog is not None:
+            return self.catalog.ngettext(singular, plural, n, context)
+        return singular if n == 1 else plural
+
     # ---- lookups
     def _get(self, *path: str) -> Any:
         for src in (self.data, self.fallback):
@@ -479,22 +493,27 @@ class Phrasebook:
             return _legacy_when(pattern, local, self.lang)
         return format_when(local, self.lang, pattern, style)
 
-#: The skeleton (CLDR fields, no order) a language without its own pattern is formatted from.
-DATE_SKELETONS = {"datetime": "EEEMMMdHHmm", "vote_time": "EEEHHmm", "deadline": "EEEMMMdHHmm"}
+#: The CLDR skeletons (fields, no order) of each style for a language without its own pattern:
+#: a date part and a time part, joined by the locale's own date-time pattern ("{1}, {0}").
+DATE_SKELETONS = {"datetime": ("MMMEd", "Hm"), "vote_time": ("", "EHm"), "deadline": ("MMMEd", "Hm")}
 #: Styles that show the time zone.
 ZONED_STYLES = frozenset({"deadline"})
 
 
 def format_when(local: datetime, lang: str, pattern: str, style: str = "datetime") -> str:
-    """`local` (already in the game's zone) in a CLDR `pattern`, or the style's skeleton when
-    `pattern` is empty. `z` in a pattern stands for `tzname()`."""
-    from babel.dates import format_datetime, format_skeleton  # Babel only when a date is shown
+    """`local` (already in the game's zone) in a CLDR `pattern`, or in the locale's formats for
+    the style's skeletons when `pattern` is empty. `z` in a pattern stands for `tzname()`."""
+    from babel.dates import format_datetime, format_skeleton, get_datetime_format  # only when a date is shown
 
     zone = local.tzname() or ""
     naive = local.replace(tzinfo=None)
+    loc = _babel_locale(lang)
     if pattern:
-        return format_datetime(naive, _zone_literal(pattern, zone), locale=_babel_locale(lang))
-    text = format_skeleton(DATE_SKELETONS.get(style, "EEEMMMdHHmm"), naive, locale=_babel_locale(lang))
+        return format_datetime(naive, _zone_literal(pattern, zone), locale=loc)
+    date_sk, time_sk = DATE_SKELETONS.get(style, DATE_SKELETONS["datetime"])
+    time = format_skeleton(time_sk, naive, locale=loc)
+    text = time if not date_sk else str(get_datetime_format("medium", locale=loc)).replace(
+        "{1}", format_skeleton(date_sk, naive, locale=loc)).replace("{0}", time)
     return f"{text} ({zone})" if style in ZONED_STYLES and zone else text
 
 
