@@ -187,7 +187,7 @@ class GameConfig:
     ruleset: str = setting(doc="lupus-eresia, witch-hunt, one-night, village or mafia-majority", required=True)
     graveyard: str = setting("", "the graveyard/cemetery thread, if any (URL or id)")
     title: str = setting("", "game name shown in posts; empty = the game's id")
-    language: Literal["", "en", "it", "ru", "nl", "zh"] = setting("", "language of drafts and vote words; empty = the ruleset's language")
+    language: Literal["", "en", "it", "ru", "nl", "zh", "de"] = setting("", "language of drafts and vote words; empty = the ruleset's language")
     markup: Markup = setting("bbcode", "markup of drafted posts: bbcode or markdown")
     timezone: str = setting("UTC", "the game's timezone (deadlines, activity blocks)")
     gm: tuple[str, ...] = setting((), "forum names of the moderators (their posts are not votes)")

@@ -51,7 +51,7 @@ from forummod.engine.types import Fact, PhaseId
 from forummod.render.catalog import Catalog, catalog
 from forummod.render.escape import Safe, bold, escape, escape_literal, italic, one_line
 
-LANGUAGES = ("en", "it", "ru", "nl", "zh")
+LANGUAGES = ("en", "it", "ru", "nl", "zh", "de")
 #: Fact keys the engine core emits for every ruleset (phrased in phrases/common.<lang>.toml).
 GENERIC_FACTS = ("death", "lynched", "no_lynch", "nobody_died", "game_over")
 
