@@ -1,15 +1,18 @@
 """The phrasebook: facts, role and faction names, dates and plurals in the game's language.
 
 The engine never writes prose: it emits `Fact(key, params)`. The phrasebook turns each fact
-into a sentence in one language, from data files under `templates/phrases/`:
+into a sentence in one language, from the language's gettext catalog (`catalog.py`,
+`src/forummod/locale/<lang>/LC_MESSAGES/forummod.po`): every entry's msgctxt is
+`<scope>:<path>`, scope `common` (death, lynched, no_lynch, nobody_died, game_over, formats,
+rejection reasons, titles) or the ruleset (its roles, factions and facts); the msgid is the
+English text, which also fills any entry a language has not translated.
 
-    phrases/common.<lang>.toml      generic keys (death, lynched, no_lynch, nobody_died,
-                                    game_over), formats, plurals, rejection reasons, titles
-    phrases/<ruleset>.<lang>.toml   that ruleset's roles, factions and FACTS
-
-A ruleset file is merged over the common file, and a file of the same name in the user's
-templates folder is merged over the bundled one (key by key), so a GM can reword one phrase.
-Adding a ruleset's phrases is data only: five `<ruleset>.<lang>.toml` files.
+A ruleset's entries are merged over the common ones, and an override file in the GM's templates
+folder (`phrases/common.<lang>.toml`, `phrases/<ruleset>.<lang>.toml`) over both, key by key:
+its keys are the entries' paths (`[facts.no_lynch] tie = "..."` for
+`common:facts.no_lynch[reason=tie]`), so a GM can reword one phrase. Counts are the catalog's
+plural entries (`common:plurals.vote`, ngettext); dates its CLDR patterns (`common:format.*`),
+formatted by Babel.
 
 A phrase is text with placeholders, written markup-neutral (the literal text is escaped too):
 
@@ -18,10 +21,10 @@ A phrase is text with placeholders, written markup-neutral (the literal text is 
     {role:role}            a role id -> its localized name      ({cards:roles} for a tuple)
     {side:faction}         a faction key -> its localized name
     {verdict:word}         the value looked up in [words.verdict] ({x:word:table} names the table)
-    {votes:plural:vote}    a number with the [plurals.vote] form it takes ("3 голоса")
+    {votes:plural:vote}    a number with the plural form of `common:plurals.vote` ("3 голоса")
     {night:phase}          a phase name ("N2") -> its label ("Notte 2")
-    {until:when}           a time (datetime or ISO text) in the game's timezone, in the [format]
-                           "deadline" style ({at:when:datetime} names another style)
+    {until:when}           a time (datetime or ISO text) in the game's timezone, in the
+                           `common:format.deadline` pattern ({at:when:datetime} names another)
     {xs:each:item}         a tuple, one [items] phrase per element, joined as a list: the phrase
                            `item` is filled with the fact's params, each tuple param of the same
                            length standing for its element at that position (parallel tuples:
@@ -31,8 +34,9 @@ A phrase is text with placeholders, written markup-neutral (the literal text is 
     {player|b}, {x:role|i} bold / italic in the post's markup
     {{ and }}              literal braces
 
-A fact whose wording depends on a parameter is a table: `by` names the parameter, each other
-key is one of its values, `other` the fallback:
+A fact whose wording depends on a parameter has one entry per value of that parameter
+(`common:facts.no_lynch[reason=tie]`), `[reason=other]` the fallback; in an override file that
+is a table where `by` names the parameter:
 
     no_lynch = { by = "reason", tie = "Parità: ...", other = "Nessun rogo oggi." }
 """
@@ -51,6 +55,7 @@ from forummod.engine.types import Fact, PhaseId
 from forummod.render.catalog import Catalog, catalog
 from forummod.render.escape import Safe, bold, escape, escape_literal, italic, one_line
 
+#: The languages drafts are written in (each has a catalog; German only partly, see README).
 LANGUAGES = ("en", "it", "ru", "nl", "zh", "de")
 #: Fact keys the engine core emits for every ruleset (phrased in phrases/common.<lang>.toml).
 GENERIC_FACTS = ("death", "lynched", "no_lynch", "nobody_died", "game_over")
@@ -174,7 +179,8 @@ def load_phrasebook(lang: str, ruleset: str, markup: str, dirs: Sequence[Path]) 
 
 
 def plural_category(lang: str, n: float) -> str:
-    """CLDR cardinal category of `n` for the five languages (one / few / many / other)."""
+    """CLDR cardinal category of `n` (one / few / many / other), for the forms an override file
+    gives as a table; the catalog's own plural entries use its Plural-Forms rule instead."""
     if n != int(n):
         return "other"
     i = abs(int(n))
