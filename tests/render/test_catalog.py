@@ -173,3 +173,18 @@ def test_extraction_finds_every_template_message_and_the_catalogs_hold_them():
     assert ("", "No votes yet.") in extracted and ("votecount", "Deadline: %(deadline)s") in extracted
     assert extracted - english == set(), "run python -m forummod.render.catalog_tools update"
     assert english - extracted == set(), "catalog messages no template or code uses"
+
+
+def test_a_checkout_compiles_a_catalog_once_and_later_runs_read_the_cached_mo(tmp_path: Path):
+    """A cron tick on an editable install reads the compiled catalog from the user cache: Babel's
+    catalog machinery is not imported again until the `.po` changes."""
+    code = ("import sys; from forummod.render.catalog import catalog; "
+            "assert catalog('it').gettext('No votes yet.') == 'Nessun voto per ora.'; "
+            "print(any(m.startswith('babel.messages') for m in sys.modules))")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    if any(po_path(lang).with_suffix(".mo").exists() for lang in ("it", "en")):
+        pytest.skip("compiled .mo files next to the .po: nothing is compiled on the fly")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
+                           check=True).stdout.strip() for _ in range(2)]
+    assert runs == ["True", "False"]
+    assert list((tmp_path / "cache").rglob("*.mo"))

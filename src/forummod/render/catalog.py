@@ -84,8 +84,34 @@ def _load(po: str, po_stamp: int, mo_stamp: int) -> gettext.NullTranslations:
         with open(Path(po).with_suffix(".mo"), "rb") as f:
             return gettext.GNUTranslations(f)
     if po_stamp >= 0:
-        return gettext.GNUTranslations(io.BytesIO(compile_po(Path(po))))
+        return gettext.GNUTranslations(io.BytesIO(_compiled(Path(po), po_stamp)))
     return gettext.NullTranslations()
+
+
+def _compiled(po: Path, po_stamp: int) -> bytes:
+    """The `.mo` bytes of a checkout's `.po`: from the user cache when this version of the file
+    was compiled before (so a cron tick does not load Babel), else compiled and cached."""
+    cached = None
+    try:
+        import hashlib
+
+        from platformdirs import user_cache_dir
+
+        key = hashlib.sha256(f"{po.resolve()}:{po_stamp}".encode()).hexdigest()[:24]
+        cached = Path(user_cache_dir("forummod")) / "locale" / f"{po.parent.parent.name}-{key}.mo"
+        return cached.read_bytes()
+    except OSError:
+        pass
+    data = compile_po(po)
+    if cached is not None:
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, cached)
+        except OSError:
+            pass  # a read-only home: compile again next time
+    return data
 
 
 def entries(lang: str, locale_dir: Path = LOCALE_DIR) -> dict[tuple[str, str], str | tuple[str, ...]]:
@@ -117,6 +143,7 @@ class Catalog:
     own: dict[tuple[str, str], str | tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
     source: dict[tuple[str, str], str | tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
     plural_index: object = field(default=None, compare=False, repr=False)  # n -> form index
+    trees: dict = field(default_factory=dict, compare=False, repr=False)  # phrase trees, built once
 
     def has(self, msgid: str, context: str = "") -> bool:
         """Whether this language itself translates the message (not through English)."""

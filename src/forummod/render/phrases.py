@@ -117,12 +117,16 @@ def _put(tree: dict[str, Any], path: str, value: str) -> None:
 def catalog_data(cat: Catalog, scope: str, own: bool = True) -> dict[str, Any]:
     """The phrase tree of `scope` ("common" or a ruleset) from a catalog: this language's own
     translations (`own`), or the English text of every entry."""
+    cached = cat.trees.get((scope, own))
+    if cached is not None:
+        return cached
     tree: dict[str, Any] = {}
     source = cat.own if own else cat.source
     prefix = scope + ":"
     for (ctxt, msgid), value in source.items():
         if ctxt.startswith(prefix) and isinstance(value, str) and value:
             _put(tree, ctxt[len(prefix):], value)
+    cat.trees[(scope, own)] = tree
     return tree
 
 
