@@ -21,7 +21,10 @@ def extract(root: Path, locale_dir: Path = LOCALE_DIR):
     facts, role names and formats, which no code spells out)."""
     from babel.messages.catalog import Catalog as BabelCatalog
     from babel.messages.extract import extract_from_dir
-    from babel.messages.frontend import parse_mapping_cfg
+    try:
+        from babel.messages.frontend import parse_mapping_cfg
+    except ImportError:  # Babel < 2.14 names it parse_mapping
+        from babel.messages.frontend import parse_mapping as parse_mapping_cfg
 
     with open(root / "babel.cfg", encoding="utf-8") as f:
         method_map, options_map = parse_mapping_cfg(f, str(root / "babel.cfg"))
@@ -77,7 +80,7 @@ def new_language(lang: str, locale_dir: Path = LOCALE_DIR) -> Path:
         raise FileExistsError(f"{path} exists already")
     with po_path(SOURCE_LANG, locale_dir).open("rb") as f:
         english = read_po(f, locale=SOURCE_LANG, domain=DOMAIN)
-    cat = BabelCatalog(locale=lang, domain=DOMAIN, project="forummod", fuzzy=False)
+    cat = BabelCatalog(locale=lang, domain=DOMAIN, project="forummod", version=english.version, fuzzy=False)
     for m in english:
         if m.id:
             cat.add(m.id, ("",) * cat.num_plurals if m.pluralizable else "", auto_comments=m.auto_comments,
