@@ -39,7 +39,7 @@ DraftKind = Literal[
 class WorkspaceConfig:
     store: Path | None = setting(None, "SQLite store file; empty = the user data dir (e.g. ~/.local/share/forummod/store.sqlite)")
     adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml); they override the bundled ones")
-    templates_dir: Path | None = setting(None, "folder of your own Jinja templates (<kind>/<markup>.<lang>.j2); they override the bundled ones")
+    templates_dir: Path | None = setting(None, "folder of your own Jinja templates (<kind>/<markup>.j2, or <kind>/<markup>.<lang>.j2 for one language) and phrases/*.toml rewordings; they override the bundled ones")
     lock_stale_after: Duration = setting(Duration(3600), "a run lock older than this is taken as left by a killed run and recovered")
 
     def store_path(self) -> Path:
@@ -196,7 +196,7 @@ class GameConfig:
     ruleset: str = setting(doc="lupus-eresia, witch-hunt, one-night, village or mafia-majority", required=True)
     graveyard: str = setting("", "the graveyard/cemetery thread, if any (URL or id)")
     title: str = setting("", "game name shown in posts; empty = the game's id")
-    language: Literal["", "en", "it", "ru", "nl", "zh"] = setting("", "language of drafts and vote words; empty = the ruleset's language")
+    language: Literal["", "en", "it", "ru", "nl", "zh", "de"] = setting("", "language of drafts and vote words; empty = the ruleset's language")
     markup: Markup = setting("bbcode", "markup of drafted posts: bbcode or markdown")
     timezone: str = setting("UTC", "the game's timezone (deadlines, activity blocks)")
     gm: tuple[str, ...] = setting((), "forum names of the moderators (their posts are not votes)")

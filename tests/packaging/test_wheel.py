@@ -25,8 +25,9 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_demo(tmp_path):
     (wheel,) = dist.glob("forummod-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "forummod/_data/adapters/phpbb.toml" in names
-    assert "forummod/_data/templates/votecount/bbcode.it.j2" in names
-    assert "forummod/_data/templates/phrases/lupus-eresia.it.toml" in names
+    assert "forummod/_data/templates/votecount/bbcode.j2" in names
+    assert "forummod/locale/it/LC_MESSAGES/forummod.mo" in names  # compiled by hatch_build.py
+    assert "forummod/locale/it/LC_MESSAGES/forummod.po" in names
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)

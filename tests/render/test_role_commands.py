@@ -21,11 +21,11 @@ from forummod.render import LANGUAGES, phrasebook_for
 from tests.extract.helpers import ctx, message, post, roster
 
 RULESETS = ("lupus-eresia", "witch-hunt", "one-night", "mafia-majority")
-PLACEHOLDER = {"it": "NOME", "en": "NAME", "ru": "ИМЯ", "nl": "NAAM", "zh": "名字"}
+PLACEHOLDER = {"it": "NOME", "en": "NAME", "ru": "ИМЯ", "nl": "NAAM", "zh": "名字", "de": "NAME"}
 NAMES = {"it": ("Marco", "Luca"), "en": ("Marco", "Luca"), "nl": ("Marco", "Luca"), "ru": ("Маша", "Игорь"),
-         "zh": ("小明", "小红")}
+         "zh": ("小明", "小红"), "de": ("Marco", "Luca")}
 SENDER = "Anna"
-QUOTED = re.compile(r"«([^»]+)»|\"([^\"]+)\"|“([^”]+)”")
+QUOTED = re.compile(r"«([^»]+)»|\"([^\"]+)\"|“([^”]+)”|„([^“]+)“")  # „…“: German
 NO_TARGET = {"withdraw_secret_vote", "pass", "check_centre"}
 
 
@@ -110,7 +110,8 @@ def test_the_jager_s_shot_as_quoted_also_works_as_a_post_in_the_thread(lang):
     """ON-V4/D9: the lynched Jager may name the target in the thread; a thread post is read
     only with a role prefix (or in bold), so the quoted command carries one."""
     pb = phrasebook_for(lang, "one-night", "plain")
-    quoted = [q for q in _quotes(str(pb.role_entry("hunter")["desc"])) + _quotes(pb.data["facts"]["hunter_must_shoot"])
+    facts = {**pb.fallback.get("facts", {}), **pb.data.get("facts", {})}  # German: the English source
+    quoted = [q for q in _quotes(str(pb.role_entry("hunter")["desc"])) + _quotes(facts["hunter_must_shoot"])
               if PLACEHOLDER[lang] in q and not isinstance(_read(q, lang, "one-night").intents[0], VoteIntent)]
     assert len(quoted) == 2
     seats = roster(SENDER, *NAMES["it"], *NAMES["ru"], *NAMES["zh"])

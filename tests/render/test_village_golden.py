@@ -176,13 +176,14 @@ def test_a_gm_kill_reveals_the_card_once_and_a_dawn_death_line_is_not_repeated(l
     assert text.count(pb.role("seer")) == 1
 
 
-PLACEHOLDERS = {"en": ("NAME",), "it": ("NOME",), "ru": ("ИМЯ",), "nl": ("NAAM",), "zh": ("X", "Y")}
+PLACEHOLDERS = {"en": ("NAME",), "it": ("NOME",), "ru": ("ИМЯ",), "nl": ("NAAM",), "zh": ("X", "Y"), "de": ("NAME",)}
 QUOTED = re.compile(r"«([^»]+)»|\"([^\"]+)\"|“([^”]+)”")
 
 
 def _building_commands():
     for lang in LANGUAGES:
-        entry = phrasebook_for(lang, "village", "bbcode").data["facts"]["your_building"]
+        pb = phrasebook_for(lang, "village", "bbcode")  # German has no village source: English, read in German
+        entry = pb.data.get("facts", {}).get("your_building") or pb.fallback["facts"]["your_building"]
         for code, text in entry.items():
             if code == "by":
                 continue

@@ -1,11 +1,13 @@
-"""Drafts: view models of the eight post kinds, rendered by Jinja templates per markup and language.
+"""Drafts: view models of the eight post kinds, rendered by one Jinja template per markup, in the
+language of the game's gettext catalog.
 
     gv = game_view(analysis, findings)                  # what the builders read
     pb = load_phrasebook(lang, ruleset, markup, dirs)   # facts -> sentences, names, dates
     for d in plan_drafts(gv, pb):                        # which drafts apply now (pure)
         body = render_post(d.kind, d.post, markup, lang, user_dir)
 
-Modules: `escape` (markup escaping), `phrases` (the phrasebook), `models` (view models),
+Modules: `escape` (markup escaping), `catalog` (the gettext catalogs), `catalog_tools`
+(extract / update / init for translators), `phrases` (the phrasebook), `models` (view models),
 `view` (`GameView`), `build` (view-model builders), `plan` (which drafts apply), `env` (the
 Jinja environment and loader stack), `marker` (the hidden publication marker).
 """

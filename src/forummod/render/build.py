@@ -312,6 +312,12 @@ def build_day_end(gv: GameView, pb: Phrasebook, phase: str | None = None) -> Day
 # --------------------------------------------------------------------------- private messages
 
 
+#: Roles whose role PM names their teammates: "faction" (everyone of the faction) or "role"
+#: (everyone with the same role). Not a wording, so not in the catalogs; an override file may
+#: still set `[roles.<role>] partners = "..."`.
+TOLD_PARTNERS = {("mafia-majority", "mafia"): "faction", ("witch-hunt", "witch"): "faction"}
+
+
 def build_role_pm(gv: GameView, pb: Phrasebook, player: str) -> RolePMPost | None:
     st = gv.state
     if not st.has_player(player):
@@ -320,7 +326,7 @@ def build_role_pm(gv: GameView, pb: Phrasebook, player: str) -> RolePMPost | Non
     p = st.player(player)
     spec = gv.ruleset.ROLES.get(p.role)
     faction = spec.faction if spec else ""
-    how = str(pb.role_entry(p.role).get("partners", ""))
+    how = str(pb.role_entry(p.role).get("partners", "") or TOLD_PARTNERS.get((gv.ruleset.name, p.role), ""))
     if how == "faction" and faction:
         partners = tuple(q.name for q in st.players if q.name != player and gv.ruleset.ROLES.get(q.role)
                          and gv.ruleset.ROLES[q.role].faction == faction)
@@ -367,6 +373,15 @@ def build_night_results(gv: GameView, pb: Phrasebook, phase: str | None = None) 
 # --------------------------------------------------------------------------- GM warnings
 
 
+def _rejection_line(r: Any, pb: Phrasebook) -> str:
+    """"vote → Fede: the vote of D1 is closed" (the engine's own reason stays as it words it)."""
+    target = ""
+    if r.target:
+        target = " → " + (pb.pgettext("GM notes", "no lynch") if r.target == NO_LYNCH else r.target)
+    secret = "" if r.public else pb.pgettext("GM notes", " (secret)")
+    return f"{r.kind}{target}: {r.message or pb.rejection(r.reason)}{secret}"
+
+
 def build_warnings(gv: GameView, pb: Phrasebook) -> WarningsPost:
     pb = _local(pb, gv)
     st = gv.state
@@ -378,8 +393,7 @@ def build_warnings(gv: GameView, pb: Phrasebook) -> WarningsPost:
         for i in gv.issues if since is None or i.at is None or i.at >= since)
     rejections = tuple(
         Warning("rejection", "warning", r.reason, r.rule or "", r.actor,
-                f"{r.kind}" + (f" → {r.target if r.target != NO_LYNCH else 'no lynch'}" if r.target else "")
-                + f": {r.message or pb.rejection(r.reason)}" + ("" if r.public else " (secret)"),
+                _rejection_line(r, pb),
                 pb.when(r.at, gv.tz), link_for(r.source))
         for r in gv.run.rejections if since is None or r.at is None or r.at >= since)
     pending = tuple(

@@ -1,15 +1,18 @@
 """The phrasebook: facts, role and faction names, dates and plurals in the game's language.
 
 The engine never writes prose: it emits `Fact(key, params)`. The phrasebook turns each fact
-into a sentence in one language, from data files under `templates/phrases/`:
+into a sentence in one language, from the language's gettext catalog (`catalog.py`,
+`src/forummod/locale/<lang>/LC_MESSAGES/forummod.po`): every entry's msgctxt is
+`<scope>:<path>`, scope `common` (death, lynched, no_lynch, nobody_died, game_over, formats,
+rejection reasons, titles) or the ruleset (its roles, factions and facts); the msgid is the
+English text, which also fills any entry a language has not translated.
 
-    phrases/common.<lang>.toml      generic keys (death, lynched, no_lynch, nobody_died,
-                                    game_over), formats, plurals, rejection reasons, titles
-    phrases/<ruleset>.<lang>.toml   that ruleset's roles, factions and FACTS
-
-A ruleset file is merged over the common file, and a file of the same name in the user's
-templates folder is merged over the bundled one (key by key), so a GM can reword one phrase.
-Adding a ruleset's phrases is data only: five `<ruleset>.<lang>.toml` files.
+A ruleset's entries are merged over the common ones, and an override file in the GM's templates
+folder (`phrases/common.<lang>.toml`, `phrases/<ruleset>.<lang>.toml`) over both, key by key:
+its keys are the entries' paths (`[facts.no_lynch] tie = "..."` for
+`common:facts.no_lynch[reason=tie]`), so a GM can reword one phrase. Counts are the catalog's
+plural entries (`common:plurals.vote`, ngettext); dates its CLDR patterns (`common:format.*`),
+formatted by Babel.
 
 A phrase is text with placeholders, written markup-neutral (the literal text is escaped too):
 
@@ -18,10 +21,10 @@ A phrase is text with placeholders, written markup-neutral (the literal text is 
     {role:role}            a role id -> its localized name      ({cards:roles} for a tuple)
     {side:faction}         a faction key -> its localized name
     {verdict:word}         the value looked up in [words.verdict] ({x:word:table} names the table)
-    {votes:plural:vote}    a number with the [plurals.vote] form it takes ("3 голоса")
+    {votes:plural:vote}    a number with the plural form of `common:plurals.vote` ("3 голоса")
     {night:phase}          a phase name ("N2") -> its label ("Notte 2")
-    {until:when}           a time (datetime or ISO text) in the game's timezone, in the [format]
-                           "deadline" style ({at:when:datetime} names another style)
+    {until:when}           a time (datetime or ISO text) in the game's timezone, in the
+                           `common:format.deadline` pattern ({at:when:datetime} names another)
     {xs:each:item}         a tuple, one [items] phrase per element, joined as a list: the phrase
                            `item` is filled with the fact's params, each tuple param of the same
                            length standing for its element at that position (parallel tuples:
@@ -31,8 +34,9 @@ A phrase is text with placeholders, written markup-neutral (the literal text is 
     {player|b}, {x:role|i} bold / italic in the post's markup
     {{ and }}              literal braces
 
-A fact whose wording depends on a parameter is a table: `by` names the parameter, each other
-key is one of its values, `other` the fallback:
+A fact whose wording depends on a parameter has one entry per value of that parameter
+(`common:facts.no_lynch[reason=tie]`), `[reason=other]` the fallback; in an override file that
+is a table where `by` names the parameter:
 
     no_lynch = { by = "reason", tie = "Parità: ...", other = "Nessun rogo oggi." }
 """
@@ -41,16 +45,18 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from forummod.engine.types import Fact, PhaseId
+from forummod.render.catalog import Catalog, catalog
 from forummod.render.escape import Safe, bold, escape, escape_literal, italic, one_line
 
-LANGUAGES = ("en", "it", "ru", "nl", "zh")
+#: The languages drafts are written in (each has a catalog; German only partly, see README).
+LANGUAGES = ("en", "it", "ru", "nl", "zh", "de")
 #: Fact keys the engine core emits for every ruleset (phrased in phrases/common.<lang>.toml).
 GENERIC_FACTS = ("death", "lynched", "no_lynch", "nobody_died", "game_over")
 
@@ -68,13 +74,75 @@ def phrase_file_names(lang: str, ruleset: str) -> tuple[str, str]:
     return (f"phrases/common.{lang}.toml", f"phrases/{ruleset}.{lang}.toml")
 
 
-def load_phrase_data(lang: str, ruleset: str, dirs: Sequence[Path]) -> dict[str, Any]:
-    """Merge the phrase files for (lang, ruleset) found in `dirs` (user folder first).
+_STEP = re.compile(r"\.?([^.\[\]]+)|\[([^=\]]*)=([^\]]*)\]")
 
-    Later wins: bundled common, user common, bundled ruleset, user ruleset.
+
+def entry_path(path: str) -> list[tuple[str, str | None]]:
+    """A catalog entry's path as steps: ("facts", None), ("death", None), ("cause", "wolves")...
+
+    `facts.death[cause=wolves]` is the `wolves` variant of the table `facts.death` chosen by the
+    parameter `cause` (the phrase-table form `{ by = "cause", wolves = "..." }`).
     """
+    steps: list[tuple[str, str | None]] = []
+    pos = 0
+    for m in _STEP.finditer(path):
+        if m.start() != pos:
+            raise ValueError(f"bad catalog entry path {path!r}")
+        pos = m.end()
+        steps.append((m.group(1), None) if m.group(1) is not None else (m.group(2), m.group(3)))
+    if pos != len(path) or not steps:
+        raise ValueError(f"bad catalog entry path {path!r}")
+    return steps
+
+
+def _put(tree: dict[str, Any], path: str, value: str) -> None:
+    steps = entry_path(path)
+    node = tree
+    for i, (name, variant) in enumerate(steps):
+        last = i == len(steps) - 1
+        if variant is None:
+            key = name
+        else:
+            node["by"] = name
+            key = variant
+        if last:
+            node[key] = value
+        else:
+            nxt = node.get(key)
+            if not isinstance(nxt, dict):
+                nxt = node[key] = {}
+            node = nxt
+
+
+def catalog_data(cat: Catalog, scope: str, own: bool = True) -> dict[str, Any]:
+    """The phrase tree of `scope` ("common" or a ruleset) from a catalog: this language's own
+    translations (`own`), or the English text of every entry."""
+    cached = cat.trees.get((scope, own))
+    if cached is not None:
+        return cached
+    tree: dict[str, Any] = {}
+    source = cat.own if own else cat.source
+    prefix = scope + ":"
+    for (ctxt, msgid), value in source.items():
+        if ctxt.startswith(prefix) and isinstance(value, str) and value:
+            _put(tree, ctxt[len(prefix):], value)
+    cat.trees[(scope, own)] = tree
+    return tree
+
+
+def load_phrase_data(lang: str, ruleset: str, dirs: Sequence[Path], cat: Catalog | None = None,
+                     own: bool = True) -> dict[str, Any]:
+    """The phrases of (lang, ruleset): the catalog, then the override files found in `dirs`.
+
+    Later wins: catalog common, override common, catalog ruleset, override ruleset. An override
+    file (`phrases/<scope>.<lang>.toml` in the GM's templates folder) maps each key onto the
+    catalog entry of the same path (`[facts.death] wolves = "..."` rewords
+    `common:facts.death[cause=wolves]`).
+    """
+    cat = cat if cat is not None else catalog(lang)
     data: dict[str, Any] = {}
-    for name in phrase_file_names(lang, ruleset):
+    for scope, name in zip(("common", ruleset), phrase_file_names(lang, ruleset)):
+        data = deep_merge(data, catalog_data(cat, scope, own))
         for d in reversed(list(dirs)):
             path = Path(d) / name
             if path.is_file():
@@ -105,16 +173,18 @@ def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, An
 
 def load_phrasebook(lang: str, ruleset: str, markup: str, dirs: Sequence[Path]) -> "Phrasebook":
     """The phrasebook for a game; English fills any phrase missing in `lang`."""
-    data = load_phrase_data(lang, ruleset, dirs)
-    fallback = load_phrase_data("en", ruleset, dirs) if lang != "en" else {}
-    return Phrasebook(lang, data, markup, fallback)
+    cat = catalog(lang)
+    data = load_phrase_data(lang, ruleset, dirs, cat)
+    fallback = load_phrase_data("en", ruleset, dirs, cat, own=False) if lang != "en" else {}
+    return Phrasebook(lang, data, markup, fallback, catalog=cat)
 
 
 # --------------------------------------------------------------------------- plurals
 
 
 def plural_category(lang: str, n: float) -> str:
-    """CLDR cardinal category of `n` for the five languages (one / few / many / other)."""
+    """CLDR cardinal category of `n` (one / few / many / other), for the forms an override file
+    gives as a table; the catalog's own plural entries use its Plural-Forms rule instead."""
     if n != int(n):
         return "other"
     i = abs(int(n))
@@ -141,12 +211,27 @@ class Phrasebook:
     markup: str = "bbcode"
     fallback: Mapping[str, Any] = field(default_factory=dict)
     tz: tzinfo | None = None  # the game's timezone, for {deadline:when}
+    catalog: Catalog | None = None  # plural forms and date patterns of the language
 
     def with_markup(self, markup: str) -> "Phrasebook":
-        return Phrasebook(self.lang, self.data, markup, self.fallback, self.tz)
+        return replace(self, markup=markup)
 
     def with_tz(self, tz: tzinfo | None) -> "Phrasebook":
-        return Phrasebook(self.lang, self.data, self.markup, self.fallback, tz)
+        return replace(self, tz=tz)
+
+    # ---- catalog messages (sentences the render code words itself)
+    def gettext(self, message: str, context: str = "") -> str:
+        """A message of the catalog in this language (English when it has none)."""
+        return self.catalog.gettext(message, context) if self.catalog is not None else message
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.gettext(message, context)
+
+    def ngettext(self, singular: str, plural: str, n: float, context: str = "") -> str:
+        """The plural form for `n` (`%(num)s` in it is left for the caller)."""
+        if self.catalog is not None:
+            return self.catalog.ngettext(singular, plural, n, context)
+        return singular if n == 1 else plural
 
     # ---- lookups
     def _get(self, *path: str) -> Any:
@@ -354,15 +439,36 @@ class Phrasebook:
         return str(int(x))
 
     def plural(self, n: Any, noun: str) -> str:
+        """"3 votes", "3 голоса": the catalog's plural entry `common:plurals.<noun>` (ngettext).
+
+        A GM's override file may still give the forms as a table (`[plurals] vote = { one =
+        "vote", other = "votes" }`, CLDR categories); that wins over the catalog.
+        """
         num = float(n)
         try:
             forms = self._get("plurals", noun)
         except PhraseError:
+            forms = None
+        if isinstance(forms, Mapping):
+            cat = plural_category(self.lang, num)
+            form = forms.get(cat) or forms.get("other") or forms.get("many") or ""
+            pattern = self.fmt("count", "{n} {form}")
+            return pattern.format(n=self.number(num), form=form).strip()
+        entry = self._plural_entry(noun)
+        if entry is None:
             return self.number(num)
-        cat = plural_category(self.lang, num)
-        form = forms.get(cat) or forms.get("other") or forms.get("many") or ""
-        pattern = self.fmt("count", "{n} {form}")
-        return pattern.format(n=self.number(num), form=form).strip()
+        (ctxt, singular), english = entry
+        text = self.catalog.ngettext(singular, english[-1], num, ctxt)  # type: ignore[union-attr]
+        return text.replace("%(n)s", self.number(num)).strip()
+
+    def _plural_entry(self, noun: str) -> tuple[tuple[str, str], tuple[str, ...]] | None:
+        if self.catalog is None:
+            return None
+        ctxt = f"common:plurals.{noun}"
+        for key, value in self.catalog.source.items():
+            if key[0] == ctxt and isinstance(value, tuple):
+                return key, value
+        return None
 
     def join(self, items: Iterable[Any]) -> Safe:
         parts = [escape(i, self.markup) for i in items]
@@ -384,23 +490,77 @@ class Phrasebook:
         return pattern.format(n=pid.number)
 
     def when(self, dt: datetime | None, tz: tzinfo, style: str = "datetime") -> str:
-        """A time in the game's timezone, in the language's format (no locale involved)."""
+        """A time in the game's timezone: the catalog's CLDR pattern for `style`
+        (`common:format.deadline`), names from CLDR for the language (Babel); a language
+        without its own pattern gets Babel's format for the style's skeleton. The zone is the
+        timezone's abbreviation (`tzname()`, "CET"), as forum players write it."""
         if dt is None:
             return ""
         local = dt.astimezone(tz)
-        days = self._get_list("weekdays") or ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        months = self._get_list("months") or [str(i) for i in range(1, 13)]
-        pattern = self.fmt(style, "{day:02d}/{month:02d} {hour:02d}:{minute:02d}")
-        return pattern.format(weekday=days[local.weekday()], day=local.day, month=local.month,
-                              month_name=months[local.month - 1], year=local.year, hour=local.hour,
-                              minute=local.minute, tz=local.tzname() or "")
+        own = self.has("format", style)
+        pattern = self.fmt(style, "") if own or self.lang == "en" else ""
+        if "{" in pattern:  # an override file's pattern in the old str.format style
+            return _legacy_when(pattern, local, self.lang)
+        return format_when(local, self.lang, pattern, style)
 
-    def _get_list(self, name: str) -> list[str]:
-        try:
-            v = self._get("format", name)
-        except PhraseError:
-            return []
-        return [str(x) for x in v] if isinstance(v, list) else []
+#: The CLDR skeletons (fields, no order) of each style for a language without its own pattern:
+#: a date part and a time part, joined by the locale's own date-time pattern ("{1}, {0}").
+DATE_SKELETONS = {"datetime": ("MMMEd", "Hm"), "vote_time": ("", "EHm"), "deadline": ("MMMEd", "Hm")}
+#: Styles that show the time zone.
+ZONED_STYLES = frozenset({"deadline"})
+
+
+def format_when(local: datetime, lang: str, pattern: str, style: str = "datetime") -> str:
+    """`local` (already in the game's zone) in a CLDR `pattern`, or in the locale's formats for
+    the style's skeletons when `pattern` is empty. `z` in a pattern stands for `tzname()`."""
+    from babel.dates import format_datetime, format_skeleton, get_datetime_format  # only when a date is shown
+
+    zone = local.tzname() or ""
+    naive = local.replace(tzinfo=None)
+    loc = _babel_locale(lang)
+    if pattern:
+        return format_datetime(naive, _zone_literal(pattern, zone), locale=loc)
+    date_sk, time_sk = DATE_SKELETONS.get(style, DATE_SKELETONS["datetime"])
+    time = format_skeleton(time_sk, naive, locale=loc)
+    text = time if not date_sk else str(get_datetime_format("medium", locale=loc)).replace(
+        "{1}", format_skeleton(date_sk, naive, locale=loc)).replace("{0}", time)
+    return f"{text} ({zone})" if style in ZONED_STYLES and zone else text
+
+
+def _babel_locale(lang: str) -> str:
+    return lang.replace("-", "_")
+
+
+def _zone_literal(pattern: str, zone: str) -> str:
+    """Replace each unquoted run of `z` in a CLDR pattern with the zone as quoted text."""
+    out: list[str] = []
+    quoted = False
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "'":
+            quoted = not quoted
+            out.append(c)
+        elif c == "z" and not quoted:
+            while i + 1 < len(pattern) and pattern[i + 1] == "z":
+                i += 1
+            out.append("'" + zone.replace("'", "''") + "'" if zone else "")
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _legacy_when(pattern: str, local: datetime, lang: str) -> str:
+    """An override's `{weekday} {day} {month_name} {hour:02d}:{minute:02d} ({tz})` pattern,
+    with the weekday and month names from CLDR."""
+    from babel.dates import format_datetime
+
+    loc = _babel_locale(lang)
+    naive = local.replace(tzinfo=None)
+    return pattern.format(weekday=format_datetime(naive, "EEE", locale=loc), day=local.day, month=local.month,
+                          month_name=format_datetime(naive, "MMM", locale=loc), year=local.year,
+                          hour=local.hour, minute=local.minute, tz=local.tzname() or "")
 
 
 def _items(value: Any) -> list[Any]:

@@ -1,6 +1,6 @@
 """Per-language word lists for the vote and action grammars (data only, no logic).
 
-Each language module (`en`, `it`, `ru`, `nl`, `zh`) defines ``WORDS`` (a `Words`) and
+Each language module (`en`, `it`, `ru`, `nl`, `zh`, `de`) defines ``WORDS`` (a `Words`) and
 ``ACTIONS`` (ruleset -> `Act` phrases). Patterns are regular-expression fragments matched
 case-insensitively; ``\\s+`` between words lets players type any spacing. `lexicon(lang)`
 merges the language with English, which is always accepted.
@@ -51,15 +51,15 @@ def _merge_words(a: Words, b: Words) -> Words:
     )
 
 
-LANGUAGES = ("en", "it", "ru", "nl", "zh")
+LANGUAGES = ("en", "it", "ru", "nl", "zh", "de")
 
 
 @lru_cache(maxsize=None)
 def lexicon(language: str) -> Lexicon:
     """The merged lexicon for `language` (unknown languages fall back to English)."""
-    from forummod.extract.lexicon import en, it, nl, ru, zh
+    from forummod.extract.lexicon import de, en, it, nl, ru, zh
 
-    mods = {"en": en, "it": it, "ru": ru, "nl": nl, "zh": zh}
+    mods = {"en": en, "it": it, "ru": ru, "nl": nl, "zh": zh, "de": de}
     mod = mods.get(language, en)
     words = mod.WORDS if mod is en else _merge_words(mod.WORDS, en.WORDS)
     actions: dict[str, tuple[Act, ...]] = {}
