@@ -224,6 +224,9 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
         ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
     if error:
         log.warning("%s: poll failed: %s", game_id, error)
+    from forummod.publish import settle_uncertain
+
+    settle_uncertain(ws, game_id, adapter)  # an uncertain publication's post may have appeared
     return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), error=error, **totals)
 
 

@@ -156,7 +156,7 @@ class PublicationRow:
     draft_id: int
     game: str
     marker: str
-    state: str  # sending, sent, failed
+    state: str  # sending, uncertain, sent, failed
     started_at: datetime
     finished_at: datetime | None
     remote_id: str | None
@@ -571,6 +571,13 @@ class Store:
                     self.db.execute("UPDATE drafts SET status='published', updated_at=? WHERE id=?",
                                     (iso(at), draft_id))
                     self._history(draft_id, row.body, "published", at, f"published as {remote_id or '?'}")
+
+    def publications(self, game: str, states: Sequence[str]) -> list[PublicationRow]:
+        """The game's publications in one of `states` (e.g. the unsettled ones), oldest first."""
+        marks = ",".join("?" * len(states))
+        rows = self.db.execute(f"SELECT * FROM publications WHERE game=? AND state IN ({marks}) ORDER BY id",
+                               (game, *states)).fetchall()
+        return [_pub_row(r) for r in rows]
 
     def retry_publication(self, draft_id: int, at: datetime) -> None:
         with self.transaction():
