@@ -17,6 +17,7 @@ and, for requests whose path matches a fault, answers the way real forums misbeh
                  and answers to a client that has gone (`Fault.applied` is set once applied)
     applied500   (POST) applies the post, then answers 500 (a crash after the database commit)
     drop         (POST) reads the request and closes the connection: nothing is applied
+    moved        301 to the same URL with `&moved=1` added (a page that moved; served once per hit)
 
 Every request is logged with its arrival time (`time.monotonic()`), so tests count them and
 measure the intervals the client kept. Helpers build a workspace on the demo game whose HTTP
@@ -49,7 +50,7 @@ from forummod.store import StoreCookieJar
 DEMO_PASSWORD = "demo-password"
 
 FAULT_KINDS = ("status", "timeout", "trickle", "reset", "truncated", "empty", "login", "layout", "redirect", "mangle",
-               "late", "applied500", "drop")
+               "late", "applied500", "drop", "moved")
 
 
 @dataclass
@@ -262,6 +263,10 @@ class FaultyForum:
                 self.rfile.read(n)
                 self.close_connection = True
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+            def _fault_moved(self, f: Fault) -> None:
+                sep = "&" if "?" in self.path else "?"
+                self._raw(301, b"", {"Location": f"{self.path}{sep}moved=1"})
 
             def _fault_redirect(self, f: Fault) -> None:
                 self._raw(302, b"", {"Location": self.path})
