@@ -523,8 +523,8 @@ class HttpClient:
                 chain = " -> ".join([*seen, nxt])
                 raise NetworkError(redact(f"{method} {url}: the forum redirects {what} ({chain}); not retried"))
             seen.append(nxt)
-            hop_headers = {k: v for k, v in headers.items() if k.lower() not in ("content-type", "if-none-match",
-                                                                                   "if-modified-since")}
+            hop_headers = headers if method == "GET" else {k: v for k, v in headers.items()
+                                                           if k.lower() != "content-type"}
             resp = self._send("GET", nxt, headers=hop_headers, allow_redirects=False)
         return resp
 
