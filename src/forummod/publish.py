@@ -24,6 +24,7 @@ kind (`auto_publish`, for the scheduler).
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -45,6 +46,9 @@ SENDING_GRACE = timedelta(minutes=2)
 #: Nothing found at the last point rules the post out: a forum that applies a POST late does it
 #: within seconds, and shows it in the thread or the sent folder by then.
 SEARCH_SCHEDULE = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))
+
+_ADVICE = re.compile(r"[;.:]?\s*(?:it may have been posted: )?look for it(?: \(find_published\))?"
+                     r"(?: before sending again)?", re.IGNORECASE)
 
 #: Publication states whose outcome is not known yet.
 UNSETTLED = ("sending", "uncertain")
@@ -196,7 +200,8 @@ def _still_uncertain(ws: Any, out: Outgoing, pub: Any) -> str:
                 if not any(t >= pub.started_at + step for t in done)), None)
     plan = ", ".join(f"+{_fmt(step)}" for step in SEARCH_SCHEDULE)
     lines = [
-        f"draft {out.draft_id} ({out.kind}): the attempt at {pub.started_at:%Y-%m-%d %H:%M:%S} got no clear answer"
+        f"draft {out.draft_id} ({out.kind}): the attempt at {pub.started_at:%Y-%m-%d %H:%M:%S} "
+        + ("got no clear answer" if pub.state == "uncertain" else "was interrupted before its answer came")
         + (f" ({pub.error})" if pub.error else "") + "; the forum may still show the post. Nothing was sent again.",
         f"Searched {where} for marker {pub.marker} {len(done)} time(s), not found yet; forummod searches at "
         f"{plan} after the attempt (publish, poll and tick look)"
@@ -269,10 +274,11 @@ def _send(ws: Any, adapter: Any, out: Outgoing) -> PublishResult:
         else:
             res = adapter.send_pm(out.to, out.subject, out.body, out.marker)
     except PublishUncertain as e:  # it may be on the forum, or appear there later
+        said = _ADVICE.sub("", str(e))  # the adapter's advice to its caller: what follows is the GM's
         ws.store.finish_publication(out.draft_id, ws.clock(), remote_id=None, url=None, state="uncertain",
-                                    error=str(e)[:500])
+                                    error=said[:500])
         plan = ", ".join(f"+{_fmt(step)}" for step in SEARCH_SCHEDULE)
-        raise PublishError(f"draft {out.draft_id} ({out.kind}) may have been posted: {e}. It is recorded as "
+        raise PublishError(f"draft {out.draft_id} ({out.kind}) may have been posted: {said}. It is recorded as "
                            f"uncertain and is not sent again until a search for its marker {out.marker} has "
                            f"ruled it out (searches at {plan}: 'forummod publish {out.draft_id}', poll and "
                            "tick look)") from e
