@@ -81,14 +81,19 @@ class WorkspaceLock:
 @contextmanager
 def holding_lock(ws: Any, command: str | None = None) -> Iterator[Any]:
     """Hold the workspace lock for a writing command on `ws` (poll, publish, discard, gm, draft,
-    tick, run: one rule for every command that writes). The store is opened first, so a store
-    that cannot be used is refused before a lock file appears; a second run is told who holds
-    the lock (`LockBusy`: pid, command, since when) and does nothing."""
-    with ws:
-        ws.store  # noqa: B018 -- open (and check) the store before taking the lock
-        cfg = ws.cfg.workspace
-        with WorkspaceLock(cfg.store_path(), stale_after_s=cfg.lock_stale_after.seconds, command=command):
+    tick, run: one rule for every command that writes) from the moment its store is opened
+    until the command ends. A command that fails on bad input before it touches the store
+    leaves no store and no lock file, and a store that cannot be used is refused before a lock
+    file appears; a second run is told who holds the lock (`LockBusy`: pid, command, since
+    when) and does nothing."""
+    cfg = ws.cfg.workspace
+    lock = WorkspaceLock(cfg.store_path(), stale_after_s=cfg.lock_stale_after.seconds, command=command)
+    ws.on_store_open = lock.acquire
+    try:
+        with ws:
             yield ws
+    finally:
+        lock.release()
 
 
 def _read(fd: int) -> dict[str, Any]:

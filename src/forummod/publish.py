@@ -147,7 +147,7 @@ def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = Fal
             log.info("draft %s was already on the forum (%s); recorded, not sent again", draft_id, found.remote_id)
             return PublishResult(draft_id, "recovered", out, found.remote_id, found.url)
         if pub.state in UNSETTLED:
-            _note_search(ws, pub, found=False)
+            _note_not_found(ws, pub)
         if pub.state == "sending" and not resend and ws.clock() - pub.started_at < SENDING_GRACE:
             raise PublishError(f"draft {draft_id}: a send started at {pub.started_at:%H:%M:%S} may still be "
                                "running and the forum does not show it yet; try again in a few minutes")
@@ -172,9 +172,8 @@ def searches(ws: Any, pub: Any) -> list[datetime]:
     return [datetime.fromisoformat(t) for t in got.get("not_found", [])]
 
 
-def _note_search(ws: Any, pub: Any, *, found: bool) -> None:
-    if found:
-        return
+def _note_not_found(ws: Any, pub: Any) -> None:
+    """Record a search for `pub`'s marker that found nothing (the schedule counts them)."""
     done = [t.isoformat() for t in searches(ws, pub)] + [ws.clock().isoformat()]
     ws.store.remember(pub.game, _searches_key(pub.draft_id),
                       {"started_at": pub.started_at.isoformat(), "not_found": done}, ws.clock())
@@ -248,7 +247,7 @@ def settle_uncertain(ws: Any, game_id: str, adapter: Any | None = None) -> list[
                      pub.draft_id, found.url or found.remote_id)
             settled.append(pub.draft_id)
         else:
-            _note_search(ws, pub, found=False)
+            _note_not_found(ws, pub)
     return settled
 
 

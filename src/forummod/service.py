@@ -57,6 +57,7 @@ class Workspace:
         self.clock = clock
         self._adapters: dict[str, Any] = {}
         self._adapter_factory = adapter_factory
+        self.on_store_open: Callable[[], None] | None = None  # e.g. take the workspace lock (lock.py)
 
     @classmethod
     def open(cls, config_path: Path, **kw: Any) -> "Workspace":
@@ -65,7 +66,14 @@ class Workspace:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = Store(self.cfg.workspace.store_path())
+            store = Store(self.cfg.workspace.store_path())
+            if self.on_store_open is not None:
+                try:
+                    self.on_store_open()
+                except BaseException:
+                    store.close()
+                    raise
+            self._store = store
         return self._store
 
     @store.setter

@@ -83,7 +83,7 @@ def test_a_second_process_is_told_the_holders_pid_command_and_start(workspace):
          "class Slow:\n"
          "    def __init__(self, cm): self.cm = cm\n"
          "    def __enter__(self):\n"
-         "        ws = self.cm.__enter__(); print('locked', flush=True); time.sleep(30); return ws\n"
+         "        ws = self.cm.__enter__(); ws.store; print('locked', flush=True); time.sleep(30); return ws\n"
          "    def __exit__(self, *a): return self.cm.__exit__(*a)\n"
          "_common.open_workspace = lambda a, **kw: Slow(orig(a, **kw))\n"
          "import forummod.commands.gm as g; g.open_workspace = _common.open_workspace\n"
