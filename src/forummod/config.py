@@ -345,6 +345,7 @@ def validate(cfg: Config) -> None:
 
             raise ConfigError(f"{p}.ruleset", f"unknown ruleset {game.ruleset!r}" + _did_you_mean(game.ruleset, ruleset_names())
                               + f" (known: {', '.join(ruleset_names())})")
+        _validate_thread_refs(game, cfg.sites[game.site], p, cfg)
         _validate_players(game, p)
         load_ruleset_options(game.ruleset, game.options, f"{p}.options")
         _validate_roles(game, p, cfg)
@@ -366,6 +367,39 @@ def _validate_resume(game: GameConfig, p: str) -> None:
         raise ConfigError(f"{p}.resume.phase", f"{r.phase!r} is not a phase name: use e.g. 'D3' or 'N2'") from None
     if r.from_post is None and r.at is None:
         raise ConfigError(f"{p}.resume.from_post", "give the post that opened the phase (from_post = 412) or its time (at)")
+
+
+def _validate_thread_refs(game: GameConfig, site: SiteConfig, p: str, cfg: Config) -> None:
+    """On a web forum a thread is its URL (http/https, on some host) or the engine's numeric
+    id; anything else ("topic one") would be fetched as a path and fail as a 404 at every poll.
+    An archive names its threads freely."""
+    if site.engine == "archive":
+        return
+    from urllib.parse import urljoin, urlsplit
+
+    for key in ("thread", "graveyard"):
+        value = getattr(game, key).strip()
+        if not value or value.isdigit():
+            continue
+        parts = urlsplit(value)
+        absolute = parts.scheme in ("http", "https") and bool(parts.netloc)
+        ok = not any(ch.isspace() for ch in value) and (absolute or (not parts.scheme and _engine_knows(
+            site.engine, urljoin(site.base_url, value), cfg)))
+        if not ok:
+            example = (site.base_url.rstrip("/") + "/...") if site.base_url else "https://forum.example/..."
+            raise ConfigError(f"{p}.{key}", f"{value!r} is not a thread URL or id: give the thread's address as the "
+                              f"browser shows it (e.g. {example}) or its number")
+
+
+def _engine_knows(engine: str, url: str, cfg: Config) -> bool:
+    """A relative thread reference is accepted when the engine's profile reads it as a thread."""
+    from forummod.forum.registry import profiles
+
+    profs = profiles(cfg.workspace.adapters_dir)
+    if engine == "auto":
+        return any(prof.match_thread(url) for prof in profs.values())
+    prof = profs.get(engine)
+    return prof is not None and prof.match_thread(url) is not None
 
 
 def _validate_players(game: GameConfig, p: str) -> None:

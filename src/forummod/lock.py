@@ -11,22 +11,28 @@ import fcntl
 import json
 import os
 from datetime import datetime, timezone
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
-from forummod.errors import LockBusy
+from forummod.errors import LockBusy, StoreError
 
 
 class WorkspaceLock:
-    def __init__(self, store_path: Path, *, stale_after_s: float = 3600.0):
+    def __init__(self, store_path: Path, *, stale_after_s: float = 3600.0, command: str | None = None):
         self.path = Path(str(store_path) + ".lock")
+        self.command = command  # what the holder is doing, shown to a second run; default: argv
         self.stale_after_s = stale_after_s
         self._fd: int | None = None
         self.recovered: dict[str, Any] | None = None  # what a dead previous holder left
 
     def acquire(self) -> "WorkspaceLock":
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as e:
+            raise StoreError(f"cannot take the workspace lock {self.path} ({e.strerror or e}); is the store's "
+                             "folder read-only? Nothing was changed") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -46,8 +52,9 @@ class WorkspaceLock:
         if previous.get("pid") and previous.get("state") == "running":
             self.recovered = previous  # it died holding the lock; flock let us in
         os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)  # _read left the offset past the old record: no NULs before the new one
         os.write(fd, json.dumps({"pid": os.getpid(), "since": datetime.now(timezone.utc).isoformat(),
-                                 "command": _command(), "state": "running"}).encode())
+                                 "command": self.command or _command(), "state": "running"}).encode())
         os.fsync(fd)
         self._fd = fd
         return self
@@ -69,6 +76,24 @@ class WorkspaceLock:
 
     def __exit__(self, *exc: Any) -> None:
         self.release()
+
+
+@contextmanager
+def holding_lock(ws: Any, command: str | None = None) -> Iterator[Any]:
+    """Hold the workspace lock for a writing command on `ws` (poll, publish, discard, gm, draft,
+    tick, run: one rule for every command that writes) from the moment its store is opened
+    until the command ends. A command that fails on bad input before it touches the store
+    leaves no store and no lock file, and a store that cannot be used is refused before a lock
+    file appears; a second run is told who holds the lock (`LockBusy`: pid, command, since
+    when) and does nothing."""
+    cfg = ws.cfg.workspace
+    lock = WorkspaceLock(cfg.store_path(), stale_after_s=cfg.lock_stale_after.seconds, command=command)
+    ws.on_store_open = lock.acquire
+    try:
+        with ws:
+            yield ws
+    finally:
+        lock.release()
 
 
 def _read(fd: int) -> dict[str, Any]:

@@ -9,7 +9,16 @@ import threading
 
 _SECRETS: set[str] = set()
 _LOCK = threading.Lock()
-_HEADER_RX = re.compile(r"(?i)((?:cookie|set-cookie|authorization|api-key|api_key|password)['\"]?\s*[:=]\s*['\"]?)([^'\"\s,;}]+)")
+# Where a secret's VALUE stands next to its name: a header line ("Cookie: sid=..."), a form or
+# query field ("password=..."), a quoted mapping entry ("'password': '...'"). Only the value
+# is masked; words and names around it ("unknown key 'password'", "no password: set
+# $FORUM_PASSWORD") are not secrets and stay readable.
+_SECRET_NAMES = r"(?:set-cookie|cookie|authorization|api-key|api_key|x-csrf-token|password|passwd|passwrd|pass)"
+_VALUE_RX = (
+    re.compile(r"(?im)^(\s*(?:set-cookie|cookie|authorization|api-key|api-username|x-csrf-token):[ \t]*)(\S[^\r\n]*)"),
+    re.compile(r"(?i)((?<![\w.-])" + _SECRET_NAMES + r"=)([^&;\s'\"]+)"),
+    re.compile(r"(?i)(['\"]" + _SECRET_NAMES + r"['\"]\s*:\s*['\"])([^'\"]+)"),
+)
 
 
 def register_secret(value: str | None) -> None:
@@ -24,7 +33,9 @@ def redact(text: str) -> str:
         secrets = sorted(_SECRETS, key=len, reverse=True)
     for s in secrets:
         text = text.replace(s, "***")
-    return _HEADER_RX.sub(r"\1***", text)
+    for rx in _VALUE_RX:
+        text = rx.sub(r"\1***", text)
+    return text
 
 
 class RedactingFilter(logging.Filter):

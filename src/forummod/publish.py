@@ -6,24 +6,33 @@ The order of operations is what makes it exactly once:
 2. send the post with the marker in it (hidden where the markup allows, `render.marker`);
 3. record the remote id (state "sent"), which also marks the draft published.
 
-If the process dies between 2 and 3, the record says "sending". The next attempt first asks
-the adapter whether a post with that marker exists (`find_published`) and records it instead
-of posting again. A failed send is recorded as "failed" and never retried on its own: the
-next `publish` of that draft looks for the post first, and only sends again when the forum
-shows it is not there. Nothing is published automatically unless the game's
-`publish.auto` lists the draft's kind (`auto_publish`, for the scheduler).
+If the process dies between 2 and 3, the record says "sending". A send whose outcome is
+unknown (no answer before the timeout, a 5xx after the forum applied it, an answer that does
+not say) is recorded as "uncertain": forums do apply a POST after the client gave up, and
+show it only later. An uncertain (or interrupted) publication stays so until a marker search
+finds the post, which records it as sent with its link, or has positively ruled it out: a
+search at or after the last point of `SEARCH_SCHEDULE` (+30 s, +2 min, +10 min after the send;
+the thread's last pages back to the send, or the sent folder) that finds nothing. `publish`
+searches when run, a later `poll`/`tick` searches when a point of the schedule is due
+(`settle_uncertain`), and until the post is ruled out `publish` refuses to send again unless
+`--resend`, telling the GM what to look for. A send the forum refused is recorded as "failed":
+the next `publish` looks for the post first, and sends again when the forum shows it is not
+there. Nothing is published automatically unless the game's `publish.auto` lists the draft's
+kind (`auto_publish`, for the scheduler).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Iterable, Literal
 
 from forummod.errors import ForumError, PublishError, UsageError
 from forummod.forum.base import ThreadRef
+from forummod.forum.write import PublishUncertain
 from forummod.render.marker import embed_marker
 from forummod.render.models import GM_KINDS
 
@@ -32,6 +41,17 @@ log = logging.getLogger("forummod.publish")
 #: A "sending" record younger than this may belong to a send still in flight (another
 #: process); if the forum does not show the post yet, wait rather than send a second copy.
 SENDING_GRACE = timedelta(minutes=2)
+
+#: When, after an uncertain send, the marker is searched for (by `publish`, `poll` and `tick`).
+#: Nothing found at the last point rules the post out: a forum that applies a POST late does it
+#: within seconds, and shows it in the thread or the sent folder by then.
+SEARCH_SCHEDULE = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))
+
+_ADVICE = re.compile(r"[;.:]?\s*(?:it may have been posted: )?look for it(?: \(find_published\))?"
+                     r"(?: before sending again)?", re.IGNORECASE)
+
+#: Publication states whose outcome is not known yet.
+UNSETTLED = ("sending", "uncertain")
 
 Status = Literal["sent", "already_sent", "recovered", "dry_run"]
 
@@ -123,14 +143,112 @@ def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = Fal
     else:
         found = _look_for(adapter, out, pub, resend)
         if found is not None:
-            ws.store.finish_publication(draft_id, ws.clock(), remote_id=found.remote_id, url=found.url)
+            _record_found(ws, pub, found)
             log.info("draft %s was already on the forum (%s); recorded, not sent again", draft_id, found.remote_id)
             return PublishResult(draft_id, "recovered", out, found.remote_id, found.url)
+        if pub.state in UNSETTLED:
+            _note_not_found(ws, pub)
         if pub.state == "sending" and not resend and ws.clock() - pub.started_at < SENDING_GRACE:
             raise PublishError(f"draft {draft_id}: a send started at {pub.started_at:%H:%M:%S} may still be "
                                "running and the forum does not show it yet; try again in a few minutes")
+        if pub.state in UNSETTLED and not resend and not ruled_out(ws, pub):
+            raise PublishError(_still_uncertain(ws, out, pub))
         ws.store.retry_publication(draft_id, ws.clock())
     return _send(ws, adapter, out)
+
+
+# ------------------------------------------------------------------ uncertain publications
+
+
+def _searches_key(draft_id: int) -> str:
+    return f"publication-searches:{draft_id}"
+
+
+def searches(ws: Any, pub: Any) -> list[datetime]:
+    """When the marker of `pub`'s current attempt was searched for and not found."""
+    got = ws.store.snapshot(pub.game, _searches_key(pub.draft_id)) or {}
+    if got.get("started_at") != pub.started_at.isoformat():
+        return []  # searches of an earlier attempt say nothing about this one
+    return [datetime.fromisoformat(t) for t in got.get("not_found", [])]
+
+
+def _note_not_found(ws: Any, pub: Any) -> None:
+    """Record a search for `pub`'s marker that found nothing (the schedule counts them)."""
+    done = [t.isoformat() for t in searches(ws, pub)] + [ws.clock().isoformat()]
+    ws.store.remember(pub.game, _searches_key(pub.draft_id),
+                      {"started_at": pub.started_at.isoformat(), "not_found": done}, ws.clock())
+
+
+def ruled_out(ws: Any, pub: Any) -> bool:
+    """A search at or after the schedule's last point found nothing: the post is not there."""
+    last = pub.started_at + SEARCH_SCHEDULE[-1]
+    return any(t >= last for t in searches(ws, pub))
+
+
+def search_due(ws: Any, pub: Any) -> bool:
+    """A point of the schedule has passed with no search since it."""
+    now, done = ws.clock(), searches(ws, pub)
+    due = [pub.started_at + step for step in SEARCH_SCHEDULE if pub.started_at + step <= now]
+    return bool(due) and not any(t >= due[-1] for t in done)
+
+
+def _still_uncertain(ws: Any, out: Outgoing, pub: Any) -> str:
+    done = searches(ws, pub)
+    where = "the game thread's last pages" if out.channel == "reply" else f"your sent messages (to {out.to})"
+    nxt = next((pub.started_at + step for step in SEARCH_SCHEDULE
+                if not any(t >= pub.started_at + step for t in done)), None)
+    plan = ", ".join(f"+{_fmt(step)}" for step in SEARCH_SCHEDULE)
+    lines = [
+        f"draft {out.draft_id} ({out.kind}): the attempt at {pub.started_at:%Y-%m-%d %H:%M:%S} "
+        + ("got no clear answer" if pub.state == "uncertain" else "was interrupted before its answer came")
+        + (f" ({pub.error})" if pub.error else "") + "; the forum may still show the post. Nothing was sent again.",
+        f"Searched {where} for marker {pub.marker} {len(done)} time(s), not found yet; forummod searches at "
+        f"{plan} after the attempt (publish, poll and tick look)"
+        + (f", next at {nxt:%H:%M:%S}" if nxt else "") + ".",
+        f"Check {where} for a post carrying {pub.marker}. If it is there, run 'forummod poll' or "
+        f"'forummod publish {out.draft_id}' to record it; if you are sure it is not, "
+        f"'forummod publish {out.draft_id} --resend' sends it again.",
+    ]
+    return "\n".join(lines)
+
+
+def _fmt(step: timedelta) -> str:
+    s = int(step.total_seconds())
+    return f"{s} s" if s < 120 else f"{s // 60} min"
+
+
+def _record_found(ws: Any, pub: Any, found: Any) -> None:
+    ws.store.finish_publication(pub.draft_id, ws.clock(), remote_id=found.remote_id, url=found.url)
+
+
+def settle_uncertain(ws: Any, game_id: str, adapter: Any | None = None) -> list[int]:
+    """After a poll: look for the post of every unsettled publication of the game whose search
+    is due (see SEARCH_SCHEDULE); record what is found as sent. Returns the drafts settled.
+    A failed search is logged and changes nothing (the next poll looks again)."""
+    settled = []
+    for pub in ws.store.publications(game_id, UNSETTLED):
+        if not search_due(ws, pub):
+            continue
+        d = ws.store.draft(pub.draft_id)
+        if d is None:
+            continue
+        try:
+            out = outgoing(ws, d, pub.marker)
+            adapter = adapter or ws.adapter(ws.cfg.game(d.game).site)
+            thread = ThreadRef(out.thread, "game") if out.channel == "reply" else None
+            found = adapter.find_published(pub.marker, thread, since=pub.started_at)
+        except (NotImplementedError, ForumError, UsageError) as e:
+            log.info("draft %s: the search for its uncertain post failed (%s); the next poll looks again",
+                     pub.draft_id, e)
+            continue
+        if found is not None:
+            _record_found(ws, pub, found)
+            log.info("draft %s: its uncertain post is on the forum (%s); recorded as published",
+                     pub.draft_id, found.url or found.remote_id)
+            settled.append(pub.draft_id)
+        else:
+            _note_not_found(ws, pub)
+    return settled
 
 
 def _look_for(adapter: Any, out: Outgoing, pub: Any, resend: bool) -> Any:
@@ -154,6 +272,15 @@ def _send(ws: Any, adapter: Any, out: Outgoing) -> PublishResult:
             res = adapter.reply(ThreadRef(out.thread, "game"), out.body, out.marker)
         else:
             res = adapter.send_pm(out.to, out.subject, out.body, out.marker)
+    except PublishUncertain as e:  # it may be on the forum, or appear there later
+        said = _ADVICE.sub("", str(e))  # the adapter's advice to its caller: what follows is the GM's
+        ws.store.finish_publication(out.draft_id, ws.clock(), remote_id=None, url=None, state="uncertain",
+                                    error=said[:500])
+        plan = ", ".join(f"+{_fmt(step)}" for step in SEARCH_SCHEDULE)
+        raise PublishError(f"draft {out.draft_id} ({out.kind}) may have been posted: {said}. It is recorded as "
+                           f"uncertain and is not sent again until a search for its marker {out.marker} has "
+                           f"ruled it out (searches at {plan}: 'forummod publish {out.draft_id}', poll and "
+                           "tick look)") from e
     except Exception as e:  # recorded, never retried blindly: the next publish looks for it first
         ws.store.finish_publication(out.draft_id, ws.clock(), remote_id=None, url=None, state="failed",
                                     error=str(e)[:500])

@@ -59,6 +59,7 @@ class Workspace:
         self.clock = clock
         self._adapters: dict[str, Any] = {}
         self._adapter_factory = adapter_factory
+        self.on_store_open: Callable[[], None] | None = None  # e.g. take the workspace lock (lock.py)
 
     @classmethod
     def open(cls, config_path: Path, **kw: Any) -> "Workspace":
@@ -67,7 +68,14 @@ class Workspace:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = Store(self.cfg.workspace.store_path())
+            store = Store(self.cfg.workspace.store_path())
+            if self.on_store_open is not None:
+                try:
+                    self.on_store_open()
+                except BaseException:
+                    store.close()
+                    raise
+            self._store = store
         return self._store
 
     @store.setter
@@ -226,6 +234,9 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
         ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
     if error:
         log.warning("%s: poll failed: %s", game_id, error)
+    from forummod.publish import settle_uncertain
+
+    settle_uncertain(ws, game_id, adapter)  # an uncertain publication's post may have appeared
     return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), error=error, **totals)
 
 

@@ -101,6 +101,27 @@ _MIGRATIONS: dict[int, str] = {
 }
 
 
+_SQLITE_READONLY, _SQLITE_FULL = 8, 13
+
+
+def write_failure(path: Path, e: sqlite3.Error) -> StoreError | None:
+    """A clear StoreError for a write the disk refused (full, read-only), else None.
+
+    SQLite rolls the statement (and on a full disk the transaction) back itself; the caller
+    rolls back the rest, so the store keeps exactly what the last complete write left."""
+    code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
+    text = str(e).lower()
+    if code == _SQLITE_FULL or "database or disk is full" in text:
+        return StoreError(f"the store {path} could not be written: the disk is full (or the store reached its "
+                          "size limit). Nothing of this run was stored; the store keeps its previous state. "
+                          "Free some space and run the command again")
+    if code == _SQLITE_READONLY or "readonly database" in text:
+        return StoreError(f"the store {path} is read-only (file or folder permissions, a read-only mount, or "
+                          "opened read-only); nothing was written. Make it writable for this user, or use a "
+                          "command that only reads (tally, status, drafts)")
+    return None
+
+
 def iso(dt: datetime | None) -> str | None:
     return None if dt is None else dt.astimezone(timezone.utc).isoformat()
 
@@ -156,7 +177,7 @@ class PublicationRow:
     draft_id: int
     game: str
     marker: str
-    state: str  # sending, sent, failed
+    state: str  # sending, uncertain, sent, failed
     started_at: datetime
     finished_at: datetime | None
     remote_id: str | None
@@ -193,6 +214,9 @@ class Store:
             self._migrate(version, readonly)
         except sqlite3.DatabaseError as e:
             self.db.close()
+            refused = write_failure(self.path, e)
+            if refused is not None:
+                raise refused from None
             raise StoreError(f"{self.path} is not a usable forummod store ({e}); "
                              "restore a backup or move it away to start a new one") from None
         except BaseException:
@@ -266,15 +290,24 @@ class Store:
             finally:
                 self._tx_depth -= 1
             return
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            refused = write_failure(self.path, e)
+            if refused is not None:
+                raise refused from None
+            raise
         self._tx_depth = 1
         try:
             yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        else:
             self.db.execute("COMMIT")
+        except BaseException as e:
+            if self.db.in_transaction:  # SQLite may have rolled a full-disk transaction back itself
+                self.db.execute("ROLLBACK")
+            refused = write_failure(self.path, e) if isinstance(e, sqlite3.Error) else None
+            if refused is not None:
+                raise refused from None
+            raise
         finally:
             self._tx_depth = 0
             self._secure_files()
@@ -571,6 +604,13 @@ class Store:
                     self.db.execute("UPDATE drafts SET status='published', updated_at=? WHERE id=?",
                                     (iso(at), draft_id))
                     self._history(draft_id, row.body, "published", at, f"published as {remote_id or '?'}")
+
+    def publications(self, game: str, states: Sequence[str]) -> list[PublicationRow]:
+        """The game's publications in one of `states` (e.g. the unsettled ones), oldest first."""
+        marks = ",".join("?" * len(states))
+        rows = self.db.execute(f"SELECT * FROM publications WHERE game=? AND state IN ({marks}) ORDER BY id",
+                               (game, *states)).fetchall()
+        return [_pub_row(r) for r in rows]
 
     def retry_publication(self, draft_id: int, at: datetime) -> None:
         with self.transaction():

@@ -12,7 +12,7 @@ from forummod.cli import main
 from forummod.drafting import refresh_drafts
 from forummod.errors import PublishError, UsageError
 from forummod.preview.html import render_markup
-from forummod.publish import SENDING_GRACE, auto_publish, publish
+from forummod.publish import SEARCH_SCHEDULE, SENDING_GRACE, auto_publish, publish
 from forummod.render.marker import find_markers
 from forummod.service import analyse_game
 
@@ -108,6 +108,8 @@ def test_a_crash_after_posting_and_before_recording_is_recovered_without_a_secon
 
 
 def test_a_crash_before_posting_waits_out_a_possible_send_in_flight_then_posts_once(tmp_path: Path, monkeypatch):
+    """A run killed mid-send leaves an unknown outcome: no second copy until the marker search
+    has ruled the first out at the schedule's last point (SEARCH_SCHEDULE)."""
     g, ws, ids = drafted(tmp_path)
     did = ids[("votecount", "thread")]
     wrap(ws, monkeypatch, before=Crash())
@@ -118,6 +120,10 @@ def test_a_crash_before_posting_waits_out_a_possible_send_in_flight_then_posts_o
         publish(ws2, did)
     assert outbox(tmp_path) == []
     g.now = at(6) + SENDING_GRACE + timedelta(seconds=1)
+    with pytest.raises(PublishError, match="--resend"):
+        publish(g.workspace(poll=False), did)
+    assert outbox(tmp_path) == []
+    g.now = at(6) + SEARCH_SCHEDULE[-1]
     r = publish(g.workspace(poll=False), did)
     assert r.status == "sent" and len(outbox(tmp_path)) == 1
 

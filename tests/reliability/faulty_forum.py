@@ -13,6 +13,11 @@ and, for requests whose path matches a fault, answers the way real forums misbeh
     layout       the page in a different layout (post markup renamed)
     redirect     a redirect loop (the page redirects to itself, forever)
     mangle       the normal answer with some bytes replaced (e.g. by invalid UTF-8)
+    late         (POST) waits `delay` seconds, past the client's timeout, THEN applies the post
+                 and answers to a client that has gone (`Fault.applied` is set once applied)
+    applied500   (POST) applies the post, then answers 500 (a crash after the database commit)
+    drop         (POST) reads the request and closes the connection: nothing is applied
+    moved        301 to the same URL with `&moved=1` added (a page that moved; served once per hit)
 
 Every request is logged with its arrival time (`time.monotonic()`), so tests count them and
 measure the intervals the client kept. Helpers build a workspace on the demo game whose HTTP
@@ -44,7 +49,8 @@ from forummod.store import StoreCookieJar
 
 DEMO_PASSWORD = "demo-password"
 
-FAULT_KINDS = ("status", "timeout", "trickle", "reset", "truncated", "empty", "login", "layout", "redirect", "mangle")
+FAULT_KINDS = ("status", "timeout", "trickle", "reset", "truncated", "empty", "login", "layout", "redirect", "mangle",
+               "late", "applied500", "drop", "moved")
 
 
 @dataclass
@@ -56,7 +62,9 @@ class Fault:
     status: int = 503
     headers: dict[str, str] = field(default_factory=dict)
     replace: tuple[bytes, bytes] = (b"", b"")  # mangle: (what, by what)
+    delay: float = 0.0  # late: seconds before the post is applied
     served: int = 0
+    applied: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass(frozen=True)
@@ -107,9 +115,9 @@ class FaultyForum:
 
     def inject(self, kind: str, *, times: int | None = None, match: str = "/viewtopic.php", status: int = 503,
                headers: dict[str, str] | None = None, method: str = "GET",
-               replace: tuple[bytes, bytes] = (b"", b"")) -> Fault:
+               replace: tuple[bytes, bytes] = (b"", b""), delay: float = 0.0) -> Fault:
         assert kind in FAULT_KINDS, kind
-        f = Fault(kind, match, times, method, status, dict(headers or {}), replace)
+        f = Fault(kind, match, times, method, status, dict(headers or {}), replace, delay)
         with self._lock:
             self.faults.append(f)
         return f
@@ -239,10 +247,37 @@ class FaultyForum:
                 _, body = self._normal()
                 self._raw(200, body.replace(*f.replace) if f.replace[0] else body)
 
+            def _fault_late(self, f: Fault) -> None:
+                time.sleep(f.delay)
+                head, body = self._normal()  # applied now, long after the client gave up
+                f.applied.set()
+                self.wfile.write(head + b"\r\n\r\n" + body)
+
+            def _fault_applied500(self, f: Fault) -> None:
+                self._normal()
+                f.applied.set()
+                self._fault_status(replace_status(f, 500))
+
+            def _fault_drop(self, f: Fault) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(n)
+                self.close_connection = True
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+            def _fault_moved(self, f: Fault) -> None:
+                sep = "&" if "?" in self.path else "?"
+                self._raw(301, b"", {"Location": f"{self.path}{sep}moved=1"})
+
             def _fault_redirect(self, f: Fault) -> None:
                 self._raw(302, b"", {"Location": self.path})
 
         return ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+
+
+def replace_status(f: Fault, status: int) -> Fault:
+    from dataclasses import replace
+
+    return replace(f, status=status)
 
 
 # ---------------------------------------------------------------------- workspaces on the demo game

@@ -65,11 +65,12 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
 
 
 def files_state(folder: Path) -> dict[str, tuple[bytes, int]]:
-    """Bytes and mtime of every store-related file (the store, its WAL, its lock)."""
+    """Bytes and mtime of every store-related file (the store, its WAL, its lock). The lock file
+    only by its bytes: a writing command takes the lock and leaves it free, rewriting it."""
     out = {}
     for p in sorted(folder.glob("store.sqlite*")):
         if p.is_file():
-            out[p.name] = (p.read_bytes(), p.stat().st_mtime_ns)
+            out[p.name] = (p.read_bytes(), None if p.suffix == ".lock" else p.stat().st_mtime_ns)
     return out
 
 
@@ -306,3 +307,34 @@ def test_damage_deep_inside_the_store_is_reported_with_exit_2_not_a_traceback(ws
         code, out, err = run_cli(capsys, command, "--config", str(ws_dir / "forummod.toml"))
         assert_one_clear_error(code, err, str(store), "damaged", "restore a backup")
     assert files_state(ws_dir) == before
+
+
+WEB_SITE = ('engine = "archive"\nposts_file = "posts.jsonl"\nmessages_file = "pms.jsonl"',
+            'engine = "phpbb"\nbase_url = "http://127.0.0.1:9/"')
+
+
+@pytest.mark.parametrize("thread", ["topic one", "game", "ftp://forum.example/t/1", "http://"])
+@pytest.mark.parametrize("command", ["poll", "status"])
+def test_a_thread_that_is_not_a_url_or_id_is_a_config_error_naming_the_key(thread, command, ws_dir, capsys):
+    """Issue 19, failure 5: `thread = "topic one"` was fetched as a path (404, exit 1)."""
+    text = CONFIG.replace(*WEB_SITE).replace('thread = "game"', f'thread = "{thread}"')
+    (ws_dir / "forummod.toml").write_text(text, encoding="utf-8")
+    code, out, err = run_cli(capsys, command, "--config", str(ws_dir / "forummod.toml"))
+    assert_one_clear_error(code, err, "games.g1.thread", repr(thread), "not a thread URL or id")
+    assert files_state(ws_dir) == {}
+
+
+@pytest.mark.parametrize("thread", ["http://127.0.0.1:9/viewtopic.php?t=3", "3", "viewtopic.php?t=3"])
+def test_a_thread_url_an_id_or_a_path_the_engine_reads_is_accepted(thread, ws_dir):
+    from forummod.config import load_config
+
+    text = CONFIG.replace(*WEB_SITE).replace('thread = "game"', f'thread = "{thread}"')
+    (ws_dir / "forummod.toml").write_text(text, encoding="utf-8")
+    assert load_config(ws_dir / "forummod.toml").games["g1"].thread == thread
+
+
+def test_a_graveyard_that_is_not_a_url_is_a_config_error_too(ws_dir, capsys):
+    text = CONFIG.replace(*WEB_SITE).replace('thread = "game"', 'thread = "3"\ngraveyard = "the cemetery"')
+    (ws_dir / "forummod.toml").write_text(text, encoding="utf-8")
+    code, _, err = run_cli(capsys, "tally", "--config", str(ws_dir / "forummod.toml"))
+    assert_one_clear_error(code, err, "games.g1.graveyard", "'the cemetery'")

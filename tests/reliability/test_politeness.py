@@ -190,3 +190,52 @@ def test_a_retry_after_holds_back_every_game_on_that_forum(clock):
         assert other.get("viewtopic.php?t=1").status == 200
         assert clock() - start >= 30 and len(forum.hits) == 2
     fhttp.reset_limiters()
+
+
+# ---------------------------------------------------------------------- one host, every request
+
+
+FAST_INTERVAL = 0.02  # small so the test is quick; every gap is measured against it
+
+
+def test_a_first_poll_of_a_thousand_posts_keeps_the_interval_at_every_request_login_and_redirects_included(tmp_path):
+    """Issue 19, failure 3: the redirect after the login POST was followed inside requests,
+    outside the rate limiter (2-5 ms gaps). The forum stamps every request it receives: the
+    whole first poll of a 1,000-post thread (100 pages), with a login (GET form, POST, its
+    302), a session that expires mid-walk (a login page instead of a page, then a new login)
+    and pages that moved (301), never shows two requests closer than `request_interval`."""
+    from forummod.demo.run import PASSWORD_ENV
+
+    fhttp.reset_limiters()
+    site = forum_site(1, 1000)
+    site.users["Mod"] = "pw-politeness"
+    with FaultyForum(site) as forum:
+        for start in (500, 900):  # the session "expires" twice mid-walk: two logins
+            forum.inject("login", match=f"start={start}", times=1)
+        for start in (100, 400, 800):
+            forum.inject("moved", match=f"start={start}", times=1)
+        cfg = tmp_path / "forummod.toml"
+        text = config_text(tmp_path, [forum.base_url], games_per_forum=1)
+        text = text.replace(f"request_interval = {INTERVAL}",
+                            f'request_interval = {FAST_INTERVAL}\nusername = "Mod"\npassword_env = "{PASSWORD_ENV}"')
+        cfg.write_text(text, encoding="utf-8")
+        import os
+
+        os.environ[PASSWORD_ENV] = "pw-politeness"
+        try:
+            with Workspace.open(cfg) as ws:
+                report = poll_game(ws, "g0_1")
+                posts = ws.store.posts("f0", "1")
+        finally:
+            os.environ.pop(PASSWORD_ENV, None)
+        hits = list(forum.hits)
+    assert report.ok, report.error
+    assert len(posts) == 1000
+    kinds = [(h.method, h.path.split("?")[0]) for h in hits]
+    assert kinds.count(("POST", "/ucp.php")) == 2  # logged in at each expiry
+    after_login = [b for a, b in zip(hits, hits[1:]) if a.method == "POST"]
+    assert after_login and all(h.path.startswith("/index.php") for h in after_login)  # its redirect, followed
+    assert sum(h.fault == "moved" for h in hits) == 3 and sum("moved=1" in h.path for h in hits) == 3
+    assert len(hits) >= 100 + 3 + 2 * 4
+    assert_polite([h.at for h in hits], FAST_INTERVAL)
+    fhttp.reset_limiters()

@@ -300,3 +300,62 @@ def test_the_preview_never_logs_its_token(preview, caplog):
            headers={"Origin": f"http://127.0.0.1:{server.port}"}, allow_redirects=False)
     ours = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith("forummod"))
     assert "preview GET /" in ours and server.token not in ours  # (the test's own HTTP client logs it)
+
+
+# ---------------------------------------------------------------------- the mask hides values, not words
+
+
+def test_the_mask_leaves_key_names_and_variable_names_readable(ws_dir_with_password_key, capsys):
+    """Issue 19, failure 4: "sites.f.password: *** key" and "no password: *** $FORUM_PASSWORD_VAR"."""
+    code = main(["tally", "--config", str(ws_dir_with_password_key)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "sites.f.password: unknown key; did you mean 'password_env'?" in err
+    assert "***" not in err
+
+
+def test_a_missing_password_names_its_variable_in_clear(monkeypatch):
+    from forummod.logsafe import redact
+
+    monkeypatch.delenv("FORUM_PASSWORD_VAR", raising=False)
+    with pytest.raises(ConfigError) as e:
+        read_secret("FORUM_PASSWORD_VAR", site_name="spirit")
+    assert redact(str(e.value)) == "sites.spirit: no password: set $FORUM_PASSWORD_VAR"
+
+
+@pytest.mark.parametrize("text, hidden", [
+    ("POST body username=gm&password=pw-9f8e7d&login=Login", "pw-9f8e7d"),
+    ("{'login': 'gm', 'password': 'pw-9f8e7d'}", "pw-9f8e7d"),
+    ('{"api_key": "k-9f8e7d"}', "k-9f8e7d"),
+    ("Cookie: phpbb_sid=9f8e7d6c5b4a", "9f8e7d6c5b4a"),
+    ("headers:\nAuthorization: Bearer 9f8e7d6c5b4a", "9f8e7d6c5b4a"),
+])
+def test_the_mask_still_hides_a_value_next_to_its_name(text, hidden):
+    from forummod.logsafe import redact
+
+    out = redact(text)
+    assert hidden not in out and "***" in out
+
+
+@pytest.mark.parametrize("text", [
+    "sites.spirit.password: unknown key; did you mean 'password_env'?",
+    "no password: set $FORUM_PASSWORD_VAR or the keyring",
+    "password_env = FORUM_PASSWORD",
+    "the forum refused the password (wrong password?)",
+    "a cookie: none stored yet",
+])
+def test_the_mask_leaves_ordinary_words_alone(text):
+    from forummod.logsafe import redact
+
+    assert redact(text) == text
+
+
+@pytest.fixture
+def ws_dir_with_password_key(tmp_path):
+    text = ('[workspace]\nstore = "store.sqlite"\n\n[sites.f]\nengine = "phpbb"\nbase_url = "http://127.0.0.1:9/"\n'
+            'username = "gm"\npassword = "hunter2hunter2"\n\n'
+            '[games.g1]\nsite = "f"\nthread = "3"\nruleset = "mafia-majority"\ngm = ["Mod"]\n'
+            'players = [{ name = "Ann" }, { name = "Bob" }, { name = "Cat" }]\n')
+    path = tmp_path / "forummod.toml"
+    path.write_text(text, encoding="utf-8")
+    return path

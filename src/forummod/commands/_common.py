@@ -22,10 +22,18 @@ def config_path(args) -> Path:
     return Path(args.config) if getattr(args, "config", None) else default_config_path()
 
 
-def open_workspace(args, **kw):
+def open_workspace(args, *, writes: bool = False, **kw):
+    """The workspace of `args.config`, as a context manager. `writes=True` (every command that
+    writes the store) also holds the workspace lock while it is open (`lock.holding_lock`)."""
     from forummod.service import Workspace
 
-    return Workspace.open(config_path(args), **kw)
+    ws = Workspace.open(config_path(args), **kw)
+    if not writes:
+        return ws
+    from forummod.lock import holding_lock
+
+    words = ["forummod", getattr(args, "command", None), getattr(args, "gm_command", None)]
+    return holding_lock(ws, " ".join(w for w in words if w))
 
 
 def parse_time(text: str, tz=None) -> datetime:

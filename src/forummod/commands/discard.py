@@ -16,7 +16,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    with open_workspace(args) as ws:
+    with open_workspace(args, writes=True) as ws:
         for did in args.id:
             discard(ws, did)
             print(f"draft {did} discarded")

@@ -29,7 +29,7 @@ def run(args) -> int:
     from forummod.drafting import draft_now, refresh_drafts
     from forummod.service import analyse_game
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, writes=not args.gm) as ws:
         gid = ws.only_game(args.game)
         now = parse_time(args.now, ws.cfg.game(gid).tz) if args.now else None
         a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)

@@ -87,7 +87,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from forummod.service import analyse_game
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, writes=True) as ws:
         gid = ws.only_game(args.game)
         game = ws.cfg.game(gid)
         at = parse_time(args.at, game.tz) if args.at else ws.clock()

@@ -20,7 +20,7 @@ def run(args) -> int:
     from forummod.progress import progress_printer
     from forummod.service import poll_game
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, writes=True) as ws:
         reports = []
         for gid in ws.game_ids(args.game, active_only=args.game is None):
             with progress_printer(gid, enabled=not args.json) as prog:

@@ -22,7 +22,7 @@ def run(args) -> int:
     from forummod.publish import publish
 
     results = []
-    with open_workspace(args) as ws:
+    with open_workspace(args, writes=not args.dry_run) as ws:
         for did in args.id:
             r = publish(ws, did, dry_run=args.dry_run, resend=args.resend)
             results.append(r)

@@ -35,6 +35,12 @@ from forummod.model import Roster
 Status = Literal["matched", "ambiguous", "unknown", "homoglyph"]
 
 
+#: Characters of a vote's target text that name resolution reads: far longer than any forum
+#: name with the words after it, and what keeps a post of a thousand votes on one huge line
+#: linear (each phrase would otherwise fold the whole rest of the line: benchmarks/blowup.py).
+MAX_QUERY = 200
+
+
 @dataclass(frozen=True)
 class NameMatch:
     """What a typed name resolved to. `name` is the roster seat name when matched.
@@ -221,6 +227,8 @@ class NameIndex:
         """Resolve `text` (a name, possibly followed by more words when `trailing`). Answers are
         remembered per index (a pure function of its arguments; `at` counts only where replaced
         players' names are keys)."""
+        if len(text) > MAX_QUERY:  # the rest of a megabyte line is no name: bounded work per vote phrase
+            text = text[:MAX_QUERY]
         key = (text, at if self._timed else None, cutoff, margin, trailing)
         hit = self._resolved.get(key)
         if hit is None:

@@ -268,7 +268,8 @@ def _fragments(html: str) -> list:
         raise lxml.etree.ParserError("Document is empty")
     assert doc.tag == "html"
     bodies = [e for e in doc if e.tag == "body"]
-    assert len(bodies) == 1, ("too many bodies: %r in %r" % (bodies, html))
+    if not bodies:  # a "document" with a head only ("<!DOCTYPE><script>"): no visible text
+        return []
     body = bodies[0]
     parts: list = [body.text] if body.text and body.text.strip() else []
     parts.extend(body)

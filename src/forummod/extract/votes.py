@@ -43,6 +43,7 @@ DEFAULT_FORMS = ("bold", "tag")
 
 _LEAD = re.compile(r"[\s*•·~«\"'(\[\-–—_]*")
 _SEP = " \t:：=-–—>»→~.,;!|"
+_MAX_HEAD = 256  # characters looked at before a vote phrase (no vote needs more; bounds huge posts)
 _AFTER_SEP = tuple(",;.!?|/，。；！？、:：")
 
 
@@ -129,14 +130,16 @@ class VoteGrammar:
         for t in pt.tags:
             add(self._segment(text, t.start, t.end, "tag", resolve, default=t.kind))
         keywords = self._may_hold_keyword(text)
+        line_at = _line_finder(text)  # pt.line_at scans the text: quadratic over a huge one-line post
         for b in (pt.bold if keywords else ()):
             for s, e in _line_pieces(text, b.start, b.end):
                 add(self._segment(text, s, e, "bold", resolve, anywhere=True, extend=True))
-            ls, _ = pt.line_at(b.start)
+            ls, le = line_at(b.start)
+            if b.start - ls > _MAX_HEAD:  # "VOTE: [b]name[/b]" has a short head; a long one is no such vote
+                continue
             head = text[ls:b.start]
             m = self.keyword.match(head, _LEAD.match(head).end())
             if m and not self._clean(head[m.end():]):
-                _, le = pt.line_at(b.start)
                 add(self._segment(text, ls, le, "bold", resolve))
         for m in self.hash.finditer(text):
             kind = "unvote" if m.group("kind") else "vote"
@@ -176,22 +179,25 @@ class VoteGrammar:
             return []
         out: list[VoteAction] = []
         cur = first
+        at = matches.index(first)
         while cur is not None:
             kind = _kind(cur)
-            nxt = next((m for m in matches if m.start() >= cur.end()
-                        and (_after_sep(seg, m.start()) or kind != "vote")), None)
+            # the scan goes on from the current phrase, never from the start: linear in the phrases
+            j = next((k for k in range(at + 1, len(matches)) if matches[k].start() >= cur.end()
+                      and (_after_sep(seg, matches[k].start()) or kind != "vote")), None)
+            nxt = matches[j] if j is not None else None
             arg = seg[cur.end(): nxt.start() if nxt else len(seg)]
             raw = seg[cur.start(): nxt.start() if nxt else len(seg)].strip().rstrip(",;，；")
             if extend and nxt is None and not arg.strip(_SEP):
-                line_end = text.find("\n", e)
-                arg = text[e: len(text) if line_end < 0 else line_end]
+                line_end = text.find("\n", e, e + _MAX_HEAD)  # "[b]VOTE:[/b] name": the name is near
+                arg = text[e: e + _MAX_HEAD if line_end < 0 else line_end]
                 raw = (raw + " " + arg.strip()).strip()
             single = has_cjk(cur.group(0)) and len(cur.group(0).strip()) == 1
             is_strong = (strong and cur is first and not single and (form != "plain" or ":" in arg[:3] or "：" in arg[:3])) \
                 or form in ("tag", "hash")
             out.append(self._action(kind, raw, s + cur.start(), form, arg, resolve, strong=is_strong,
                                     abstain=cur.group("abstain") is not None))
-            cur = nxt
+            cur, at = nxt, (j if j is not None else at)
         return out
 
     def _action(self, kind: str, raw: str, start: int, form: str, arg: str, resolve, *, strong: bool,
@@ -256,8 +262,21 @@ def _kind(m: re.Match) -> str:
 
 
 def _after_sep(seg: str, pos: int) -> bool:
-    before = seg[:pos].rstrip()
+    before = seg[max(0, pos - _MAX_HEAD):pos].rstrip()  # a bounded look back: linear over a huge line
     return before.endswith(_AFTER_SEP)
+
+
+def _line_finder(text: str):
+    """`PostText.line_at` from the newline positions found once (bisect, not a scan per call)."""
+    from bisect import bisect_left
+
+    nls = [m.start() for m in re.finditer("\n", text)]
+
+    def line_at(pos: int) -> tuple[int, int]:
+        i = bisect_left(nls, pos)
+        return (nls[i - 1] + 1 if i else 0), (nls[i] if i < len(nls) else len(text))
+
+    return line_at
 
 
 def _line_pieces(text: str, s: int, e: int) -> list[tuple[int, int]]:

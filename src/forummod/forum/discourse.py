@@ -117,8 +117,9 @@ class DiscourseAdapter:
         self._authed = False
         if site.api_key_env:
             key = read_secret(site.api_key_env, site_name=site_name, what="API key")
-            self.http.session.headers["Api-Key"] = key  # type: ignore[union-attr]
-            self.http.session.headers["Api-Username"] = site.username or "system"  # type: ignore[union-attr]
+            # CRED-3: the key travels only in Discourse's documented headers, only to the site's origin
+            self.http.set_site_header("Api-Key", key)
+            self.http.site_headers["Api-Username"] = site.username or "system"
             self._authed = True
 
     @property
@@ -142,6 +143,9 @@ class DiscourseAdapter:
         if not self.site.username:
             raise LoginRequired(f"{self.site_name}: Discourse needs username + password_env or api_key_env")
         password = read_secret(self.site.password_env, use_keyring=self.site.use_keyring, site_name=self.site_name)
+        if not self.http.same_origin("/session"):  # CRED-1: credentials only to the site's own origin
+            raise LoginFailed(f"discourse: the login endpoint {self.http.absolute('/session')} is not on the "
+                              f"site's origin {self.http.site_origin}; nothing was sent")
         hdr = {"X-Requested-With": "XMLHttpRequest", "Accept": "application/json"}
         csrf = self.http.get("/session/csrf", headers=hdr, check_login=False)
         token = json.loads(csrf.text).get("csrf", "") if is_json(csrf.text) else ""

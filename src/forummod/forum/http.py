@@ -98,6 +98,22 @@ def parse_retry_after(value: str | None, now: float) -> float | None:
     return max(0.0, dt.timestamp() - now)
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin(url: str) -> str:
+    """scheme://host:port of a URL, lower case, the default port spelled out ("" if relative)."""
+    parts = urlsplit(url)
+    if not parts.netloc or not parts.hostname:
+        return ""
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port or _DEFAULT_PORTS.get(scheme, 0)
+    except ValueError:
+        return ""
+    return f"{scheme}://{parts.hostname.lower()}:{port}"
+
+
 _C1 = re.compile("[\x80-\x9f]")
 
 
@@ -306,6 +322,7 @@ class HttpClient:
     backoff_base: float = 1.0
     backoff_max: float = 60.0
     stats: HttpStats = field(default_factory=HttpStats)
+    site_headers: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.session is None:
@@ -321,8 +338,23 @@ class HttpClient:
 
     @staticmethod
     def _site_key(url: str) -> str:
-        parts = urlsplit(url)
-        return f"{parts.scheme}://{parts.netloc}".lower() if parts.netloc else ""
+        return origin(url)
+
+    @property
+    def site_origin(self) -> str:
+        """The forum's own origin (scheme, host, port): the only place credentials may go."""
+        return origin(self.absolute(self.base_url or "/"))
+
+    def same_origin(self, url: str) -> bool:
+        """`url` (relative to the site) is on the forum's own origin."""
+        mine = self.site_origin
+        return bool(mine) and origin(self.absolute(url)) == mine
+
+    def set_site_header(self, name: str, value: str) -> None:
+        """A header sent only to the site's own origin (an API key): never to another host a
+        link or a redirect points at. SECURITY.md, rule CRED-3."""
+        register_secret(value)
+        self.site_headers[name] = value
 
     def absolute(self, url: str) -> str:
         return urljoin(self.base_url, url) if self.base_url else url
@@ -367,6 +399,8 @@ class HttpClient:
             self.stats.requests += 1
             assert self.session is not None
             log.debug("%s %s", method, url)
+            if self.site_headers and self.same_origin(url):  # CRED-3: API keys to the site only
+                kw["headers"] = {**self.site_headers, **(kw.get("headers") or {})}
             resp = self.session.request(method, url, timeout=(min(10.0, self.timeout), self.timeout),
                                         stream=True, **kw)
             n = self._read_body(resp, url)
@@ -474,15 +508,24 @@ class HttpClient:
     def _follow(self, url: str, headers: Mapping[str, str], params: Mapping[str, Any] | None) -> requests.Response:
         """GET `url` and follow its redirects one polite request at a time; a loop is an error."""
         resp = self._send("GET", url, headers=headers, params=params, allow_redirects=False)
+        return self._redirects(resp, "GET", url, headers)
+
+    def _redirects(self, resp: requests.Response, method: str, url: str,
+                   headers: Mapping[str, str]) -> requests.Response:
+        """Follow `resp`'s redirects with GETs, each through the site's limiter (never inside
+        requests, where no interval applies); a loop or a chain over MAX_REDIRECTS is an error.
+        A 307/308 answer to a POST is not followed: that would send the POST again."""
         seen = [resp.url]
-        while resp.is_redirect:
+        while resp.is_redirect and not (method == "POST" and resp.status_code in (307, 308)):
             nxt = urljoin(resp.url, resp.headers["Location"])
             if nxt in seen or len(seen) > MAX_REDIRECTS:
                 what = "in a loop" if nxt in seen else f"more than {MAX_REDIRECTS} times"
                 chain = " -> ".join([*seen, nxt])
-                raise NetworkError(redact(f"GET {url}: the forum redirects {what} ({chain}); not retried"))
+                raise NetworkError(redact(f"{method} {url}: the forum redirects {what} ({chain}); not retried"))
             seen.append(nxt)
-            resp = self._send("GET", nxt, headers=headers, allow_redirects=False)
+            hop_headers = headers if method == "GET" else {k: v for k, v in headers.items()
+                                                           if k.lower() != "content-type"}
+            resp = self._send("GET", nxt, headers=hop_headers, allow_redirects=False)
         return resp
 
     def _count_retry(self, state: RetryCallState) -> None:
@@ -492,13 +535,22 @@ class HttpClient:
 
     def post(self, url: str, data: Mapping[str, Any] | None = None, *, json: Any = None,
              headers: Mapping[str, str] | None = None, allow_redirects: bool = True) -> Fetched:
-        """POST once: a POST is never retried (it may have been applied)."""
+        """POST once: a POST is never retried (it may have been applied).
+
+        `allow_redirects`: follow the answer's redirects with GETs, each through the site's
+        limiter like any other request; False returns the redirect itself."""
         url = self.absolute(url)
+        hdrs = dict(headers or {})
         try:
-            resp = self._send("POST", url, data=data, json=json, headers=dict(headers or {}),
-                              allow_redirects=allow_redirects)
+            resp = self._send("POST", url, data=data, json=json, headers=hdrs, allow_redirects=False)
         except requests.RequestException as e:
             raise NetworkError(redact(f"POST {url} failed ({type(e).__name__}); not retried")) from None
+        if allow_redirects and resp.is_redirect:
+            try:
+                resp = self._redirects(resp, "POST", url, hdrs)
+            except requests.RequestException as e:
+                raise NetworkError(redact(f"POST {url}: following its redirect failed ({type(e).__name__}); "
+                                          "the POST itself went through")) from None
         return self._to_fetched(resp)
 
     def now(self) -> datetime:

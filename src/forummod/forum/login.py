@@ -1,15 +1,20 @@
 """Form login driven by a profile: fetch the form, keep its hidden fields (CSRF tokens),
-fill the credentials, post once, and check the answer. Secrets are registered for redaction."""
+fill the credentials, post once, and check the answer. Secrets are registered for redaction.
+
+Where the password may go is one rule (SECURITY.md, CRED-1 and CRED-2): only to the configured
+login endpoint (its origin and path), only in a form with a password field of that name;
+anything else is a `LoginFailed` shown to the GM, never a guess at another form."""
 
 from __future__ import annotations
 
 import os
-from urllib.parse import urljoin
+from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 from forummod.errors import ConfigError, LoginFailed
 from forummod.forum.html_engine import first, first_element, parse_html
-from forummod.forum.http import HttpClient
-from forummod.forum.profile import Profile
+from forummod.forum.http import HttpClient, origin
+from forummod.forum.profile import LoginSpec, Profile
 from forummod.logsafe import register_secret
 
 
@@ -50,22 +55,66 @@ def form_fields(form: object) -> dict[str, str]:
     return out
 
 
+def _path(url: str) -> str:
+    return (urlsplit(url).path or "/").rstrip("/") or "/"
+
+
+def _has_password_field(form: Any, name: str) -> bool:
+    return bool(form.xpath(".//input[@name=$n][translate(@type,'PASWORD','pasword')='password']", n=name))
+
+
+def login_form(spec: LoginSpec, root: Any) -> Any | None:
+    """The login form on a page: one the profile's `form` selectors match (in their order, else
+    any form) that has a password input named `pass_field`. A search box or a reply form is
+    never a login form, whatever a loose selector ("form") matched first. CRED-2."""
+    candidates = [el for ex in spec.form for el in ex.elements(root)] if spec.form else []
+    candidates += root.xpath("//form")
+    for form in candidates:
+        if getattr(form, "tag", None) == "form" and _has_password_field(form, spec.pass_field):
+            return form
+    return None
+
+
+def credential_target(http: HttpClient, endpoint: str, page_url: str, action: str) -> None:
+    """LoginFailed unless the login form posts to the configured login endpoint: its origin
+    (scheme, host, port), which is the site's own unless the profile names an absolute login
+    URL, and its path (the query may differ: SMF posts `action=login` to `action=login2`).
+    The login page itself must not have been redirected elsewhere. CRED-1."""
+    allowed = origin(endpoint)
+    if not allowed:
+        raise LoginFailed(f"{http.site}: the login URL {endpoint!r} is not absolute; nothing was sent")
+    if origin(page_url) != allowed:
+        raise LoginFailed(f"{http.site}: the login page {endpoint} led to {page_url}, another site; "
+                          "the password was not sent")
+    if origin(action) != allowed:
+        raise LoginFailed(f"{http.site}: the login form on {page_url} posts to {action}, not to {allowed}; "
+                          "the password was not sent")
+    if _path(action) != _path(endpoint):
+        raise LoginFailed(f"{http.site}: the form on {page_url} posts to {action}, not to the login endpoint "
+                          f"{endpoint}; the password was not sent")
+
+
 def login_with_form(http: HttpClient, profile: Profile, username: str, password: str) -> None:
-    """Log in through the engine's form; LoginFailed with the forum's own message when refused."""
+    """Log in through the engine's form; LoginFailed with the forum's own message when refused,
+    or when no form on the login page may receive the password (SECURITY.md, CRED-1/CRED-2)."""
     spec = profile.login
     if not spec.url:
         raise LoginFailed(f"{profile.name}: the profile has no login form")
     register_secret(password)
-    page = http.get(spec.url, check_login=False)
+    endpoint = http.absolute(spec.url)
+    if origin(endpoint) not in (http.site_origin, origin(spec.url)):
+        raise LoginFailed(f"{profile.name}: the login URL {endpoint} is not on the site's origin "
+                          f"{http.site_origin}; the password was not sent")
+    page = http.get(endpoint, check_login=False)
     root = parse_html(page.text)
-    form = first_element(spec.form, root) if spec.form else None
-    if form is None:
-        forms = root.xpath("//form[.//input[@type='password']]")
-        form = forms[0] if forms else None
+    form = login_form(spec, root)
     if form is None:
         if spec.logged_in and first_element(spec.logged_in, root) is not None:
             return  # the session cookie is still good
-        raise LoginFailed(f"{profile.name}: no login form at {page.url}")
+        raise LoginFailed(f"{profile.name}: no login form (a form with a password field "
+                          f"{spec.pass_field!r}) at {page.url}; the password was not sent")
+    action = urljoin(page.url, form.get("action") or page.url)
+    credential_target(http, endpoint, page.url, action)
     data = form_fields(form)
     if spec.csrf_meta:
         token = root.xpath(f"//meta[@name='{spec.csrf_meta}']/@content")
@@ -74,7 +123,6 @@ def login_with_form(http: HttpClient, profile: Profile, username: str, password:
     data.update(spec.extra)
     data[spec.user_field] = username
     data[spec.pass_field] = password
-    action = urljoin(page.url, form.get("action") or page.url)
     answer = http.post(action, data)
     aroot = parse_html(answer.text)
     if answer.status >= 400:
