@@ -306,12 +306,16 @@ class RealForum:
                 fh.close()
         self._inuse.clear()
 
+    #: what a reset copies back (default: all of `state_names`; an engine whose code lives in
+    #: the state copies only its database and caches)
+    reset_names: ClassVar[tuple[str, ...]] = ()
+
     def reset(self) -> float:
         """Back to the seeded state: stop the server, copy the snapshot over the run's state,
         start again on the same port. Returns the seconds it took."""
         t0 = time.monotonic()
         self.stop()
-        harness.copy_state(self.seed_dir / "state", self.run_dir, self.state_names)
+        harness.copy_state(self.seed_dir / "state", self.run_dir, self.reset_names or self.state_names)
         self.start()
         took = time.monotonic() - t0
         self.timings.resets.append(took)
@@ -416,6 +420,13 @@ class RealForum:
     def deadlines(self) -> dict[str, datetime]:
         return self.script.deadlines()
 
+    #: the markup players type on this engine (the seed's bodies, forummod's drafts)
+    markup: ClassVar[str] = "markdown"
+
+    def bold(self, text: str) -> str:
+        """`text` in bold in this engine's markup."""
+        return f"[b]{text}[/b]" if self.markup == "bbcode" else f"**{text}**"
+
     #: how this engine's pages show times to the GM (for forummod's site `timezone`/`language`)
     page_timezone: ClassVar[str] = "UTC"
     page_language: ClassVar[str] = "en"
@@ -434,7 +445,7 @@ class RealForum:
             "request_interval = 0.0", "retries = 1", "timeout = 10.0", "",
             f"[games.{game}]", f"site = {q(site)}", f"thread = {q(self.thread_url())}",
             f"graveyard = {q(self.graveyard_url())}", f"ruleset = {q(g.ruleset)}", f"title = {q(g.title)}",
-            f"language = {q(g.language)}", 'markup = "markdown"', f"timezone = {q(g.timezone)}",
+            f"language = {q(g.language)}", f"markup = {q(self.markup)}", f"timezone = {q(g.timezone)}",
             f"gm = [{q(g.gm)}]", "seed = 1", "",
         ]
         for name in g.players:
@@ -477,6 +488,11 @@ class RealForum:
         msgs = [m for c in self.db_conversations(user) for m in c.messages]
         msgs.sort(key=lambda m: (m.at, m.id))
         return msgs[-n:]
+
+    def inbox_messages(self, user: str | None = None) -> list[ForumMessage]:
+        """The messages a poll of `user`'s inbox sees (GM default): every message of the
+        conversations where the engine has them; MyBB's inbox holds only received PMs."""
+        return [m for c in self.db_conversations(user) for m in c.messages]
 
     def messages_since_seed(self, user: str | None = None) -> list[ForumMessage]:
         seeded = {i for pm in self.seed["pms"].values() for ids in pm["message_ids"].values() for i in ids}

@@ -25,12 +25,13 @@ import pytest
 from .base import RealForum
 from .flaskbb_engine import FlaskBBForum
 from .harness import EngineUnavailable
+from .mybb_engine import MyBBForum
 from .script import GameScript
 from .spirit_engine import SpiritForum
 
-ENGINES: dict[str, type[RealForum]] = {"flaskbb": FlaskBBForum, "spirit": SpiritForum}
-FORUM_FIXTURES = frozenset({"flaskbb_forum", "spirit_forum", "real_forum", "flaskbb_fresh", "spirit_fresh",
-                            "fresh_forum"})
+ENGINES: dict[str, type[RealForum]] = {"flaskbb": FlaskBBForum, "spirit": SpiritForum, "mybb": MyBBForum}
+PHP_ENGINES = frozenset({"mybb"})
+FORUM_FIXTURES = frozenset({f"{e}_{kind}" for e in ENGINES for kind in ("forum", "fresh")} | {"real_forum", "fresh_forum"})
 _started: list[RealForum] = []
 _unavailable: dict[str, str] = {}
 
@@ -81,6 +82,13 @@ def spirit_forum(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealForum
     forum.close()
 
 
+@pytest.fixture(scope="session")
+def mybb_forum(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealForum]:
+    forum = _provide("mybb", tmp_path_factory)
+    yield forum
+    forum.close()
+
+
 @pytest.fixture(scope="session", params=sorted(ENGINES))
 def real_forum(request: pytest.FixtureRequest) -> RealForum:
     return request.getfixturevalue(f"{request.param}_forum")
@@ -101,6 +109,11 @@ def flaskbb_fresh(flaskbb_forum: RealForum) -> Iterator[RealForum]:
 @pytest.fixture
 def spirit_fresh(spirit_forum: RealForum) -> Iterator[RealForum]:
     yield from _fresh(spirit_forum)
+
+
+@pytest.fixture
+def mybb_fresh(mybb_forum: RealForum) -> Iterator[RealForum]:
+    yield from _fresh(mybb_forum)
 
 
 @pytest.fixture
