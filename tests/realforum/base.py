@@ -221,6 +221,14 @@ class RealForum:
                           session: requests.Session | None = None) -> ForumConversation:
         raise NotImplementedError
 
+    #: the engine keeps sessions on the server, so a test can make it forget one
+    can_expire_sessions: ClassVar[bool] = False
+
+    def expire_sessions(self, name: str) -> None:
+        """Make the server forget every session of `name` (cookies held by clients stop working),
+        as a session timeout or a logout elsewhere does."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ cache keys
 
     def install_key(self) -> str:
@@ -420,6 +428,25 @@ class RealForum:
     def deadlines(self) -> dict[str, datetime]:
         return self.script.deadlines()
 
+    #: a page anywhere on the forum links this once logged in (the logout link)
+    logout_link: ClassVar[str] = r"/(auth|user)/logout"
+    #: the engine threads PMs into conversations (FlaskBB, Spirit); MyBB keeps each PM apart
+    pm_threads: ClassVar[bool] = True
+
+    def conversation_keys_shown(self, key: str) -> list[int]:
+        """Positions (0-based) of the messages of seeded conversation `key` that its page in the
+        GM's mailbox shows: all of them, or only the first where each PM stands alone."""
+        n = len(self.script.conversation(key).messages)
+        return list(range(n)) if self.pm_threads else [0]
+
+    def mailbox_ids(self, user: str | None = None) -> set[int]:
+        """The seeded conversation ids of `user`'s mailbox (GM default): one per conversation,
+        or one per message where each PM stands alone."""
+        who = user or self.script.gm
+        if self.pm_threads:
+            return {pm["ids"][who] for pm in self.seed["pms"].values() if who in pm["ids"]}
+        return {i for pm in self.seed["pms"].values() for i in pm["message_ids"].get(who, [])}
+
     #: the markup players type on this engine (the seed's bodies, forummod's drafts)
     markup: ClassVar[str] = "markdown"
 
@@ -462,6 +489,15 @@ class RealForum:
     @property
     def db_path(self) -> Path:
         return self.run_dir / self.db_name
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """Write to the live database (one short transaction; the server may be running)."""
+        con = sqlite3.connect(self.db_path, timeout=10)
+        try:
+            with con:
+                con.execute(sql, tuple(args))
+        finally:
+            con.close()
 
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple]:
         """Read the live database (read-only connection; the server may be running)."""

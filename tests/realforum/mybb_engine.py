@@ -37,6 +37,8 @@ class MyBBForum(PhpForum):
     db_name = f"data/{DB}"
     login_path = "member.php?action=login"
     new_pm_path = "private.php?action=send"
+    logout_link = r"member\.php\?action=logout"
+    pm_threads = False
 
     # ------------------------------------------------------------------ install
 
@@ -163,6 +165,14 @@ class MyBBForum(PhpForum):
         return parse_conversation(self._get(s, self.conversation_url(conversation_id)).text, conversation_id)
 
     # ------------------------------------------------------------------ database
+
+    can_expire_sessions = True
+
+    def expire_sessions(self, name: str) -> None:
+        """A new login key (the `mybbuser` cookie is uid_loginkey) and no session rows."""
+        uid = self.account(name).id
+        self.execute("UPDATE mybb_users SET loginkey = ? WHERE uid = ?", (f"expired{time.time_ns()}", uid))
+        self.execute("DELETE FROM mybb_sessions WHERE uid = ?", (uid,))
 
     def _names(self) -> dict[int, str]:
         return dict(self.query("SELECT uid, username FROM mybb_users"))

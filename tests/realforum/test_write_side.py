@@ -109,3 +109,29 @@ def test_two_replies_in_a_row_keep_the_profiles_interval_and_both_land(fresh_for
     interval = ad.profile.reply.flood_interval
     assert gm.clock.sleeps == ([pytest.approx(interval, abs=1.0)] if interval else [])
 
+
+
+def test_session_expired_on_the_server_logs_in_again(fresh_forum, gm):
+    """The forum forgets the GM's session (what an expiry or a logout elsewhere does): the next
+    inbox poll gets a guest page, logs in once more with the configured account, reads the same
+    messages, and a reply afterwards lands once."""
+    if not fresh_forum.can_expire_sessions:
+        pytest.skip(f"{fresh_forum.engine} keeps its session in a signed cookie: nothing to expire on the server")
+    ad = gm()
+    logins: list[int] = []
+    login = ad.login
+
+    def counted_login() -> None:
+        logins.append(1)
+        login()
+
+    ad.login = counted_login  # type: ignore[method-assign]
+    first = ad.poll_inbox(None)
+    assert first.messages and len(logins) == 1
+    fresh_forum.expire_sessions(fresh_forum.gm.name)
+    again = ad.poll_inbox(None)
+    assert len(logins) == 2
+    assert sorted(m.message_id for m in again.messages) == sorted(m.message_id for m in first.messages)
+    pub = ad.reply(ThreadRef(fresh_forum.thread_url()), "Dopo la scadenza della sessione.")
+    assert [str(p.id) for p in fresh_forum.posts_since_seed("game")] == [pub.remote_id]
+    assert len(logins) == 2
