@@ -430,6 +430,16 @@ class RealForum:
 
     #: a page anywhere on the forum links this once logged in (the logout link)
     logout_link: ClassVar[str] = r"/(auth|user)/logout"
+    #: what the server answers a player who opens another player's conversation (MyBB and
+    #: phpBB: an error page with 200)
+    foreign_pm_status: ClassVar[tuple[int, ...]] = (403, 404)
+    #: the longest PM subject the engine keeps (None: no limit)
+    subject_limit: ClassVar[int | None] = None
+
+    def shown_subject(self, subject: str) -> str:
+        """`subject` as the engine stores it (cut to its limit)."""
+        return subject[:self.subject_limit].rstrip() if self.subject_limit else subject
+
     #: the engine threads PMs into conversations (FlaskBB, Spirit); MyBB keeps each PM apart
     pm_threads: ClassVar[bool] = True
 
@@ -527,8 +537,11 @@ class RealForum:
 
     def inbox_messages(self, user: str | None = None) -> list[ForumMessage]:
         """The messages a poll of `user`'s inbox sees (GM default): every message of the
-        conversations where the engine has them; MyBB's inbox holds only received PMs."""
-        return [m for c in self.db_conversations(user) for m in c.messages]
+        conversations where the engine has them; where each PM stands alone (MyBB, phpBB) the
+        inbox holds the PMs received, and the account's own answers are in its sent folder."""
+        msgs = [m for c in self.db_conversations(user) for m in c.messages]
+        me = user or self.script.gm
+        return msgs if self.pm_threads else [m for m in msgs if m.author != me]
 
     def messages_since_seed(self, user: str | None = None) -> list[ForumMessage]:
         seeded = {i for pm in self.seed["pms"].values() for ids in pm["message_ids"].values() for i in ids}

@@ -26,11 +26,13 @@ from .base import RealForum
 from .flaskbb_engine import FlaskBBForum
 from .harness import EngineUnavailable
 from .mybb_engine import MyBBForum
+from .phpbb_engine import PhpBBForum
 from .script import GameScript
 from .spirit_engine import SpiritForum
 
-ENGINES: dict[str, type[RealForum]] = {"flaskbb": FlaskBBForum, "spirit": SpiritForum, "mybb": MyBBForum}
-PHP_ENGINES = frozenset({"mybb"})
+ENGINES: dict[str, type[RealForum]] = {"flaskbb": FlaskBBForum, "spirit": SpiritForum, "mybb": MyBBForum,
+                                    "phpbb": PhpBBForum}
+PHP_ENGINES = frozenset({"mybb", "phpbb"})
 FORUM_FIXTURES = frozenset({f"{e}_{kind}" for e in ENGINES for kind in ("forum", "fresh")} | {"real_forum", "fresh_forum"})
 _started: list[RealForum] = []
 _unavailable: dict[str, str] = {}
@@ -89,6 +91,13 @@ def mybb_forum(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealForum]:
     forum.close()
 
 
+@pytest.fixture(scope="session")
+def phpbb_forum(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealForum]:
+    forum = _provide("phpbb", tmp_path_factory)
+    yield forum
+    forum.close()
+
+
 @pytest.fixture(scope="session", params=sorted(ENGINES))
 def real_forum(request: pytest.FixtureRequest) -> RealForum:
     return request.getfixturevalue(f"{request.param}_forum")
@@ -114,6 +123,11 @@ def spirit_fresh(spirit_forum: RealForum) -> Iterator[RealForum]:
 @pytest.fixture
 def mybb_fresh(mybb_forum: RealForum) -> Iterator[RealForum]:
     yield from _fresh(mybb_forum)
+
+
+@pytest.fixture
+def phpbb_fresh(phpbb_forum: RealForum) -> Iterator[RealForum]:
+    yield from _fresh(phpbb_forum)
 
 
 @pytest.fixture

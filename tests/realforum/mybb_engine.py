@@ -39,6 +39,7 @@ class MyBBForum(PhpForum):
     new_pm_path = "private.php?action=send"
     logout_link = r"member\.php\?action=logout"
     pm_threads = False
+    foreign_pm_status = (200,)  # an error page
 
     # ------------------------------------------------------------------ install
 
@@ -196,10 +197,6 @@ class MyBBForum(PhpForum):
                                   unread=r[6] == 0)
                 for r in rows]
 
-    def inbox_messages(self, user: str | None = None) -> list[ForumMessage]:
-        """MyBB's inbox holds only received PMs; the account's own answers are in its sent folder."""
-        me = user or self.script.gm
-        return [m for c in self.db_conversations(me) for m in c.messages if m.author != me]
 
 
 # ---------------------------------------------------------------------- page parsers (harness-own;

@@ -157,6 +157,10 @@ class PhpForum(RealForum):
     def install_inputs(self) -> tuple[Path, ...]:  # type: ignore[override]
         return (self.tarball_path(), HERE / "php_engine.py")  # type: ignore[return-value]
 
+    @property
+    def seed_inputs(self) -> tuple[Path, ...]:  # type: ignore[override]
+        return (HERE / "engines" / self.engine / "seed.php",)
+
     # ------------------------------------------------------------------ install and seed
 
     def build_install(self, folder: Path) -> dict:
@@ -224,10 +228,11 @@ class PhpForum(RealForum):
         return s
 
     def submit(self, s: requests.Session, page: requests.Response, selector: str, values: dict[str, str],
-               **kw: Any) -> requests.Response:
-        """Submit the form `selector` of `page` with `values` over its own fields."""
+               drop: Any = None, **kw: Any) -> requests.Response:
+        """Submit the form `selector` of `page` with `values` over its own fields (those for
+        which `drop(name)` is true left out)."""
         form = find_form(page.text, selector)
-        data = form_fields(form) | values
+        data = {k: v for k, v in form_fields(form).items() if not (drop and drop(k))} | values
         action = requests.compat.urljoin(page.url, form.get("action") or page.url)
         r = s.post(action, data=data, headers={"Referer": page.url}, timeout=60, **kw)
         if r.status_code >= 500:

@@ -30,6 +30,7 @@ from forummod.forum.html_engine import (
 from forummod.forum.http import Fetched, HttpClient
 from forummod.forum.login import login_with_form, read_secret
 from forummod.forum.poller import poll_pages
+from forummod.forum.write import clean_url
 from forummod.model import Cursor, RawMessage
 
 
@@ -57,6 +58,16 @@ def first_page_url(profile: Any, url: str) -> str:
         newquery = re.sub(p.path_regex, drop, query)
         path, query = newpath, newquery
     return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
+
+
+#: a session id in a link of the page (phpBB's `sid=` until the cookie is seen; SMF's PHPSESSID)
+_LINK_SESSION = re.compile(r"(&amp;|[?&;])(?:sid|PHPSESSID)=[0-9a-f]{16,}(?=[\"'&#;\s<>])", re.IGNORECASE)
+
+
+def drop_session_ids(html: str) -> str:
+    """The page with session ids cut out of its links: a post quoting another links it, and
+    the post's stored HTML must not change (nor carry a secret) from one session to the next."""
+    return _LINK_SESSION.sub(lambda m: "?" if m.group(1) == "?" else "", html)
 
 
 class HtmlAdapter(FormWriter):
@@ -136,7 +147,10 @@ class HtmlAdapter(FormWriter):
         prof = self.profile
         if self.date_order != prof.date_order:
             prof = replace(prof, date_order=self.date_order)
-        return parse_thread_page(prof, text, url=url, tz=self.tz, now=self.now(), first_number=first_number)
+        # a page reached by a link that carries a session id (phpBB `sid=` before the cookie is
+        # seen): the posts' stored URLs must not carry it (a secret, and a different URL per session)
+        return parse_thread_page(prof, drop_session_ids(text), url=clean_url(url) or url, tz=self.tz,
+                                 now=self.now(), first_number=first_number)
 
     def poll_thread(self, thread: ThreadRef, cursor: Cursor | None, progress: Progress | None = None) -> ThreadPoll:
         return poll_pages(thread_id=self.thread_id(thread), first_url=first_page_url(self.profile, self.thread_url(thread)),

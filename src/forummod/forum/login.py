@@ -57,6 +57,7 @@ def login_with_form(http: HttpClient, profile: Profile, username: str, password:
         raise LoginFailed(f"{profile.name}: the profile has no login form")
     register_secret(password)
     page = http.get(spec.url, check_login=False)
+    shown_at = http.clock()
     root = parse_html(page.text)
     form = first_element(spec.form, root) if spec.form else None
     if form is None:
@@ -75,6 +76,9 @@ def login_with_form(http: HttpClient, profile: Profile, username: str, password:
     data[spec.user_field] = username
     data[spec.pass_field] = password
     action = urljoin(page.url, form.get("action") or page.url)
+    wait = shown_at + spec.min_form_age - http.clock()
+    if wait > 0:  # phpBB refuses a form posted within the second it was shown
+        http.sleep(wait)
     answer = http.post(action, data)
     aroot = parse_html(answer.text)
     if answer.status >= 400:
