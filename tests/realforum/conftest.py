@@ -1,15 +1,17 @@
-"""Fixtures of the real-forum suite: FlaskBB and Spirit on 127.0.0.1, seeded with game_script.toml.
+"""Fixtures of the real-forum suite: FlaskBB, Spirit, MyBB and phpBB on 127.0.0.1, seeded with
+game_script.toml.
 
-    flaskbb_forum, spirit_forum   session scope: installed (cached), seeded (cached), started once
-    real_forum                    session scope, parametrized over both engines
-    flaskbb_fresh, spirit_fresh, fresh_forum
+    flaskbb_forum, spirit_forum, mybb_forum, phpbb_forum
+                                  session scope: installed (cached), seeded (cached), started once
+    real_forum                    session scope, parametrized over every engine
+    flaskbb_fresh, spirit_fresh, mybb_fresh, phpbb_fresh, fresh_forum
                                   function scope: the same servers, reset to the seeded state
                                   after the test (use them in tests that write)
     game_script                   the parsed game script (no server)
 
-An engine that cannot be installed here (no Python 3.12 for FlaskBB, no package index) skips
-its tests with the reason. FORUMMOD_REALFORUM_REQUIRE turns skips into failures for a CI that
-must run them: "all", or engine names ("flaskbb,spirit"), or "any" (the run fails when
+An engine that cannot be installed here (no Python 3.12 for FlaskBB, no package index, no PHP
+or no forum tarball for MyBB/phpBB) skips its tests with the reason. FORUMMOD_REALFORUM_REQUIRE
+turns skips into failures for a CI that must run them: "all", or engine names ("flaskbb,spirit,mybb,phpbb"), or "any" (the run fails when
 real-forum tests were selected and no engine at all could be installed). Every test that uses
 these fixtures is marked `realforum` (deselect with -m "not realforum").
 """
@@ -32,7 +34,6 @@ from .spirit_engine import SpiritForum
 
 ENGINES: dict[str, type[RealForum]] = {"flaskbb": FlaskBBForum, "spirit": SpiritForum, "mybb": MyBBForum,
                                     "phpbb": PhpBBForum}
-PHP_ENGINES = frozenset({"mybb", "phpbb"})
 FORUM_FIXTURES = frozenset({f"{e}_{kind}" for e in ENGINES for kind in ("forum", "fresh")} | {"real_forum", "fresh_forum"})
 _started: list[RealForum] = []
 _unavailable: dict[str, str] = {}
