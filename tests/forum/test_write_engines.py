@@ -182,12 +182,12 @@ def test_the_forums_refusal_is_a_publish_error_in_its_own_words_and_is_not_resen
 
 @responses.activate
 def test_a_second_post_waits_for_the_engines_flood_interval(clock, monkeypatch):
-    case = REPLIES[4]  # MyBB: postfloodsecs 60
+    case = REPLIES[4]  # MyBB: postfloodsecs 60, refused while now - last <= 60
     serve(case.pages, case.action, case.answer)
     ad = adapter("mybb", clock, monkeypatch)
     ad.reply(ThreadRef(case.thread), "first")
     ad.reply(ThreadRef(case.thread), "second")
-    assert clock.sleeps == [60.0] and len(posts()) == 2
+    assert clock.sleeps == [61.0] and len(posts()) == 2
 
 
 @responses.activate

@@ -221,6 +221,14 @@ class RealForum:
                           session: requests.Session | None = None) -> ForumConversation:
         raise NotImplementedError
 
+    #: the engine keeps sessions on the server, so a test can make it forget one
+    can_expire_sessions: ClassVar[bool] = False
+
+    def expire_sessions(self, name: str) -> None:
+        """Make the server forget every session of `name` (cookies held by clients stop working),
+        as a session timeout or a logout elsewhere does."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ cache keys
 
     def install_key(self) -> str:
@@ -306,12 +314,16 @@ class RealForum:
                 fh.close()
         self._inuse.clear()
 
+    #: what a reset copies back (default: all of `state_names`; an engine whose code lives in
+    #: the state copies only its database and caches)
+    reset_names: ClassVar[tuple[str, ...]] = ()
+
     def reset(self) -> float:
         """Back to the seeded state: stop the server, copy the snapshot over the run's state,
         start again on the same port. Returns the seconds it took."""
         t0 = time.monotonic()
         self.stop()
-        harness.copy_state(self.seed_dir / "state", self.run_dir, self.state_names)
+        harness.copy_state(self.seed_dir / "state", self.run_dir, self.reset_names or self.state_names)
         self.start()
         took = time.monotonic() - t0
         self.timings.resets.append(took)
@@ -416,6 +428,42 @@ class RealForum:
     def deadlines(self) -> dict[str, datetime]:
         return self.script.deadlines()
 
+    #: a page anywhere on the forum links this once logged in (the logout link)
+    logout_link: ClassVar[str] = r"/(auth|user)/logout"
+    #: what the server answers a player who opens another player's conversation (MyBB and
+    #: phpBB: an error page with 200)
+    foreign_pm_status: ClassVar[tuple[int, ...]] = (403, 404)
+    #: the longest PM subject the engine keeps (None: no limit)
+    subject_limit: ClassVar[int | None] = None
+
+    def shown_subject(self, subject: str) -> str:
+        """`subject` as the engine stores it (cut to its limit)."""
+        return subject[:self.subject_limit].rstrip() if self.subject_limit else subject
+
+    #: the engine threads PMs into conversations (FlaskBB, Spirit); MyBB keeps each PM apart
+    pm_threads: ClassVar[bool] = True
+
+    def conversation_keys_shown(self, key: str) -> list[int]:
+        """Positions (0-based) of the messages of seeded conversation `key` that its page in the
+        GM's mailbox shows: all of them, or only the first where each PM stands alone."""
+        n = len(self.script.conversation(key).messages)
+        return list(range(n)) if self.pm_threads else [0]
+
+    def mailbox_ids(self, user: str | None = None) -> set[int]:
+        """The seeded conversation ids of `user`'s mailbox (GM default): one per conversation,
+        or one per message where each PM stands alone."""
+        who = user or self.script.gm
+        if self.pm_threads:
+            return {pm["ids"][who] for pm in self.seed["pms"].values() if who in pm["ids"]}
+        return {i for pm in self.seed["pms"].values() for i in pm["message_ids"].get(who, [])}
+
+    #: the markup players type on this engine (the seed's bodies, forummod's drafts)
+    markup: ClassVar[str] = "markdown"
+
+    def bold(self, text: str) -> str:
+        """`text` in bold in this engine's markup."""
+        return f"[b]{text}[/b]" if self.markup == "bbcode" else f"**{text}**"
+
     #: how this engine's pages show times to the GM (for forummod's site `timezone`/`language`)
     page_timezone: ClassVar[str] = "UTC"
     page_language: ClassVar[str] = "en"
@@ -434,7 +482,7 @@ class RealForum:
             "request_interval = 0.0", "retries = 1", "timeout = 10.0", "",
             f"[games.{game}]", f"site = {q(site)}", f"thread = {q(self.thread_url())}",
             f"graveyard = {q(self.graveyard_url())}", f"ruleset = {q(g.ruleset)}", f"title = {q(g.title)}",
-            f"language = {q(g.language)}", 'markup = "markdown"', f"timezone = {q(g.timezone)}",
+            f"language = {q(g.language)}", f"markup = {q(self.markup)}", f"timezone = {q(g.timezone)}",
             f"gm = [{q(g.gm)}]", "seed = 1", "",
         ]
         for name in g.players:
@@ -451,6 +499,15 @@ class RealForum:
     @property
     def db_path(self) -> Path:
         return self.run_dir / self.db_name
+
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """Write to the live database (one short transaction; the server may be running)."""
+        con = sqlite3.connect(self.db_path, timeout=10)
+        try:
+            with con:
+                con.execute(sql, tuple(args))
+        finally:
+            con.close()
 
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple]:
         """Read the live database (read-only connection; the server may be running)."""
@@ -477,6 +534,14 @@ class RealForum:
         msgs = [m for c in self.db_conversations(user) for m in c.messages]
         msgs.sort(key=lambda m: (m.at, m.id))
         return msgs[-n:]
+
+    def inbox_messages(self, user: str | None = None) -> list[ForumMessage]:
+        """The messages a poll of `user`'s inbox sees (GM default): every message of the
+        conversations where the engine has them; where each PM stands alone (MyBB, phpBB) the
+        inbox holds the PMs received, and the account's own answers are in its sent folder."""
+        msgs = [m for c in self.db_conversations(user) for m in c.messages]
+        me = user or self.script.gm
+        return msgs if self.pm_threads else [m for m in msgs if m.author != me]
 
     def messages_since_seed(self, user: str | None = None) -> list[ForumMessage]:
         seeded = {i for pm in self.seed["pms"].values() for ids in pm["message_ids"].values() for i in ids}

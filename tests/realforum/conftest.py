@@ -1,15 +1,17 @@
-"""Fixtures of the real-forum suite: FlaskBB and Spirit on 127.0.0.1, seeded with game_script.toml.
+"""Fixtures of the real-forum suite: FlaskBB, Spirit, MyBB and phpBB on 127.0.0.1, seeded with
+game_script.toml.
 
-    flaskbb_forum, spirit_forum   session scope: installed (cached), seeded (cached), started once
-    real_forum                    session scope, parametrized over both engines
-    flaskbb_fresh, spirit_fresh, fresh_forum
+    flaskbb_forum, spirit_forum, mybb_forum, phpbb_forum
+                                  session scope: installed (cached), seeded (cached), started once
+    real_forum                    session scope, parametrized over every engine
+    flaskbb_fresh, spirit_fresh, mybb_fresh, phpbb_fresh, fresh_forum
                                   function scope: the same servers, reset to the seeded state
                                   after the test (use them in tests that write)
     game_script                   the parsed game script (no server)
 
-An engine that cannot be installed here (no Python 3.12 for FlaskBB, no package index) skips
-its tests with the reason. FORUMMOD_REALFORUM_REQUIRE turns skips into failures for a CI that
-must run them: "all", or engine names ("flaskbb,spirit"), or "any" (the run fails when
+An engine that cannot be installed here (no Python 3.12 for FlaskBB, no package index, no PHP
+or no forum tarball for MyBB/phpBB) skips its tests with the reason. FORUMMOD_REALFORUM_REQUIRE
+turns skips into failures for a CI that must run them: "all", or engine names ("flaskbb,spirit,mybb,phpbb"), or "any" (the run fails when
 real-forum tests were selected and no engine at all could be installed). Every test that uses
 these fixtures is marked `realforum` (deselect with -m "not realforum").
 """
@@ -25,12 +27,14 @@ import pytest
 from .base import RealForum
 from .flaskbb_engine import FlaskBBForum
 from .harness import EngineUnavailable
+from .mybb_engine import MyBBForum
+from .phpbb_engine import PhpBBForum
 from .script import GameScript
 from .spirit_engine import SpiritForum
 
-ENGINES: dict[str, type[RealForum]] = {"flaskbb": FlaskBBForum, "spirit": SpiritForum}
-FORUM_FIXTURES = frozenset({"flaskbb_forum", "spirit_forum", "real_forum", "flaskbb_fresh", "spirit_fresh",
-                            "fresh_forum"})
+ENGINES: dict[str, type[RealForum]] = {"flaskbb": FlaskBBForum, "spirit": SpiritForum, "mybb": MyBBForum,
+                                    "phpbb": PhpBBForum}
+FORUM_FIXTURES = frozenset({f"{e}_{kind}" for e in ENGINES for kind in ("forum", "fresh")} | {"real_forum", "fresh_forum"})
 _started: list[RealForum] = []
 _unavailable: dict[str, str] = {}
 
@@ -81,6 +85,20 @@ def spirit_forum(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealForum
     forum.close()
 
 
+@pytest.fixture(scope="session")
+def mybb_forum(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealForum]:
+    forum = _provide("mybb", tmp_path_factory)
+    yield forum
+    forum.close()
+
+
+@pytest.fixture(scope="session")
+def phpbb_forum(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealForum]:
+    forum = _provide("phpbb", tmp_path_factory)
+    yield forum
+    forum.close()
+
+
 @pytest.fixture(scope="session", params=sorted(ENGINES))
 def real_forum(request: pytest.FixtureRequest) -> RealForum:
     return request.getfixturevalue(f"{request.param}_forum")
@@ -101,6 +119,16 @@ def flaskbb_fresh(flaskbb_forum: RealForum) -> Iterator[RealForum]:
 @pytest.fixture
 def spirit_fresh(spirit_forum: RealForum) -> Iterator[RealForum]:
     yield from _fresh(spirit_forum)
+
+
+@pytest.fixture
+def mybb_fresh(mybb_forum: RealForum) -> Iterator[RealForum]:
+    yield from _fresh(mybb_forum)
+
+
+@pytest.fixture
+def phpbb_fresh(phpbb_forum: RealForum) -> Iterator[RealForum]:
+    yield from _fresh(phpbb_forum)
 
 
 @pytest.fixture

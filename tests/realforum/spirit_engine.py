@@ -198,6 +198,12 @@ class SpiritForum(RealForum):
 
     # ------------------------------------------------------------------ database
 
+    can_expire_sessions = True
+
+    def expire_sessions(self, name: str) -> None:
+        """Django keeps sessions in the database: drop them all (only the test's users log in)."""
+        self.execute("DELETE FROM django_session")
+
     def _names(self) -> dict[int, str]:
         return dict(self.query("SELECT user_id, nickname FROM spirit_user_userprofile"))
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import signal
 import sqlite3
+import time
 from datetime import datetime, timedelta
 
 import pytest
@@ -43,6 +44,8 @@ from .gm_desk import (
 pytestmark = pytest.mark.realforum
 
 SECOND = timedelta(seconds=1)
+#: of a wait the flood gate asks for, the part really slept: enough for a form's minimum age
+REAL_WAIT = 2.1
 MINUTE = timedelta(minutes=1)
 
 
@@ -103,14 +106,18 @@ def work_desk(desk, tmp_path) -> GMDesk:
 @pytest.fixture
 def flood_waits(monkeypatch) -> list[float]:
     """The adapters keep each engine's flood interval between two writes of the GM (Spirit: 10 s)
-    by asking the process-wide flood gate; here the gate records the wait instead of sleeping
-    (the servers' own limits are off in the harness), so publishing several posts takes no time."""
+    by asking the process-wide flood gate; here the gate records the wait and sleeps at most
+    REAL_WAIT of it (the servers' own flood limits are off in the harness, but phpBB checks a
+    form's age against its own clock), so publishing several posts takes little time."""
     forum_write.reset_flood_gates()
     waits: list[float] = []
     reserve = forum_write.FloodGate.reserve
 
     def no_sleep(self, interval, not_before, clock, sleep):
-        return reserve(self, interval, not_before, clock, waits.append)
+        def record(seconds: float) -> None:
+            waits.append(seconds)
+            time.sleep(min(seconds, REAL_WAIT))  # a form's minimum age (phpBB) is checked in real time
+        return reserve(self, interval, not_before, clock, record)
 
     monkeypatch.setattr(forum_write.FloodGate, "reserve", no_sleep)
     yield waits
@@ -284,7 +291,7 @@ def test_final_vote_count_draft_lists_every_public_vote(desk):
     names = [(w.name, w.count, [v.voter for v in w.voters]) for w in plan.post.wagons]
     want = [(c["candidate"], str(c["total"]), c["voters"]) for c in forum.expected["D1"]["public"]]
     assert names == want
-    assert "**Dora** (1)" in body
+    assert f"{forum.bold('Dora')} (1)" in body
 
 
 # =========================================================================== 2. the nights
@@ -294,13 +301,14 @@ def test_gm_inbox_is_read_whole_over_http(desk):
     """Every PM of the GM's mailbox (the GM's own answer included) is in the store, read from
     the conversation pages of the logged-in GM, at the times the forum shows."""
     forum = desk.forum
-    seeded = sorted((m.author, m.at) for c in forum.db_conversations() for m in c.messages)
+    seeded = sorted((m.author, m.at) for m in forum.inbox_messages())
     with desk.workspace() as ws:
         stored = ws.store.messages("realforum")
     assert sorted((m.sender, m.created_at) for m in stored) == seeded
     assert all(m.url and m.url.startswith(forum.base_url) for m in stored)
     bodies = " ".join(m.body_html for m in stored)
-    assert all(m.body in bodies for c in forum.script.conversations for m in c.messages)
+    shown = {(m.author, m.at) for m in forum.inbox_messages()}
+    assert all(m.body in bodies for c in forum.script.conversations for m in c.messages if (m.author, m.at) in shown)
 
 
 def test_night_1_postino_takes_the_seers_result(desk):
@@ -382,9 +390,12 @@ def test_vote_count_is_published_once_and_reads_back_from_the_forum(fresh_forum,
     (post,) = forum.posts_since_seed()
     assert str(post.id) == res["remote_id"] and post.author == forum.gm.name
     assert res["marker"] and res["marker"] in post.body
-    lines = [ln for ln in post.body.splitlines() if ln.startswith("- **")]
+    item = "- " if forum.markup == "markdown" else ""  # a Markdown list; BBCode lines
+    opening, closing = forum.bold("\0").split("\0")
+    wagon = re.compile(rf"{re.escape(item + opening)}[^\s*\[]+{re.escape(closing)} \(\d+\): ")
+    lines = [ln for ln in post.body.splitlines() if wagon.match(ln)]
     for line, want in zip(lines, forum.expected["D1"]["public"], strict=True):
-        assert line.startswith(f"- **{want['candidate']}** ({want['total']}): ")
+        assert line.startswith(f"{item}{forum.bold(want['candidate'])} ({want['total']}): ")
         names = re.findall(r"([^\s,()]+) \(\[", line.split(": ", 1)[1])  # "Bianca ([\#5](link), sab 10:40)"
         assert names == want["voters"]
     assert "Lia, Zeno" in post.body and "Elio x" not in post.body  # the Boia's secret vote stays secret
@@ -428,7 +439,7 @@ def test_night_result_pms_are_sent_once_and_the_players_read_them(fresh_forum, w
 
     for player, d in by_player.items():
         want = expected[player]
-        (conv,) = [c for c in forum.db_conversations(player) if c.subject == d["title"]]
+        (conv,) = [c for c in forum.db_conversations(player) if c.subject == forum.shown_subject(d["title"])]
         (msg,) = conv.messages
         assert msg.author == forum.gm.name and want["about"] in msg.body and want["verdict"] in msg.body
         read = forum.http_conversation(player, conv.id)
@@ -502,7 +513,7 @@ def test_publish_killed_after_sending_a_pm_is_found_by_its_marker(fresh_forum, w
 
     (res,) = desk.cli_json("publish", str(made["id"]))
     assert res["status"] == "recovered" and res["marker"] in msg.body
-    (mine,) = [c for c in forum.db_conversations() if c.subject == made["title"]]
+    (mine,) = [c for c in forum.db_conversations() if c.subject == forum.shown_subject(made["title"])]
     assert res["remote_id"] == str(mine.id)  # the conversation's id in the GM's own mailbox
     assert forum.messages_since_seed("Aldo") == [msg]
 

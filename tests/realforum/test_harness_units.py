@@ -87,3 +87,39 @@ def test_spirit_page_dates(text, hh, mm):
     got = parse_page_time(text)
     assert got.tzinfo is timezone.utc and (got.hour, got.minute) == (hh, mm)
     assert got.date() == datetime(got.year, got.month, got.day).date()
+
+
+def test_php_seed_plan_is_the_scripts_plan_in_bbcode():
+    from .php_engine import bbcode_plan, markdown_to_bbcode
+    from .script import GameScript
+
+    assert markdown_to_bbcode("Cambio idea! **Voto: Gina**\n\n**Tolgo** il voto") == \
+        "Cambio idea! [b]Voto: Gina[/b]\n\n[b]Tolgo[/b] il voto"
+    plan = GameScript.load().seed_plan()
+    bb = bbcode_plan(plan)
+    bodies = [p["body"] for t in bb["threads"] for p in t["posts"]] + [m["body"] for c in bb["pms"] for m in c["messages"]]
+    assert not any("**" in b for b in bodies) and any("[b]Voto: Fede[/b]" in b for b in bodies)
+    assert plan["threads"][0]["posts"][0]["body"].startswith("**")  # the script's own plan is untouched
+
+
+def test_php_engine_without_its_tarball_is_unavailable_with_the_reason(tmp_path, monkeypatch):
+    from .mybb_engine import MyBBForum
+    from .php_engine import SOFTWARE_ENV, php_modules
+
+    if not php_modules():
+        with pytest.raises(harness.EngineUnavailable, match="php"):
+            MyBBForum.check_available()
+        return
+    monkeypatch.setenv(SOFTWARE_ENV, str(tmp_path))
+    with pytest.raises(harness.EngineUnavailable, match=f"mybb-1.8.37.tar.gz.*{SOFTWARE_ENV}"):
+        MyBBForum.check_available()
+
+
+@pytest.mark.parametrize("text, date", [
+    ("<span title=\"03-02-2024, 09:40 PM\">Today</span>", datetime(2024, 3, 2, 21, 40, tzinfo=timezone.utc)),
+    ("03-01-2024, 12:05 AM", datetime(2024, 3, 1, 0, 5, tzinfo=timezone.utc)),
+])
+def test_mybb_page_dates(text, date):
+    from .mybb_engine import parse_page_time as mybb_time
+
+    assert mybb_time(text) == date

@@ -5,6 +5,7 @@ thrown away, a fresh adapter). A refused PM (unknown recipient) is the forum's o
 
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -19,11 +20,13 @@ from forummod.forum.write import PublishUncertain, reset_flood_gates
 pytestmark = pytest.mark.realforum
 
 PW_ENV = "FORUMMOD_REALFORUM_PASSWORD"
+REAL_WAIT = 2.1
 
 
 class NoWaitClock:
-    """The adapter's clock: real wall time for dates, but its waits (flood interval) only
-    advance a counter, so a test never sleeps; the engines' own limits are off in the fixture."""
+    """The adapter's clock: real wall time for dates, but of its waits (flood interval) only
+    REAL_WAIT seconds pass for real (a form's minimum age, which phpBB checks on its own clock);
+    the rest only advances a counter. The engines' own flood limits are off in the fixture."""
 
     def __init__(self) -> None:
         self.offset = 0.0
@@ -34,7 +37,9 @@ class NoWaitClock:
 
     def sleep(self, s: float) -> None:
         self.sleeps.append(s)
-        self.offset += s
+        real = min(s, REAL_WAIT)  # a form's minimum age (phpBB) is checked in real time
+        time.sleep(real)
+        self.offset += s - real
 
 
 @pytest.fixture
@@ -106,6 +111,33 @@ def test_two_replies_in_a_row_keep_the_profiles_interval_and_both_land(fresh_for
     a = ad.reply(thread, "Primo avviso.")
     b = ad.reply(thread, "Secondo avviso.")
     assert [p.id for p in fresh_forum.posts_since_seed("game")] == [int(a.remote_id), int(b.remote_id)]
-    interval = ad.profile.reply.flood_interval
-    assert gm.clock.sleeps == ([pytest.approx(interval, abs=1.0)] if interval else [])
+    interval, age = ad.profile.reply.flood_interval, ad.profile.reply.min_form_age
+    # the waits beyond a form's minimum age (login, first reply) are the flood interval's
+    assert [w for w in gm.clock.sleeps if w > age + 0.5] == ([pytest.approx(interval, abs=1.0)] if interval else [])
 
+
+
+def test_session_expired_on_the_server_logs_in_again(fresh_forum, gm):
+    """The forum forgets the GM's session (what an expiry or a logout elsewhere does): the next
+    inbox poll gets a guest page, logs in once more with the configured account, reads the same
+    messages, and a reply afterwards lands once."""
+    if not fresh_forum.can_expire_sessions:
+        pytest.skip(f"{fresh_forum.engine} keeps its session in a signed cookie: nothing to expire on the server")
+    ad = gm()
+    logins: list[int] = []
+    login = ad.login
+
+    def counted_login() -> None:
+        logins.append(1)
+        login()
+
+    ad.login = counted_login  # type: ignore[method-assign]
+    first = ad.poll_inbox(None)
+    assert first.messages and len(logins) == 1
+    fresh_forum.expire_sessions(fresh_forum.gm.name)
+    again = ad.poll_inbox(None)
+    assert len(logins) == 2
+    assert sorted(m.message_id for m in again.messages) == sorted(m.message_id for m in first.messages)
+    pub = ad.reply(ThreadRef(fresh_forum.thread_url()), "Dopo la scadenza della sessione.")
+    assert [str(p.id) for p in fresh_forum.posts_since_seed("game")] == [pub.remote_id]
+    assert len(logins) == 2

@@ -32,7 +32,18 @@ from forummod.forum.http import Fetched, HttpClient
 from forummod.forum.login import login_with_form, read_secret
 from forummod.forum.poller import poll_pages
 from forummod.forum.page_locale import check_zone, stated_zone
+from forummod.forum.write import clean_url
 from forummod.model import Cursor, Issue, RawMessage
+
+
+#: a session id in a link of the page (phpBB's `sid=` until the cookie is seen; SMF's PHPSESSID)
+_LINK_SESSION = re.compile(r"(&amp;|[?&;])(?:sid|PHPSESSID)=[0-9a-f]{16,}(?=[\"'&#;\s<>])", re.IGNORECASE)
+
+
+def drop_session_ids(html: str) -> str:
+    """The page with session ids cut out of its links: a post quoting another links it, and
+    the post's stored HTML must not change (nor carry a secret) from one session to the next."""
+    return _LINK_SESSION.sub(lambda m: "?" if m.group(1) == "?" else "", html)
 
 
 class HtmlAdapter(FormWriter):
@@ -112,7 +123,10 @@ class HtmlAdapter(FormWriter):
         prof = self.profile
         if self.date_order != prof.date_order:
             prof = replace(prof, date_order=self.date_order)
-        page = parse_thread_page(prof, text, url=url, tz=self.tz, now=self.now(), first_number=first_number)
+        # a page reached by a link that carries a session id (phpBB `sid=` before the cookie is
+        # seen): the posts' stored URLs must not carry it (a secret, and a different URL per session)
+        page = parse_thread_page(prof, drop_session_ids(text), url=clean_url(url) or url, tz=self.tz,
+                                 now=self.now(), first_number=first_number)
         issue = self._zone_check(page, text)
         return replace(page, issues=(*page.issues, issue)) if issue else page
 

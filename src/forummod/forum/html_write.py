@@ -200,7 +200,7 @@ class FormWriter:
         form = find_form(spec, root)
         if form is None or (spec.recipient_added and first_element(spec.recipient_added, form) is None):
             said = first(spec.error, root) if spec.error else None
-            raise PublishError(f"{self.engine}: the forum did not accept the recipient {to!r}"
+            raise PublishError(f"{self.engine}: the forum refused the recipient {to!r}"
                                + (f": {said}" if said else "") + "; nothing was sent")
         return _Form(ans, root, form, self.http.clock())
 

@@ -106,6 +106,7 @@ def login_with_form(http: HttpClient, profile: Profile, username: str, password:
         raise LoginFailed(f"{profile.name}: the login URL {endpoint} is not on the site's origin "
                           f"{http.site_origin}; the password was not sent")
     page = http.get(endpoint, check_login=False)
+    shown_at = http.clock()
     root = parse_html(page.text)
     form = login_form(spec, root)
     if form is None:
@@ -123,6 +124,9 @@ def login_with_form(http: HttpClient, profile: Profile, username: str, password:
     data.update(spec.extra)
     data[spec.user_field] = username
     data[spec.pass_field] = password
+    wait = shown_at + spec.min_form_age - http.clock()
+    if wait > 0:  # phpBB refuses a form posted within the second it was shown
+        http.sleep(wait)
     answer = http.post(action, data)
     aroot = parse_html(answer.text)
     if answer.status >= 400:

@@ -348,6 +348,7 @@ class LoginSpec:
     failed: tuple[Extractor, ...] = ()  # present on the answer when the login was refused
     login_page: tuple[Extractor, ...] = ()  # "this page is the login form"
     csrf_meta: str = ""  # name of a <meta> holding a CSRF token (sent as a form field too)
+    min_form_age: float = 0.0  # seconds the engine wants between showing the form and the POST (phpBB)
 
 
 @dataclass(frozen=True)
@@ -612,6 +613,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
             failed=_extractors(login, "failed", f"{where}: login"),
             login_page=_extractors(login, "login_page", f"{where}: login"),
             csrf_meta=login.get("csrf_meta", ""),
+            min_form_age=float(login.get("min_form_age", 0.0)),
         ),
         inbox=InboxSpec(
             url=inbox.get("url", ""),
