@@ -6,7 +6,6 @@ engine is reported as unknown (exit code 2), never parsed into garbage.
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -58,11 +57,11 @@ def run(args) -> int:
         "edited": p.edited, "page": p.page, "text": text_without_marks(p.html), "html": p.html,
     } for p in page.posts]
     if args.json:
-        json.dump({"engine": engine, "title": page.title, "page": page.page, "last_page": page.last_page,
-                   "next_url": page.next_url, "posts": rows,
-                   "issues": [{"code": i.code, "message": i.message} for i in page.issues]},
-                  sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        from forummod.commands._common import print_json
+
+        print_json("parse", {"engine": engine, "title": page.title, "page": page.page, "last_page": page.last_page,
+                             "next_url": page.next_url, "posts": rows,
+                             "issues": [{"code": i.code, "message": i.message} for i in page.issues]})
         return 0
     print(f"{args.page}: {engine}, {len(rows)} posts, page {page.page} of {page.last_page}"
           + (f", {page.title!r}" if page.title else ""))
