@@ -1,3 +1,4 @@
+# PYTHON_ARGCOMPLETE_OK  (lets argcomplete complete the console script; see cli._complete)
 """`forummod` command line: one module per command in `forummod.commands`.
 
 Each command module defines `NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`.
