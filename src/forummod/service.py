@@ -238,7 +238,7 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
         try:
             known = ws.store.message_ids(site_name)
             msgs = adapter.poll_inbox(ws.store.cursor(site_name, "inbox"), known)
-        except ForummodError as e:  # the thread pages already read are kept all the same
+        except (ForumError, ConfigError) as e:  # the thread pages already read are kept all the same
             errors.append(f"inbox: {redact(str(e))}")
             issues.append(Issue("poll_failed", f"inbox: {redact(str(e))}", at=now, severity="error"))
     error = "; ".join(errors) or None

@@ -248,3 +248,63 @@ def test_the_readme_role_table_lists_every_rulesets_role_ids_and_verbs():
         ids = set(catalog.ROLES.get(name, ())) | set(get_ruleset_class(name).ROLES)
         assert all(f"`{i}`" in row for i in ids), name
         assert all(f"`{v}`" in row for v in make_ruleset(name).actions), name
+
+
+def test_a_failed_inbox_keeps_the_thread_pages_already_fetched(tmp_path, monkeypatch):
+    from forummod.errors import LoginFailed
+    from forummod.forum.base import ThreadPoll
+    from forummod.model import Cursor, PageRef, RawPost
+    from forummod.service import Workspace, poll_game
+
+    monkeypatch.setenv("FORUMMOD_TEST_INBOX_PASSWORD", "pw")
+    cfg = tmp_path / "forummod.toml"
+    cfg.write_text("""
+[sites.f]
+engine = "phpbb"
+base_url = "http://127.0.0.1:9/"
+username = "GM"
+password_env = "FORUMMOD_TEST_INBOX_PASSWORD"
+[games.g]
+site = "f"
+thread = "http://127.0.0.1:9/viewtopic.php?t=7"
+ruleset = "mafia-majority"
+players = [{ name = "Ann" }, { name = "Bob" }]
+""", encoding="utf-8")
+    post = RawPost(post_id="1", number=1, author="Ann", created_at=T0, html="<b>vote: Bob</b>")
+
+    class Adapter:
+        def thread_id(self, ref):
+            return "7"
+
+        def poll_thread(self, ref, cursor, progress=None):
+            return ThreadPoll(thread_id="7", posts=(post,), pages_fetched=(1,), requests=1,
+                              cursor=Cursor("thread:7", page_ref=PageRef(url="http://127.0.0.1:9/viewtopic.php?t=7")))
+
+        def poll_inbox(self, cursor, known):
+            raise LoginFailed("f: the forum refused the password")
+
+    with Workspace(load_config(cfg), adapter_factory=lambda n, s: Adapter()) as ws:
+        rep = poll_game(ws, "g")
+        assert not rep.ok and "inbox" in rep.error and rep.new_posts == 1
+        assert ws.store.post_count("f", "7") == 1  # not thrown away, not fetched again next time
+
+
+def test_init_from_thread_lists_the_threads_posters_as_candidate_players(tmp_path, capsys):
+    import threading
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "forum"))
+    from forum_synth import ForumState, make_server
+
+    server = make_server(ForumState(12))  # a real phpBB-shaped thread on 127.0.0.1, two pages
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/viewtopic.php?t=1"
+        path = tmp_path / "forummod.toml"
+        assert main(["init", str(path), "--from-thread", url]) == 0
+    finally:
+        server.shutdown()
+    cfg = load_config(path)
+    (game,) = cfg.games.values()
+    assert game.gm == ("player2",)  # the first poster opened the game
+    assert [p.name for p in game.players] == ["player3", "player4", "player5", "player6", "player7", "player1"]
+    assert "[games.game-1]" in path.read_text()

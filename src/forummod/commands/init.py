@@ -103,6 +103,9 @@ def add_arguments(p) -> None:
     p.add_argument("--ruleset", default="mafia-majority", choices=ruleset_names())
     p.add_argument("--engine", default="phpbb", help="forum engine profile (default phpbb; see 'forummod doctor')")
     p.add_argument("--thread", metavar="URL", help="the game thread's address: sets the forum's base_url and the game's id")
+    p.add_argument("--from-thread", metavar="URL",
+                   help="as --thread, and read the (public) thread once: its posters become the candidate players, "
+                        "its first poster the GM")
     p.add_argument("--example", metavar="RULESET", choices=ruleset_names(),
                    help="write a whole example game of RULESET (players and roles) instead of a starter")
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
@@ -118,11 +121,14 @@ def run(args) -> int:
         return 0
     if args.path.exists() and not args.force:
         raise UsageError(f"{args.path} exists; use --force to overwrite it")
-    text = starter_text(engine=args.engine, ruleset=args.example or args.ruleset, thread=args.thread,
-                        example=bool(args.example), store=_store_name(args.path))
+    thread = args.from_thread or args.thread
+    posters = thread_posters(args.engine, thread) if args.from_thread else None
+    text = starter_text(engine=args.engine, ruleset=args.example or args.ruleset, thread=thread,
+                        example=bool(args.example), store=_store_name(args.path), posters=posters)
     _check_loads(text, args.path)
     args.path.write_text(text, encoding="utf-8")
-    todo = "the forum, the account and the players" if not args.thread else "the account and the players"
+    todo = ("the forum, the account and the players" if not thread else
+            "the account; keep only the players among the posters" if posters else "the account and the players")
     print(f"wrote {args.path}: fill in {todo}, then run 'forummod doctor' and 'forummod poll'")
     return 0
 
@@ -169,8 +175,36 @@ def game_id(thread_id: str) -> str:
     return "game-" + (re.sub(r"[^A-Za-z0-9_-]+", "-", thread_id).strip("-") or "1")
 
 
+def thread_posters(engine: str, url: str) -> list[str]:
+    """The thread's posters in order of their first post, read once (public pages, no login, no
+    retries): the GM's candidate player list."""
+    from forummod.config import SiteConfig
+    from forummod.errors import ForummodError
+    from forummod.forum.base import ThreadRef
+    from forummod.forum.registry import make_adapter
+    from forummod.store import Store, StoreCookieJar
+
+    check_engine(engine)
+    base, _ = thread_parts(engine, url)
+    site = SiteConfig(engine=engine, base_url=base, retries=0, timeout=15.0, request_interval=1.0)
+    scratch = Store(":memory:")
+    try:
+        adapter = make_adapter("init", site, cookie_store=StoreCookieJar(scratch))
+        poll = adapter.poll_thread(ThreadRef(url, "game"), None)
+    except ForummodError as e:
+        raise UsageError(f"could not read {url}: {e}") from None
+    finally:
+        scratch.close()
+    seen: dict[str, None] = {}
+    for p in sorted(poll.posts, key=lambda p: (p.number is None, p.number or 0, p.created_at)):
+        seen.setdefault(p.author, None)
+    if not seen:
+        raise UsageError(f"{url} shows no posts")
+    return list(seen)
+
+
 def starter_text(*, engine: str, ruleset: str, thread: str | None = None, example: bool = False,
-                 store: str = "forummod.sqlite") -> str:
+                 store: str = "forummod.sqlite", posters: list[str] | None = None) -> str:
     from forummod.engine.registry import ruleset_names
     from forummod.forum.registry import get_profile
 
@@ -190,11 +224,31 @@ def starter_text(*, engine: str, ruleset: str, thread: str | None = None, exampl
                 '# password_env = "FORUMMOD_MYFORUM_PASSWORD"  # or a password, when the forum gives no API key\n')
     else:
         auth = 'password_env = "FORUMMOD_MYFORUM_PASSWORD"   # the NAME of an environment variable, not the password\n'
-    players = _example_players(ruleset, gid) if example else STARTER_PLAYERS.format(game=gid)
+    gm = "YourGMAccount"
+    if posters and len(posters) > 1:
+        gm, players = posters[0], _poster_players(posters[1:], gid)
+    elif posters:
+        gm, players = posters[0], STARTER_PLAYERS.format(game=gid)
+    else:
+        players = _example_players(ruleset, gid) if example else STARTER_PLAYERS.format(game=gid)
     return STARTER.format(engine=engine, engines=", ".join(e for e in known_engines() if e not in ("archive", "auto")),
                           base_url=base, timezone=tz, language=lang, auth=auth, game=gid, thread=thread,
                           ruleset=ruleset, rulesets=", ".join(ruleset_names()), markup=markup, players=players,
-                          store=store)
+                          store=store).replace('gm = ["YourGMAccount"]', f"gm = [{_toml_str(gm)}]")
+
+
+def _toml_str(s: str) -> str:
+    import json
+
+    return json.dumps(s, ensure_ascii=False)  # a TOML basic string is a JSON string
+
+
+def _poster_players(names: list[str], gid: str) -> str:
+    lines = ['roles_file = ""                 # keep secret roles in a separate file: Name = "role"',
+             "# the thread's posters after the first (taken as the GM): remove who does not play", ""]
+    for name in names:
+        lines += [f"[[games.{gid}.players]]", f"name = {_toml_str(name)}", ""]
+    return "\n".join(lines)
 
 
 def _example_players(ruleset: str, gid: str) -> str:
