@@ -308,3 +308,24 @@ def test_init_from_thread_lists_the_threads_posters_as_candidate_players(tmp_pat
     assert game.gm == ("player2",)  # the first poster opened the game
     assert [p.name for p in game.players] == ["player3", "player4", "player5", "player6", "player7", "player1"]
     assert "[games.game-1]" in path.read_text()
+
+
+def test_doctor_reports_a_login_that_fails_in_one_line(tmp_path, capsys, monkeypatch):
+    import threading
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "forum"))
+    from forum_synth import ForumState, make_server
+
+    monkeypatch.setenv("FORUMMOD_MYFORUM_PASSWORD", "not-the-password")
+    server = make_server(ForumState(3))  # serves the thread; has no login form (404)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        path = tmp_path / "forummod.toml"
+        main(["init", str(path), "--thread", f"http://127.0.0.1:{server.server_address[1]}/viewtopic.php?t=1"])
+        rc, out, err = out_of(capsys, "doctor", "--config", str(path), "--json")
+    finally:
+        server.shutdown()
+    checks = {c["check"]: c for c in json.loads(out)["checks"]}
+    assert rc == 1 and checks["host"]["ok"] and checks["secret"]["ok"]
+    assert not checks["login"]["ok"] and "cannot log in" in checks["login"]["message"]
+    assert "not-the-password" not in out + err and "Traceback" not in err
