@@ -98,8 +98,12 @@ name = "SecondPlayer"
 
 def add_arguments(p) -> None:
     from forummod.engine.registry import ruleset_names
+    from forummod.cli import add_global
 
-    p.add_argument("path", nargs="?", type=Path, default=Path("forummod.toml"), help="where to write (default ./forummod.toml)")
+    add_global(p)  # -v, -q, --config after the command name too
+
+    p.add_argument("path", nargs="?", type=Path, default=None,
+                   help="where to write (default: --config, else $FORUMMOD_CONFIG, else ./forummod.toml)")
     p.add_argument("--ruleset", default="mafia-majority", choices=ruleset_names())
     p.add_argument("--engine", default="phpbb", help="forum engine profile (default phpbb; see 'forummod doctor')")
     p.add_argument("--thread", metavar="URL", help="the game thread's address: sets the forum's base_url and the game's id")
@@ -119,6 +123,9 @@ def run(args) -> int:
 
         print(bundled_file("config.example.toml").read_text(encoding="utf-8"), end="")
         return 0
+    from forummod.commands._common import config_path
+
+    args.path = args.path or config_path(args)
     if args.path.exists() and not args.force:
         raise UsageError(f"{args.path} exists; use --force to overwrite it")
     thread = args.from_thread or args.thread

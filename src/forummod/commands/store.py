@@ -22,6 +22,9 @@ _GAME_TABLES = ("publications", "drafts", "poll_runs", "findings", "game_meta", 
 
 
 def add_arguments(p) -> None:
+    from forummod.cli import add_global
+
+    add_global(p)  # -v, -q, --config after the command name too
     sub = p.add_subparsers(dest="store_command", metavar="ACTION", required=True)
     m = sub.add_parser("migrate", help="copy this config's games from the old shared store to a store beside the config")
     add_common(m)
