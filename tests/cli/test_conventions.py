@@ -329,3 +329,35 @@ def test_doctor_reports_a_login_that_fails_in_one_line(tmp_path, capsys, monkeyp
     assert rc == 1 and checks["host"]["ok"] and checks["secret"]["ok"]
     assert not checks["login"]["ok"] and "cannot log in" in checks["login"]["message"]
     assert "not-the-password" not in out + err and "Traceback" not in err
+
+
+def test_publish_finds_an_unset_password_before_any_request(tmp_path, capsys, monkeypatch):
+    from forummod.store import Store
+
+    monkeypatch.delenv("NO_SUCH_FORUMMOD_PASSWORD", raising=False)
+    path = tmp_path / "forummod.toml"
+    path.write_text("""
+[sites.f]
+engine = "phpbb"
+base_url = "http://127.0.0.1:9/"
+username = "GM"
+password_env = "NO_SUCH_FORUMMOD_PASSWORD"
+[games.g]
+site = "f"
+thread = "http://127.0.0.1:9/viewtopic.php?t=1"
+ruleset = "mafia-majority"
+players = [{ name = "Ann" }, { name = "Bob" }]
+""", encoding="utf-8")
+    with Store(load_config(path).workspace.store_path()) as s:
+        did, _ = s.upsert_draft(game="g", kind="votecount", phase="D1", slot="", target="thread", markup="bbcode",
+                                lang="en", title="Vote count", body="Ann 1", at=T0)
+    import requests
+
+    def no_request(*a, **k):
+        raise AssertionError("a request was made before the secret was checked")
+
+    monkeypatch.setattr(requests.Session, "request", no_request)
+    rc, _, err = out_of(capsys, "publish", str(did), "--config", str(path))
+    assert rc == 2 and "NO_SUCH_FORUMMOD_PASSWORD is not set" in err
+    with Store(load_config(path).workspace.store_path()) as s:
+        assert s.publication(did) is None  # nothing was started

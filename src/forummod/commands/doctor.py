@@ -99,14 +99,19 @@ def probe(site_name: str, url: str) -> Finding:
     where = f"sites.{site_name}.base_url"
     if _RESERVED_HOST.search(host):
         return Finding("host", False, f"{host} is an example address, not a forum: set the forum's base_url", where)
+    import socket
+
+    parts = urlsplit(url)
+    try:
+        socket.getaddrinfo(host, parts.port or (443 if parts.scheme == "https" else 80))
+    except socket.gaierror:
+        return Finding("host", False, f"{host}: no such host (DNS lookup failed)", where)
     try:
         r = requests.get(url, timeout=PROBE_TIMEOUT, allow_redirects=True,
                          headers={"User-Agent": f"forummod/{__version__} (doctor)"})
     except requests.exceptions.SSLError:
         return Finding("host", False, f"{host}: the TLS certificate was refused", where)
-    except requests.exceptions.ConnectionError as e:
-        if "Name or service not known" in str(e) or "getaddrinfo" in str(e) or "nodename" in str(e):
-            return Finding("host", False, f"{host}: no such host (DNS lookup failed)", where)
+    except requests.exceptions.ConnectionError:
         return Finding("host", False, f"{host}: cannot connect (refused or unreachable)", where)
     except requests.exceptions.Timeout:
         return Finding("host", False, f"{host}: no answer within {PROBE_TIMEOUT:g} s", where)
