@@ -48,12 +48,37 @@ def choose_store(source: Path | None, game_ids: Iterable[str]) -> StoreChoice:
     if own.exists():
         return StoreChoice(own)
     legacy = legacy_store_path()
-    games = legacy_games(legacy, game_ids)
+    ids = list(game_ids)
+    games = legacy_games(legacy, ids)
     if games:
         return StoreChoice(legacy, (
             f"using the old shared store {legacy} (it holds game {', '.join(games)}); "
             f"'forummod store migrate' moves it to {own}"))
+    elsewhere = {gid: to for gid, to in moved_games(legacy, ids).items() if to != str(own)}
+    if elsewhere:  # another folder's config took this id out of the shared store: say so, never silently
+        return StoreChoice(own, "game " + ", ".join(f"{g} of the old shared store was moved to {to}"
+                                                    for g, to in elsewhere.items())
+                           + f" by another config; this config starts its own store {own}")
     return StoreChoice(own)
+
+
+def moved_games(path: Path, game_ids: Iterable[str]) -> dict[str, str]:
+    """Game id -> where `store migrate` moved it, for the given ids marked moved in `path`."""
+    import json
+
+    ids = list(game_ids)
+    if not ids or not path.is_file():
+        return {}
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = con.execute(f"SELECT game, payload FROM snapshots WHERE key=? AND game IN ({','.join('?' * len(ids))})",
+                               (MOVED_KEY, *ids)).fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return {}
+    return {g: json.loads(p).get("to", "?") for g, p in rows}
 
 
 def legacy_games(path: Path, game_ids: Iterable[str]) -> list[str]:

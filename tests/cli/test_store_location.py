@@ -136,3 +136,17 @@ players = [{ name = "Ann" }, { name = "Bob" }]
     assert asked == [None, "https://new.example.org/viewtopic.php?t=7", "https://new.example.org/viewtopic.php?t=7"]
     assert [i.code for i in rep.issues] == ["site_moved"] and "https://new.example.org/" in rep.issues[0].message
     assert again.issues == ()  # said once
+
+
+def test_a_second_config_of_a_game_moved_by_another_folder_is_told_not_started_silently(tmp_path, capsys):
+    first, second = folder_game(tmp_path / "one"), folder_game(tmp_path / "two")
+    legacy = legacy_store_path()
+    legacy.parent.mkdir(parents=True)
+    with Store(legacy) as s:
+        s.append_event("g", T0, "override", {"kind": "note", "note": "shared"}, actor="gm")
+    assert main(["store", "migrate", "--config", str(first)]) == 0
+    c = load_config(second)
+    assert c.workspace.store_path() == tmp_path / "two" / "forummod.sqlite"
+    assert "moved to" in c.store_note and str(tmp_path / "one") in c.store_note
+    assert not load_config(first).store_note
+    assert main(["store", "migrate", "--config", str(second)]) == 2  # its own store: nothing to move

@@ -46,7 +46,9 @@ def run(args) -> int:
             if cfg.store_note:
                 print(f"note: {cfg.store_note}", file=sys.stderr)
         return 0
-    if not cfg.store_note:
+    from forummod.store_location import legacy_store_path
+
+    if not cfg.store_note or cfg.workspace.store_path() != legacy_store_path():
         raise UsageError(f"nothing to migrate: this config's store is {cfg.workspace.store_path()}")
     old, new = cfg.workspace.store_path(), beside_config(cfg.source)
     moved = migrate(old, new, list(cfg.games))
