@@ -141,9 +141,11 @@ class Workspace:
 
 
 def _note_to_stderr(message: str) -> None:
+    """A note for the GM on stderr, one plain line; `-q` (log level above WARNING) silences it."""
     import sys
 
-    print(f"forummod: note: {message}", file=sys.stderr)
+    if log.isEnabledFor(logging.WARNING):
+        print(f"forummod: note: {message}", file=sys.stderr)
 
 
 def make_site_adapter(site_name: str, site: SiteConfig, cfg: Config, store: Store | None, clock: Clock) -> Any:
