@@ -4,8 +4,6 @@ config's forum address winning over the stored page URLs."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
