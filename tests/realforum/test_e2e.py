@@ -330,7 +330,7 @@ def test_night_2_twins_save_the_wolves_victim_and_checks_resolve(desk):
     assert private_results(later, "N2") == expected_private(forum, "N2")
     assert ("N2", "nobody_died") in [(ph, f.key) for ph, f in later.run.facts]
     status = status_report(later)
-    assert [d["name"] for d in status["dead"]] == [forum.expected["D1"]["lynch"]] and not status["pending"]
+    assert [d["player"] for d in status["dead"]] == [forum.expected["D1"]["lynch"]] and not status["pending"]
     assert "Dora" in status["alive"]
 
 
