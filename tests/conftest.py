@@ -30,3 +30,10 @@ def rules_dir() -> Path:
     if not root.is_dir():
         pytest.skip(f"shared rules not found at {root}")
     return root
+
+
+@pytest.fixture(autouse=True)
+def _own_user_data_dir(tmp_path_factory, monkeypatch):
+    """The old shared store lives in the user data dir: no test may read the real one (or a
+    store another test left there), so each test gets its own (XDG_DATA_HOME, platformdirs)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))

@@ -1,7 +1,9 @@
+# PYTHON_ARGCOMPLETE_OK  (lets argcomplete complete the console script; see cli._complete)
 """`forummod` command line: one module per command in `forummod.commands`.
 
 Each command module defines `NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`.
-Every command accepts `--config`; reporting commands accept `--json`. Exit codes: 0 ok,
+Every command accepts the global options (`--config`, `-v`, `-q`, `--adopt`) before or after
+its name; reporting commands accept `--json` and `--now`. Exit codes: 0 ok,
 1 findings or a failed operation, 2 usage or configuration error.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -20,23 +23,43 @@ from forummod.errors import ForummodError
 from forummod.logsafe import redact
 
 COMMANDS = (
-    "init", "demo", "poll", "tally", "status", "check", "draft", "drafts", "preview", "publish",
-    "discard", "gm", "tick", "run", "replay", "parse", "profile",
+    "init", "doctor", "demo", "poll", "tally", "status", "check", "draft", "drafts", "preview", "publish",
+    "discard", "gm", "tick", "run", "replay", "parse", "profile", "store",
 )
 
-EPILOG = """exit codes: 0 ok, 1 findings or a failed operation, 2 usage or config error.
-config: --config PATH, else $FORUMMOD_CONFIG, else ./forummod.toml"""
+EPILOG = """exit codes: 0 ok, 1 findings or a failed operation, 2 usage or config error,
+75 (tick) another run holds the workspace lock.
+config: --config PATH, else $FORUMMOD_CONFIG, else ./forummod.toml
+global options (--config, -v, -q, --adopt) go before or after the command."""
 
 
-def add_common(p: argparse.ArgumentParser, *, json: bool = True, game: bool = False) -> None:
-    """Options shared by most commands."""
-    p.add_argument("--config", type=Path, default=None, metavar="PATH",
+def add_global(p: argparse.ArgumentParser, *, top: bool = False) -> None:
+    """Options accepted before and after the command. Below the top level their default is
+    SUPPRESS, so a subcommand never resets a value given before it (`forummod --config X tally`)."""
+    d = (lambda v: v) if top else (lambda v: argparse.SUPPRESS)
+    p.add_argument("--config", type=Path, default=d(None), metavar="PATH",
                    help="config file (default: $FORUMMOD_CONFIG or ./forummod.toml)")
+    p.add_argument("-v", "--verbose", action="count", default=d(0),
+                   help="more log output on stderr: -v progress and retries, -vv HTTP detail")
+    p.add_argument("-q", "--quiet", action="count", default=d(0), help="only errors on stderr (-qq: nothing but fatal ones)")
+    p.add_argument("--adopt", action="store_true", default=d(False),
+                   help="let this config take over a game id the store knows for another site or thread")
+
+
+def add_common(p: argparse.ArgumentParser, *, json: bool = True, game: bool = False, now: bool = False,
+               nested: bool = False) -> None:
+    """Options shared by most commands (`nested`: a sub-action such as `gm approve`, whose
+    defaults must not reset what its command already parsed)."""
+    add_global(p)
     if json:
-        p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+        p.add_argument("--json", action="store_true", default=argparse.SUPPRESS if nested else False,
+                       help="print machine-readable JSON (docs/json.md)")
     if game:
-        p.add_argument("--game", metavar="ID", help="game id from the config (default: the only game)")
-    p.add_argument("-v", "--verbose", action="store_true", help="log HTTP detail")
+        p.add_argument("--game", metavar="ID", default=argparse.SUPPRESS if nested else None,
+                       help="game id from the config (default: the only game)")
+    if now:
+        p.add_argument("--now", metavar="TIME", default=argparse.SUPPRESS if nested else None,
+                       help="analyse the game as it stood at TIME (ISO 8601; default: now)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,35 +70,45 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"forummod {__version__}")
+    add_global(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         mod = importlib.import_module(f"forummod.commands.{name}")
-        p = sub.add_parser(name, help=mod.HELP, description=mod.HELP, epilog=EPILOG,
+        p = sub.add_parser(name, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP), epilog=EPILOG,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.add_argument("--version", action="version", version=f"forummod {__version__}")
         mod.add_arguments(p)
-        p.set_defaults(_run=mod.run)
+        p.set_defaults(_run=mod.run, _log_level=getattr(mod, "LOG_LEVEL", logging.WARNING))
     return parser
 
 
-def setup_logging(verbose: bool) -> None:
-    level = logging.DEBUG if verbose else logging.INFO
+def log_level(args: argparse.Namespace) -> int:
+    """-v/-q around the command's default (WARNING; the daemon's is INFO)."""
+    base = getattr(args, "_log_level", logging.WARNING)
+    steps = int(getattr(args, "verbose", 0) or 0) - int(getattr(args, "quiet", 0) or 0)
+    return min(max(base - 10 * steps, logging.DEBUG), logging.CRITICAL)
+
+
+def setup_logging(level: int) -> None:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
-    if not verbose:
+    logging.getLogger().setLevel(level)
+    if level > logging.DEBUG:
         for noisy in ("urllib3", "apscheduler", "tzlocal"):
-            logging.getLogger(noisy).setLevel(logging.WARNING)
+            logging.getLogger(noisy).setLevel(max(level, logging.WARNING))
     from forummod.logsafe import install_redaction
 
     install_redaction()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _complete()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
-    setup_logging(getattr(args, "verbose", False))
+    setup_logging(log_level(args))
     try:
         return int(args._run(args) or 0)
     except ForummodError as e:
@@ -85,9 +118,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"forummod {args.command}: the store{_store_path(args)} is damaged or unreadable ({e}); "
               "restore a backup or move it away to start a new one", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `forummod drafts --json | head`: the reader left; no traceback
+        _silence_stdout()
+        return 141
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _complete() -> None:
+    """Shell completion (optional `argcomplete`): only when the shell asks for it, so cron's
+    `forummod tick` never imports it."""
+    if "_ARGCOMPLETE" not in os.environ:
+        return
+    try:
+        import argcomplete
+    except ImportError:
+        return
+    argcomplete.autocomplete(build_parser())
 
 
 def _store_path(args: argparse.Namespace) -> str:

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, Literal, Mapping
 from zoneinfo import ZoneInfo
 
-import platformdirs
 
 from forummod.errors import ConfigError
 from forummod.model import PlayerSlot, Replacement, Roster
@@ -37,7 +36,7 @@ DraftKind = Literal[
 
 @dataclass(frozen=True, kw_only=True)
 class WorkspaceConfig:
-    store: Path | None = setting(None, "SQLite store file; empty = the user data dir (e.g. ~/.local/share/forummod/store.sqlite)")
+    store: Path | None = setting(None, "SQLite store file; empty = <config name>.sqlite beside the config file (one store per game folder)")
     adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml); they override the bundled ones")
     templates_dir: Path | None = setting(None, "folder of your own Jinja templates (<kind>/<markup>.j2, or <kind>/<markup>.<lang>.j2 for one language) and phrases/*.toml rewordings; they override the bundled ones")
     lock_stale_after: Duration = setting(Duration(3600), "a run lock older than this is taken as left by a killed run and recovered")
@@ -45,7 +44,9 @@ class WorkspaceConfig:
     def store_path(self) -> Path:
         if self.store is not None:
             return self.store
-        return Path(platformdirs.user_data_dir("forummod")) / "store.sqlite"
+        from forummod.store_location import legacy_store_path
+
+        return legacy_store_path()  # a config parsed from text, with no file to put the store beside
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -240,6 +241,7 @@ class Config:
     sites: Mapping[str, SiteConfig] = setting(types.MappingProxyType({}), "forums, by a name you choose")
     games: Mapping[str, GameConfig] = setting(types.MappingProxyType({}), "games, by an id you choose")
     source: Path | None = setting(None, "(set by the loader) the file this config came from", internal=True)
+    store_note: str = setting("", "(set by the loader) why the store is not the default one beside the config", internal=True)
 
     def game(self, game_id: str) -> GameConfig:
         try:
@@ -274,14 +276,16 @@ def parse_config(text: str, source: Path | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError("", f"not valid TOML: {e}", file=file) from None
-    if "source" in data:
-        raise ConfigError("source", "unknown key", file=file)
+    for internal in ("source", "store_note"):
+        if internal in data:
+            raise ConfigError(internal, "unknown key", file=file)
     try:
         cfg = load(Config, data)
         cfg = replace(cfg, source=source)
         base = source.parent if source else Path.cwd()
         cfg = _resolve_paths(cfg, base)
         validate(cfg)
+        cfg = _default_store(cfg)
     except ConfigError as e:
         if e.file is None and file is not None:
             raise ConfigError(e.path, e.message, file=file) from None
@@ -300,6 +304,17 @@ def _resolve_paths(cfg: Config, base: Path) -> Config:
     sites = {n: replace(s, posts_file=fix(s.posts_file), messages_file=fix(s.messages_file)) for n, s in cfg.sites.items()}
     games = {g: replace(c, roles_file=fix(c.roles_file)) for g, c in cfg.games.items()}
     return replace(cfg, workspace=ws, sites=types.MappingProxyType(sites), games=types.MappingProxyType(games))
+
+
+def _default_store(cfg: Config) -> Config:
+    """An empty `workspace.store` means the file beside the config (or the old shared store while
+    it still holds this config's game: see `forummod.store_location`)."""
+    if cfg.workspace.store is not None or cfg.source is None:
+        return cfg
+    from forummod.store_location import choose_store
+
+    choice = choose_store(cfg.source, cfg.games)
+    return replace(cfg, workspace=replace(cfg.workspace, store=choice.path), store_note=choice.note)
 
 
 def validate(cfg: Config) -> None:
@@ -457,16 +472,18 @@ def _validate_roles(game: GameConfig, p: str, cfg: Config) -> None:
 
     rs = get_ruleset_class(game.ruleset)
     valid = rs.role_ids()
-    roles = configured_roles(game)
+    written = configured_roles(game)
     players = {pl.name for pl in game.players}
-    for player, role in roles.items():
+    # a role as the rules or the examples write it: 'guardia_gemella', 'lupo mannaro', 'Lupo Mannaro'
+    roles = {player: rs.canonical_role(role) for player, role in written.items()}
+    for player, role in written.items():
         if player not in players:
             raise ConfigError(f"{p}.roles_file", f"{player!r} is not a player of this game" + _did_you_mean(player, players))
-        if role not in valid:
+        if roles[player] not in valid:
             raise ConfigError(f"{p}.players.{player}.role", f"unknown role {role!r} for {game.ruleset}" + _did_you_mean(role, valid)
                               + f" (roles: {', '.join(sorted(valid))})")
     for role in game.setup.roles:
-        if role not in valid:
+        if rs.canonical_role(role) not in valid:
             raise ConfigError(f"{p}.setup.roles.{role}", f"unknown role for {game.ruleset}" + _did_you_mean(role, valid))
     if game.setup.deal == "random":
         total = sum(game.setup.roles.values())
@@ -477,9 +494,10 @@ def _validate_roles(game: GameConfig, p: str, cfg: Config) -> None:
     elif game.setup.roles:
         counts = Counter(roles.values())
         for role, n in game.setup.roles.items():
-            if counts.get(role, 0) != n:
+            have = counts.get(rs.canonical_role(role), 0)
+            if have != n:
                 raise ConfigError(f"{p}.setup.roles.{role}",
-                                  f"setup says {n} but the players' roles give {counts.get(role, 0)}")
+                                  f"setup says {n} but the players' roles give {have}")
     problem = rs.check_setup(game, roles)
     if problem:
         raise ConfigError(f"{p}.{problem[0]}", problem[1])

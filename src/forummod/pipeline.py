@@ -42,14 +42,14 @@ class PassReport:
         p = self.poll
         parts = [f"{self.game}: {self.phase or '-'}"]
         if p is not None:
-            parts.append(f"{p.new_posts} new posts" + (f" ({p.edited_posts} edited)" if p.edited_posts else ""))
-            parts.append(f"{p.new_messages} new PMs")
+            parts.append(_n(p.new_posts, "new post") + (f" ({p.edited_posts} edited)" if p.edited_posts else ""))
+            parts.append(_n(p.new_messages, "new PM"))
             if p.error:
                 parts.append(f"poll failed: {p.error}")
         parts.append("votes changed" if self.votes_changed else "votes unchanged")
-        parts.append(f"{self.new_findings} new findings ({self.findings} open)")
+        parts.append(f"{_n(self.new_findings, 'new finding')} ({self.findings} open)")
         if self.drafts_changed:
-            parts.append(f"{self.drafts_changed} drafts updated")
+            parts.append(f"{_n(self.drafts_changed, 'draft')} updated")
         if self.published:
             parts.append(f"{self.published} published")
         if self.pending:
@@ -60,8 +60,12 @@ class PassReport:
         return ", ".join(parts)
 
 
+def _n(n: int, noun: str) -> str:
+    return f"{n} {noun if n == 1 else noun + 's'}"
+
+
 def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool = True,
-              now: datetime | None = None, progress=None) -> PassReport:
+              now: datetime | None = None, progress=None, log_line: bool = True) -> PassReport:
     started = time.monotonic()
     report = None
     try:
@@ -85,7 +89,8 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
                          st.outcome is not None, time.monotonic() - started)
     except ForummodError as e:  # one broken game (a bad archive file, a forum error) never stops the others
         out = PassReport(game_id, report, seconds=time.monotonic() - started, error=str(e))
-    log.info("%s", out.line())
+    if log_line:  # the daemon's journal line; `tick` prints its own report instead
+        log.info("%s", out.line())
     return out
 
 

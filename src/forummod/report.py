@@ -1,7 +1,8 @@
 """Plain-data reports of an analysed game, for `--json` output and the terminal.
 
 Pure functions of a `GameAnalysis`; the field names are the documented JSON interface of
-`forummod tally --json` and `forummod status --json`.
+`forummod tally --json` and `forummod status --json` (docs/json.md): times are ISO 8601 under
+`at` or a key ending in `_at`, a phase is its name ("D2"), a player their configured name.
 """
 
 from __future__ import annotations
@@ -78,11 +79,11 @@ def tally_report(a, *, public: bool = False) -> dict[str, Any]:
     return {
         "game": a.game_id,
         "ruleset": a.game.ruleset,
-        "now": _t(a.now),
+        "analysed_at": _t(a.now),
         "phase": phase_name,
         "phase_kind": st.phase.kind if st.phase else None,
         "timezone": a.game.timezone,
-        "vote_close": _t(st.phase.votes_close_at()) if st.phase and st.phase.kind == "day" else None,
+        "vote_close_at": _t(st.phase.votes_close_at()) if st.phase and st.phase.kind == "day" else None,
         "tally": tally_dict(tally),
         # who held each replaced seat at that moment (the names in the count are theirs)
         "seats": [{"holder": p.name, "replaced": list(p.replaced)} for p in st.players if p.replaced],
@@ -101,12 +102,12 @@ def status_report(a) -> dict[str, Any]:
     return {
         "game": a.game_id,
         "ruleset": a.game.ruleset,
-        "now": _t(a.now),
+        "analysed_at": _t(a.now),
         "phase": st.phase.name if st.phase else None,
-        "phase_start": _t(st.phase.start) if st.phase else None,
-        "phase_end": _t(st.phase.end) if st.phase else None,
+        "phase_start_at": _t(st.phase.start) if st.phase else None,
+        "phase_end_at": _t(st.phase.end) if st.phase else None,
         "alive": [p.name for p in st.players if p.alive],
-        "dead": [{"name": p.name, "role": p.death.revealed or p.role, "revealed": p.death.revealed is not None,
+        "dead": [{"player": p.name, "role": p.death.revealed or p.role, "revealed": p.death.revealed is not None,
                   "phase": p.death.phase, "cause": p.death.cause, "at": _t(p.death.at)}
                  for p in st.players if not p.alive and p.death is not None],
         "pending": [{"key": p.key, "kind": p.kind, "phase": p.phase, "summary": p.summary,
@@ -119,11 +120,11 @@ def status_report(a) -> dict[str, Any]:
         "result": out.result if out else None,
         "winners": list(out.winners) if out else [],
         "win_reason": out.reason if out else None,
-        "rejections": len(a.run.rejections),
-        "issues": len(a.extraction_issues),
-        "paused_since": _t(a.run.paused_since),
+        "rejection_count": len(a.run.rejections),
+        "issue_count": len(a.extraction_issues),
+        "paused_at": _t(a.run.paused_since),  # paused since then (gm pause), else null
         "gm_events": gm_event_list(a.inputs.events),
-        "stalled_since": _t(getattr(a, "stalled_since", None)),
+        "stalled_at": _t(getattr(a, "stalled_since", None)),  # no activity since then: the game stalled
         "night_desk": night_view_json(night_view(a)),
     }
 

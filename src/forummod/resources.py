@@ -25,6 +25,14 @@ def bundled_dir(name: str) -> Path:
     )
 
 
+def bundled_file(name: str) -> Path:
+    """A file shipped beside the bundled folders (e.g. "config.example.toml")."""
+    for candidate in (_PACKAGE_DIR / "_data" / name, _PACKAGE_DIR.parent.parent / name):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(f"bundled file {name!r} not found; reinstall forummod")
+
+
 def search_path(name: str, user_dir: Path | None = None) -> list[Path]:
     """Folders to search for `name` files, user folder first so it overrides the defaults."""
     dirs: list[Path] = []

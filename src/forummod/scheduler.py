@@ -149,7 +149,7 @@ class Daemon:
             if self.lock is not None:
                 self.lock.release()
                 self.lock = None
-        log.info("forummod daemon stopped after %d passes", self.passes)
+        log.info("forummod daemon stopped after %d pass%s", self.passes, "" if self.passes == 1 else "es")
 
     def reload(self) -> None:
         """SIGHUP: read the config again (a bad file keeps the old one and says why)."""

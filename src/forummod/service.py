@@ -53,13 +53,16 @@ class Workspace:
     """A loaded config plus its open store; the CLI opens one per command."""
 
     def __init__(self, cfg: Config, store: Store | None = None, *, clock: Clock = utcnow,
-                 adapter_factory: Callable[[str, SiteConfig], Any] | None = None):
+                 adapter_factory: Callable[[str, SiteConfig], Any] | None = None, adopt: bool = False,
+                 notify: Callable[[str], None] | None = None):
         self.cfg = cfg
         self._store = store  # opened on first use: a command that fails on bad input creates no store
         self.clock = clock
         self._adapters: dict[str, Any] = {}
         self._adapter_factory = adapter_factory
         self.on_store_open: Callable[[], None] | None = None  # e.g. take the workspace lock (lock.py)
+        self.adopt = adopt  # take over game ids the store knows for another site or thread
+        self.notify = notify or _note_to_stderr
 
     @classmethod
     def open(cls, config_path: Path, **kw: Any) -> "Workspace":
@@ -69,14 +72,36 @@ class Workspace:
     def store(self) -> Store:
         if self._store is None:
             store = Store(self.cfg.workspace.store_path())
-            if self.on_store_open is not None:
-                try:
+            try:
+                if self.on_store_open is not None:
                     self.on_store_open()
-                except BaseException:
-                    store.close()
-                    raise
+                self._claim_games(store)
+            except BaseException:
+                store.close()
+                raise
             self._store = store
+            if self.cfg.store_note:
+                self.notify(self.cfg.store_note)
         return self._store
+
+    def _claim_games(self, store: Store) -> None:
+        """Refuse a store that holds another game under one of this config's game ids (two
+        folders sharing one store would see, and publish, each other's drafts and PMs)."""
+        from forummod.store_location import IDENTITY_KEY, identity, identity_conflict
+
+        for gid, game in self.cfg.games.items():
+            site = self.cfg.sites[game.site]
+            current = identity(game, site)
+            stored = store.snapshot(gid, IDENTITY_KEY)
+            conflict = identity_conflict(stored, current)
+            if conflict and not self.adopt:
+                raise ConfigError(f"games.{gid}", (
+                    f"the store {self.cfg.workspace.store_path()} holds another game under the id {gid!r}: "
+                    f"{conflict}. Give this game its own id or store (workspace.store), or pass --adopt "
+                    "if it is the same game at a new place"))
+            if stored is None or conflict:
+                keep = {"base_url": stored.get("base_url", "")} if stored and stored.get("base_url") else {}
+                store.remember(gid, IDENTITY_KEY, current | keep, self.clock())
 
     @store.setter
     def store(self, store: Store) -> None:
@@ -118,6 +143,14 @@ class Workspace:
                 store = self.store if site.engine != "archive" else None
                 self._adapters[site_name] = make_site_adapter(site_name, site, self.cfg, store, self.clock)
         return self._adapters[site_name]
+
+
+def _note_to_stderr(message: str) -> None:
+    """A note for the GM on stderr, one plain line; `-q` (log level above WARNING) silences it."""
+    import sys
+
+    if log.isEnabledFor(logging.WARNING):
+        print(f"forummod: note: {message}", file=sys.stderr)
 
 
 def make_site_adapter(site_name: str, site: SiteConfig, cfg: Config, store: Store | None, clock: Clock) -> Any:
@@ -190,10 +223,14 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     issues: list[Issue] = []
     fetched = []
     errors: list[str] = []
+    site = ws.cfg.sites[site_name]
+    if inbox and _has_inbox(site) and site.engine != "archive":
+        check_secret(site_name, site)  # before any request: not after the whole thread was read
+    moved = _site_moved(ws, game_id, site)
     for ref in thread_refs(game):
         try:
             thread_id = adapter.thread_id(ref)
-            cursor = ws.store.cursor(site_name, f"thread:{thread_id}")
+            cursor = _rebased(ws.store.cursor(site_name, f"thread:{thread_id}"), moved, issues, now)
             cb = (lambda done, total, _r=ref.role: progress(_r, done, total)) if progress else None
             fetched.append((ref, adapter.poll_thread(ref, cursor, cb)))
         except PollInterrupted as e:  # keep the pages read whole; the next poll goes on from there
@@ -208,7 +245,7 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
         try:
             known = ws.store.message_ids(site_name)
             msgs = adapter.poll_inbox(ws.store.cursor(site_name, "inbox"), known)
-        except ForumError as e:
+        except (ForumError, ConfigError) as e:  # the thread pages already read are kept all the same
             errors.append(f"inbox: {redact(str(e))}")
             issues.append(Issue("poll_failed", f"inbox: {redact(str(e))}", at=now, severity="error"))
     error = "; ".join(errors) or None
@@ -230,14 +267,63 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
             totals["requests"] += msgs.requests
             totals["bytes"] += msgs.bytes
             issues.extend(msgs.issues)
+        if moved is not None and not errors:  # a failed poll keeps the old address to rebase from
+            from forummod.store_location import IDENTITY_KEY, identity
+
+            ws.store.remember(game_id, IDENTITY_KEY, identity(game, site), now)
         run_id = ws.store.start_poll_run(game_id, now)
         ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
-    if error:
-        log.warning("%s: poll failed: %s", game_id, error)
+    if error:  # the command or the pass line reports it; a warning here would say it twice
+        log.debug("%s: poll failed: %s", game_id, error)
     from forummod.publish import settle_uncertain
 
     settle_uncertain(ws, game_id, adapter)  # an uncertain publication's post may have appeared
     return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), error=error, **totals)
+
+
+def check_secret(site_name: str, site: SiteConfig) -> None:
+    """ConfigError naming the unset variable and how to set it; reads only the environment
+    (or the keyring), never the network."""
+    from forummod.forum.login import read_secret
+
+    env, what = (site.api_key_env, "API key") if site.api_key_env else (site.password_env, "password")
+    try:
+        read_secret(env, use_keyring=site.use_keyring, site_name=site_name, what=what)
+    except ConfigError:
+        key = "api_key_env" if site.api_key_env else "password_env"
+        if not env:
+            raise ConfigError(f"sites.{site_name}.{key}", f"no {what}: name the environment variable that "
+                              "holds it, e.g. password_env = \"FORUMMOD_PASSWORD\"") from None
+        raise ConfigError(f"sites.{site_name}.{key}", (
+            f"the {what} variable {env} is not set; set it in the shell that runs forummod: "
+            f"read -rs {env} && export {env}" + (" (or store it in the keyring)" if site.use_keyring else ""))) from None
+
+
+def _site_moved(ws: Workspace, game_id: str, site: SiteConfig) -> tuple[str, str] | None:
+    """(old base URL, new base URL) when the config's forum address changed since the last poll."""
+    if site.engine == "archive" or not site.base_url:
+        return None
+    from forummod.store_location import IDENTITY_KEY
+
+    stored = ws.store.snapshot(game_id, IDENTITY_KEY) or {}
+    old = stored.get("base_url") or ""
+    return (old, site.base_url) if old != site.base_url else None
+
+
+def _rebased(cursor, moved: tuple[str, str] | None, issues: list[Issue], now: datetime):
+    """The config's URLs win over stored ones: a cursor's page at the old address is read at the new."""
+    from forummod.store_location import rebase_url
+
+    if cursor is None or cursor.page_ref is None or moved is None:
+        return cursor
+    url = rebase_url(cursor.page_ref.url, *moved)
+    if url is None:
+        return cursor
+    issues.append(Issue("site_moved", f"the forum's address changed: reading {url} (stored as {cursor.page_ref.url})",
+                        at=now, severity="info"))
+    from forummod.model import PageRef
+
+    return replace(cursor, page_ref=PageRef(url=url))
 
 
 def _has_inbox(site: SiteConfig) -> bool:

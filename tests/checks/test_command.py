@@ -54,25 +54,25 @@ def _run(capsys, *args):
 def test_check_json_lists_findings_once_and_exits_1_then_0(config, capsys):
     code, out = _run(capsys, "--config", str(config), "--json")
     assert code == 1
-    rows = json.loads(out)
+    rows = json.loads(out)["findings"]
     assert [(r["code"], r["player"], r["new"]) for r in rows] == [("dead_post", "Aldo", True)]
-    assert set(rows[0]) >= {"rule", "code", "player", "link", "time", "message", "severity", "key", "new"}
+    assert set(rows[0]) >= {"rule", "code", "player", "link", "at", "message", "severity", "key", "new"}
     assert rows[0]["link"] == "https://forum.example.org/p/55" and rows[0]["game"] == "g1"
     code, out = _run(capsys, "--config", str(config), "--json")
-    assert (code, json.loads(out)) == (0, [])
+    assert (code, json.loads(out)["findings"]) == (0, [])
 
 
 def test_check_all_shows_reported_findings_marked_not_new(config, capsys):
     _run(capsys, "--config", str(config))
     code, out = _run(capsys, "--config", str(config), "--all", "--json")
-    assert code == 1 and [r["new"] for r in json.loads(out)] == [False]
+    assert code == 1 and [r["new"] for r in json.loads(out)["findings"]] == [False]
     code, out = _run(capsys, "--config", str(config), "--all")
     assert "dead_post" in out and "(reported)" in out
 
 
 def test_check_now_records_nothing(config, capsys):
     code, out = _run(capsys, "--config", str(config), "--now", h(4).isoformat(), "--json")
-    assert code == 1 and [r["new"] for r in json.loads(out)] == [True]
+    assert code == 1 and [r["new"] for r in json.loads(out)["findings"]] == [True]
     code, out = _run(capsys, "--config", str(config), "--now", h(4).isoformat())
     assert code == 1 and "dead_post" in out
 

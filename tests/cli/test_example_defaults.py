@@ -187,7 +187,7 @@ def test_example_defaults_play_the_seed_rules(sc: Scenario, tmp_path, capsys):
     assert main(["status", "--config", str(cfg), "--json", "--approve-all", "--now", sc.now.isoformat()]) == 0
     st = json.loads(capsys.readouterr().out)
     if sc.dead is not None:
-        assert {d["name"]: d["cause"] for d in st["dead"]} == sc.dead
+        assert {d["player"]: d["cause"] for d in st["dead"]} == sc.dead
     if sc.alive is not None:
         assert sc.alive <= set(st["alive"])
     if sc.winners is not None:

@@ -64,11 +64,11 @@ def test_a_hammer_ends_the_day_at_its_post_and_the_night_counts_from_there(tmp_p
     c = ("--config", cfg)
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 6 * H))
     assert st["phase"] == "N1" and [p["key"] for p in st["pending"]] == ["lynch:D1"]
-    assert st["phase_start"] == at(T0 + 4 * H)  # the hammer post, not the 72 h deadline
+    assert st["phase_start_at"] == at(T0 + 4 * H)  # the hammer post, not the 72 h deadline
     assert cli(capsys, "gm", *c, "--at", at(T0 + 6 * H), "approve", "lynch:D1")[0] == 0
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 7 * H))
-    assert st["phase"] == "N1" and [d["name"] for d in st["dead"]] == ["Ann"]
-    assert st["phase_end"] == at(T0 + 28 * H)  # the night's 24 h counted from its real start
+    assert st["phase"] == "N1" and [d["player"] for d in st["dead"]] == ["Ann"]
+    assert st["phase_end_at"] == at(T0 + 28 * H)  # the night's 24 h counted from its real start
     rep = cli_json(capsys, "tally", *c, "--now", at(T0 + 7 * H))
     assert [r["voter"] for r in rep["rejected_votes"]] == ["Fay", "Gus"]  # after the hammer
     # the day-end draft announces the night from the hammer, not days later
@@ -91,9 +91,9 @@ def test_with_hammer_ends_day_off_the_day_runs_to_its_deadline(tmp_path, capsys)
     c = ("--config", cfg)
     cli(capsys, "gm", *c, "--at", at(T0 + 6 * H), "approve", "lynch:D1")
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 30 * H))
-    assert st["phase"] == "D1" and st["phase_end"] == at(T0 + 72 * H)
-    assert [d["name"] for d in st["dead"]] == ["Ann"]
-    assert cli_json(capsys, "status", *c, "--now", at(T0 + 73 * H))["phase_start"] == at(T0 + 72 * H)
+    assert st["phase"] == "D1" and st["phase_end_at"] == at(T0 + 72 * H)
+    assert [d["player"] for d in st["dead"]] == ["Ann"]
+    assert cli_json(capsys, "status", *c, "--now", at(T0 + 73 * H))["phase_start_at"] == at(T0 + 72 * H)
 
 
 # --------------------------------------------------------------------------- item 2: the GM moves phases
@@ -106,17 +106,17 @@ def test_pause_and_resume_keep_the_time_left_and_undo_takes_a_move_back(tmp_path
     rc, _, err = cli(capsys, "gm", *c, "--at", at(T0 + 11 * H), "pause")
     assert rc == 2 and "already paused" in err
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 100 * H))
-    assert st["phase"] == "D1" and st["paused_since"] == at(T0 + 10 * H)  # no deadline passed
+    assert st["phase"] == "D1" and st["paused_at"] == at(T0 + 10 * H)  # no deadline passed
     assert "PAUSED since" in cli(capsys, "status", *c, "--now", at(T0 + 100 * H))[1]
     cli(capsys, "gm", *c, "--at", at(T0 + 34 * H), "resume")  # 24 h of pause
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 35 * H))
-    assert st["paused_since"] is None and st["phase_end"] == at(T0 + 96 * H)
+    assert st["paused_at"] is None and st["phase_end_at"] == at(T0 + 96 * H)
     assert [e["summary"] for e in st["gm_events"]] == ["pause", "resume"]
     resume = st["gm_events"][-1]["id"]
     rc, out, _ = cli(capsys, "gm", *c, "undo", resume)
     assert rc == 0
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 35 * H))
-    assert st["paused_since"] == at(T0 + 10 * H) and st["gm_events"][1]["undone_by"] is not None
+    assert st["paused_at"] == at(T0 + 10 * H) and st["gm_events"][1]["undone_by"] is not None
     rc, _, err = cli(capsys, "gm", *c, "undo", resume)
     assert rc == 2 and "already undone" in err
 
@@ -127,12 +127,12 @@ def test_extend_moves_the_vote_close_alone_or_the_end(tmp_path, capsys):
     cli(capsys, "gm", *c, "--at", at(T0 + 10 * H), "extend", "D1", "--close", at(T0 + 80 * H))
     rep = cli_json(capsys, "tally", *c, "--now", at(T0 + 11 * H))
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 11 * H))
-    assert rep["vote_close"] == at(T0 + 80 * H) and st["phase_end"] == at(T0 + 80 * H)  # the end follows
+    assert rep["vote_close_at"] == at(T0 + 80 * H) and st["phase_end_at"] == at(T0 + 80 * H)  # the end follows
     cli(capsys, "gm", *c, "--at", at(T0 + 12 * H), "extend", "D1", "--until", at(T0 + 90 * H),
         "--close", at(T0 + 85 * H))
     rep = cli_json(capsys, "tally", *c, "--now", at(T0 + 13 * H))
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 13 * H))
-    assert rep["vote_close"] == at(T0 + 85 * H) and st["phase_end"] == at(T0 + 90 * H)
+    assert rep["vote_close_at"] == at(T0 + 85 * H) and st["phase_end_at"] == at(T0 + 90 * H)
     rc, _, err = cli(capsys, "gm", *c, "extend", "D1")
     assert rc == 2 and "--until" in err
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 86 * H))
@@ -144,12 +144,12 @@ def test_end_a_day_at_a_post_then_start_the_next_day_at_a_time(tmp_path, capsys)
     c = ("--config", cfg)
     assert cli(capsys, "gm", *c, "end", "D1", "--post", 7)[0] == 0
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 8 * H))
-    assert st["phase"] == "N1" and st["phase_start"] == at(T0 + 6 * H)  # post 7 is at T0+6h
+    assert st["phase"] == "N1" and st["phase_start_at"] == at(T0 + 6 * H)  # post 7 is at T0+6h
     assert st["pending"][0]["key"] == "lynch:D1" and st["pending"][0]["summary"] == "lynch Ann"  # Dan's post 8 is late
     cli(capsys, "gm", *c, "--at", at(T0 + 8 * H), "approve", "lynch:D1")
     assert cli(capsys, "gm", *c, "start", "D2", "--at", at(T0 + 12 * H))[0] == 0  # the night is cut short
     st = cli_json(capsys, "status", *c, "--now", at(T0 + 13 * H))
-    assert st["phase"] == "D2" and st["phase_start"] == at(T0 + 12 * H) and st["phase_end"] == at(T0 + 84 * H)
+    assert st["phase"] == "D2" and st["phase_start_at"] == at(T0 + 12 * H) and st["phase_end_at"] == at(T0 + 84 * H)
     assert [p["key"] for p in st["pending"]] == ["night:N1"]  # resolved when the night ended
     assert [e["summary"].split()[0] for e in st["gm_events"]] == ["end", "approve", "start"]
     rc, out, _ = cli(capsys, "status", *c, "--now", at(T0 + 13 * H))
@@ -236,7 +236,7 @@ def test_gm_replace_at_a_post_equals_the_config_entry_and_keeps_earlier_counts(t
 def test_tally_at_a_post_uses_pins_on_later_posts_and_only_earlier_issues(tmp_path, capsys):
     cfg = make_game(tmp_path, SLOW, tables='[[games.g.phases]]\nname = "D1"\nend_post = 7\n')
     rep = cli_json(capsys, "tally", "--config", cfg, "--at", 5)
-    assert rep["phase"] == "D1" and rep["vote_close"] == at(T0 + 6 * H)  # post 7, not the 72 h default
+    assert rep["phase"] == "D1" and rep["vote_close_at"] == at(T0 + 6 * H)  # post 7, not the 72 h default
     assert not any("Quinn" in i["message"] for i in rep["issues"])  # post 6 comes later
     rep = cli_json(capsys, "tally", "--config", cfg, "--at", 7)
     assert rep["phase"] == "D1" and any("Quinn" in i["message"] for i in rep["issues"])

@@ -33,7 +33,7 @@ def game(tmp_path, messages):
 def check_json(capsys, cfg, now):
     capsys.readouterr()
     main(["check", "--config", str(cfg), "--json", "--now", now.isoformat()])
-    return json.loads(capsys.readouterr().out)
+    return json.loads(capsys.readouterr().out)["findings"]
 
 
 def test_D19_check_names_the_wolves_once_for_the_missing_kill(tmp_path, capsys):
@@ -51,5 +51,5 @@ def test_LUP_D2_cambio_vittima_kills_the_new_victim_with_no_false_unknown_name(t
     capsys.readouterr()
     assert main(["status", "--config", str(cfg), "--json", "--approve-all", "--now", after.isoformat()]) == 0
     st = json.loads(capsys.readouterr().out)
-    assert {(d["name"], d["cause"]) for d in st["dead"]} == {("Fabio", "lynch"), ("Dario", "wolves")}
+    assert {(d["player"], d["cause"]) for d in st["dead"]} == {("Fabio", "lynch"), ("Dario", "wolves")}
     assert not [f for f in check_json(capsys, cfg, after) if f["code"] == "unknown_name"]

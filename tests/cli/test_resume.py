@@ -35,15 +35,15 @@ def test_village_resumed_at_day_2_with_the_sheriff_and_a_dead_seer(tmp_path, cap
                              events=events)
     assert main(["poll", "--config", str(cfg)]) == 0
     st = _status(capsys, cfg, r + 45 * H)
-    assert st["phase"] == "D2" and st["phase_start"] == r.isoformat()
-    assert [(d["name"], d["phase"], d["cause"]) for d in st["dead"]] == [("老王", "N1", "wolves")]
+    assert st["phase"] == "D2" and st["phase_start_at"] == r.isoformat()
+    assert [(d["player"], d["phase"], d["cause"]) for d in st["dead"]] == [("老王", "N1", "wolves")]
     assert ("小明", "sheriff") in {(n["player"], n["what"]) for n in st["night_desk"]["notes"]}
     capsys.readouterr()
     assert main(["tally", "--config", str(cfg), "--json", "--at", (r + 45 * H).isoformat()]) == 0
     cands = {c["name"]: c["total"] for c in json.loads(capsys.readouterr().out)["tally"]["candidates"]}
     assert cands == {"阿强": 3.0, "阿花": 2.0}  # Sheriff x2; 阿花's D1 vote (post 2) is history, not counted
     st = _status(capsys, cfg, r + 60 * H)
-    assert {d["name"]: d["cause"] for d in st["dead"]} == {"老王": "wolves", "阿强": "lynch"}
+    assert {d["player"]: d["cause"] for d in st["dead"]} == {"老王": "wolves", "阿强": "lynch"}
 
 
 def test_witch_hunt_resumed_at_night_2_follows_the_given_recruitment_rotation(tmp_path, capsys):
@@ -58,7 +58,7 @@ def test_witch_hunt_resumed_at_night_2_follows_the_given_recruitment_rotation(tm
                              extra={"resume": {"phase": "N2", "from_post": 2}}, events=events)
     assert main(["poll", "--config", str(cfg)]) == 0
     st = _status(capsys, cfg, r + 2 * H)
-    assert st["phase"] == "N2" and [d["name"] for d in st["dead"]] == ["Жанна"]
+    assert st["phase"] == "N2" and [d["player"] for d in st["dead"]] == ["Жанна"]
     recruiter = [n for n in st["night_desk"]["notes"] if n["what"] == "recruiter"]
     assert [n["player"] for n in recruiter] == ["Борис"]
 
@@ -81,11 +81,11 @@ def test_lupus_resumed_at_day_2_counts_from_the_resume_post(tmp_path, capsys):
                              extra={"resume": {"phase": "D2", "from_post": 3}})
     assert main(["poll", "--config", str(cfg)]) == 0
     st = _status(capsys, cfg, d2 + 5 * H)
-    assert st["phase"] == "D2" and [(d["name"], d["phase"]) for d in st["dead"]] == [("Ugo", "N2")]
+    assert st["phase"] == "D2" and [(d["player"], d["phase"]) for d in st["dead"]] == [("Ugo", "N2")]
     assert ("Carlo", "protected", "N2") in {(n["player"], n["what"], n["detail"])
                                            for n in st["night_desk"]["protections"]}
     st = _status(capsys, cfg, d2 + 14 * H)
-    assert {d["name"]: d["cause"] for d in st["dead"]} == {"Ugo": "wolves", "Aldo": "lynch"}
+    assert {d["player"]: d["cause"] for d in st["dead"]} == {"Ugo": "wolves", "Aldo": "lynch"}
 
 
 def test_an_unknown_state_key_is_refused_with_the_rulesets_keys(tmp_path, capsys):
@@ -141,7 +141,7 @@ cause = "night_kill"
     t = json.loads(capsys.readouterr().out)["tally"]
     assert t["majority"] == 3 and [(c["name"], c["total"]) for c in t["candidates"]] == [("Ann", 2.0)]
     st = _status(capsys, cfg, t0 + 90 * H)
-    assert st["phase"] in ("D2", "N2") and {d["name"]: (d["phase"], d["cause"]) for d in st["dead"]} == \
+    assert st["phase"] in ("D2", "N2") and {d["player"]: (d["phase"], d["cause"]) for d in st["dead"]} == \
         {"Fay": ("N1", "night_kill"), "Ann": ("D2", "lynch")}
 
 

@@ -33,7 +33,7 @@ def test_a_silent_game_is_stalled_and_stops_generating_phases(tmp_path, capsys):
     cfg = _game(tmp_path)
     last_post = T0 + 2 * H
     rep = json.loads(_status(capsys, cfg, T0 + timedelta(days=300), "--json"))
-    assert rep["stalled_since"] == last_post.isoformat()
+    assert rep["stalled_at"] == last_post.isoformat()
     day = int(rep["phase"][1:])
     assert rep["phase"][0] in "DN" and day <= 3  # two 48 h days of silence, not "D150"
     text = _status(capsys, cfg, T0 + timedelta(days=300))
@@ -43,7 +43,7 @@ def test_a_silent_game_is_stalled_and_stops_generating_phases(tmp_path, capsys):
 def test_a_game_with_recent_posts_is_not_stalled(tmp_path, capsys):
     cfg = _game(tmp_path)
     rep = json.loads(_status(capsys, cfg, T0 + 30 * H, "--json"))
-    assert rep["stalled_since"] is None and rep["phase"] == "D1"
+    assert rep["stalled_at"] is None and rep["phase"] == "D1"
 
 
 def test_stall_is_two_of_the_longest_phase_lengths_after_the_last_activity():

@@ -56,7 +56,7 @@ def test_status_shows_the_recruiter_the_protection_and_who_owes_the_inquisitors_
     assert "owed: Глеб — pray / fire [WH-I2]" in _status(capsys, cfg, now)
     capsys.readouterr()
     main(["check", "--config", str(cfg), "--json", "--now", now.isoformat()])
-    owed = [f for f in json.loads(capsys.readouterr().out) if f["code"] == "missing_action"]
+    owed = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "missing_action"]
     assert [f["player"] for f in owed] == ["Глеб"] and "Глеб" in owed[0]["message"]
 
 

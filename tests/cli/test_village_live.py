@@ -37,7 +37,7 @@ def test_VIL_B_MANOR_plain_text_plea_and_pardon_are_read(tmp_path, capsys):
     keys = approve_due(capsys, cfg, after)
     assert "plea:D1:1" in keys
     st = status_json(capsys, cfg, after)
-    assert "阿花" in st["alive"] and [d["name"] for d in st["dead"]] == ["老王"]
+    assert "阿花" in st["alive"] and [d["player"] for d in st["dead"]] == ["老王"]
     end = draft_text(capsys, cfg, "day_end", after)
     assert "向领主求赦免" in end and "赦免了" in end
 
@@ -65,7 +65,7 @@ def test_VIL_D_01_a_dawn_approved_late_is_still_the_nights_post(tmp_path, capsys
     for key in ("nightfall:N1", "wave1:N1", "dawn:N1"):
         assert main(["gm", "--config", str(cfg), "--at", late.isoformat(), "approve", key]) == 0
     st = status_json(capsys, cfg, late + H)
-    assert [(d["name"], d["phase"]) for d in st["dead"]] == [("老王", "N1")]
+    assert [(d["player"], d["phase"]) for d in st["dead"]] == [("老王", "N1")]
     dawn = draft_text(capsys, cfg, "day_start", late + H, "--phase", "D1")
     assert "老王" in dawn and "家门口被贴了" in dawn
 
@@ -92,7 +92,7 @@ def test_VIL_D_06_VIL_D_07_a_silent_sheriff_re_vote_and_pardon_window_all_end_in
     capsys.readouterr()
     assert main(["status", "--config", str(cfg), "--json", "--approve-all", "--now", (r + 100 * H).isoformat()]) == 0
     st = json.loads(capsys.readouterr().out)
-    executed = [d for d in st["dead"] if d["name"] == "阿花"]
+    executed = [d for d in st["dead"] if d["player"] == "阿花"]
     assert executed and executed[0]["cause"] == "lynch" and executed[0]["phase"] == "D2"
     capsys.readouterr()
     assert main(["status", "--config", str(cfg), "--json", "--approve-all", "--now", (r + 73 * H).isoformat()]) == 0

@@ -28,6 +28,7 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_demo(tmp_path):
     assert "forummod/_data/templates/votecount/bbcode.j2" in names
     assert "forummod/locale/it/LC_MESSAGES/forummod.mo" in names  # compiled by hatch_build.py
     assert "forummod/locale/it/LC_MESSAGES/forummod.po" in names
+    assert "forummod/_data/config.example.toml" in names  # the starter config points the GM to it
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
@@ -49,3 +50,6 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_demo(tmp_path):
     where = subprocess.run([str(py), "-c", "import forummod.resources as r; print(r.bundled_dir('templates'))"],
                            cwd=work, capture_output=True, text=True, env=env)
     assert str(env_dir) in where.stdout  # found inside the installed wheel, not the checkout
+    ref = subprocess.run([str(env_dir / "bin" / "forummod"), "init", "--print-reference"], cwd=work,
+                         capture_output=True, text=True, env=env)
+    assert ref.returncode == 0 and ref.stdout == (ROOT / "config.example.toml").read_text(encoding="utf-8")

@@ -61,6 +61,11 @@ Store.finish_publication = _die_when_sent
 """
 
 
+# the one list each listing command's JSON carries (docs/json.md)
+LIST_KEYS = {"drafts": "drafts", "draft": "drafts", "publish": "publications", "poll": "polls",
+             "check": "findings", "tick": "passes", "discard": "discarded"}
+
+
 @dataclass(frozen=True)
 class CliResult:
     rc: int
@@ -111,9 +116,13 @@ class GMDesk:
         return CliResult(rc, out.getvalue(), err.getvalue())
 
     def cli_json(self, command: str, *args: str) -> Any:
+        """The command's data (docs/json.md): the list of a listing command, else the object."""
         res = self.cli(command, "--json", *args)
         assert res.rc == 0, f"forummod {command} {' '.join(args)} -> {res.rc}\n{res.err}\n{res.out}"
-        return res.json()
+        data = res.json()
+        assert data["schema_version"] == 1 and data["command"] == command
+        key = LIST_KEYS.get(command)
+        return data[key] if key in data else data
 
     def spawn(self, command: str, *args: str, patch: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
         """`forummod COMMAND --config <desk> ARGS...` in a new Python process (the venv's)."""

@@ -242,7 +242,7 @@ def test_day_1_count_read_from_the_forum_is_the_scripts_expected_tally(desk):
 
     lynch = final_analysis.state.proposal("lynch:D1")
     assert lynch is not None and lynch.status == "approved"
-    assert [(d["name"], d["cause"], d["phase"]) for d in status_report(final_analysis)["dead"]] == \
+    assert [(d["player"], d["cause"], d["phase"]) for d in status_report(final_analysis)["dead"]] == \
         [(exp["lynch"], "lynch", "D1")]
 
 
@@ -255,7 +255,7 @@ def test_tally_at_a_post_number_is_the_count_just_before_that_post(desk, key):
     post = forum.script.post(key)
     rep = desk.cli_json("tally", "--at", str(post.number))
     ref = script_before_post(forum.script, post.number).reference_tally()
-    assert rep["now"] == iso(post.at) and rep["phase"] == "D1"
+    assert rep["analysed_at"] == iso(post.at) and rep["phase"] == "D1"
     assert tally_lines(rep["tally"]) == expected_lines(ref.real)
     assert rep["tally"]["not_voting"] == list(ref.not_voting)
     assert [(r["voter"], r["target"]) for r in rep["rejected_votes"]] == [(v, t) for v, t, _ in ref.late]
@@ -338,7 +338,7 @@ def test_night_2_twins_save_the_wolves_victim_and_checks_resolve(desk):
     assert private_results(later, "N2") == expected_private(forum, "N2")
     assert ("N2", "nobody_died") in [(ph, f.key) for ph, f in later.run.facts]
     status = status_report(later)
-    assert [d["name"] for d in status["dead"]] == [forum.expected["D1"]["lynch"]] and not status["pending"]
+    assert [d["player"] for d in status["dead"]] == [forum.expected["D1"]["lynch"]] and not status["pending"]
     assert "Dora" in status["alive"]
 
 

@@ -218,7 +218,7 @@ def test_a_good_archive_polls_and_counts(ws_dir, capsys):
     code, out, err = run_cli(capsys, "tally", "--json", "--config", str(ws_dir / "forummod.toml"))
     assert code == 0, err
     cands = json.loads(out)["tally"]["candidates"]
-    assert [(c["name"], c["total"]) for c in cands] == [("Bob", 2.0)]
+    assert [(c["name"], c["total"]) for c in cands] == [("Bob", 2)]
 
 
 # ---------------------------------------------------------------------- stores

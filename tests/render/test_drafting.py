@@ -132,10 +132,10 @@ def test_draft_drafts_and_discard_commands(tmp_path: Path, capsys):
     code, out = cli(capsys, cfg, "draft", "role_pm", "--to", "Ann", "--now", now)
     assert code == 0 and "role_pm setup → pm:Ann" in out
     code, out = cli(capsys, cfg, "drafts", "--json")
-    rows = json.loads(out)
+    rows = json.loads(out)["drafts"]
     assert [(r["id"], r["kind"], r["phase"], r["status"], r["target"]) for r in rows] == \
         [(1, "votecount", "D1", "draft", "thread"), (2, "role_pm", "setup", "draft", "pm:Ann")]
-    assert set(rows[0]) >= {"id", "kind", "phase", "status", "target", "updated"}
+    assert set(rows[0]) >= {"id", "kind", "phase", "status", "target", "updated_at"}
     code, out = cli(capsys, cfg, "discard", "1")
     assert code == 0 and "discarded" in out
     code, out = cli(capsys, cfg, "drafts", "--status", "discarded")
@@ -149,7 +149,7 @@ def test_the_gm_view_of_the_count_is_printed_and_never_stored(tmp_path: Path, ca
     code, out = cli(capsys, cfg, "draft", "votecount", "--gm", "--now", at(6).isoformat())
     assert code == 0 and "not stored (GM view)" in out and "(GM view)" in out
     code, out = cli(capsys, cfg, "drafts", "--json")
-    assert json.loads(out) == []
+    assert json.loads(out)["drafts"] == []
 
 
 def test_draft_all_renders_every_kind_in_the_games_language(tmp_path: Path, capsys):

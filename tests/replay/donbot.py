@@ -252,7 +252,7 @@ def read_index(corpus_dir: Path, thread: int) -> IndexGame:
 
 def deaths(status: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     """Dead player -> (phase, cause) from `status --json`."""
-    return {d["name"]: (d["phase"], d["cause"]) for d in status["dead"]}
+    return {d["player"]: (d["phase"], d["cause"]) for d in status["dead"]}
 
 
 def lynches(status: Mapping[str, Any]) -> dict[str, str]:

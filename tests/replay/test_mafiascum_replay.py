@@ -221,7 +221,7 @@ def test_every_night_kill_is_in_its_night_and_no_one_else_died_at_night(game: Re
 
 
 def test_dead_players_have_the_index_phase_cause_and_role(game: Replayed):
-    dead = {d["name"]: d for d in game.status["dead"]}
+    dead = {d["player"]: d for d in game.status["dead"]}
     expected_dead = [p for p in game.index.players if p.fate != "survived"]
     assert set(dead) == {p.name for p in expected_dead}
     for p in expected_dead:
@@ -267,4 +267,4 @@ def test_game1091_boberzs_bold_vote_for_the_dead_beefster_is_refused_not_counted
     refused = [(r.actor, r.target, r.reason) for r in game.analysis.run.rejections
                if r.source is not None and r.source.number == 484]
     assert refused == [("boberz", "Beefster", "dead_target")]
-    assert game.status["rejections"] == 1
+    assert game.status["rejection_count"] == 1

@@ -43,8 +43,8 @@ def write(folder: Path, posts) -> None:
 def result(ws):
     a = analyse_game(ws, "g", now=T0 + timedelta(days=4), approve_all=True)
     rep, status = tally_report(a), status_report(a)
-    status.pop("now")
-    rep.pop("now")
+    status.pop("analysed_at")
+    rep.pop("analysed_at")
     return rep, status, [t for t in a.run.tallies]
 
 

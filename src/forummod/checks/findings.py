@@ -52,7 +52,7 @@ class Finding:
         """The documented JSON shape of `forummod check --json`."""
         return {
             "rule": self.rule, "code": self.code, "player": self.player, "phase": self.phase,
-            "link": self.link, "source": _source_dict(self.source), "time": _iso(self.at),
+            "link": self.link, "source": _source_dict(self.source), "at": _iso(self.at),
             "message": self.message, "severity": self.severity, "key": self.key, "new": new,
             "quote": self.quote, "details": self.details,
         }

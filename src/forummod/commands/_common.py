@@ -27,6 +27,7 @@ def open_workspace(args, *, writes: bool = False, **kw):
     writes the store) also holds the workspace lock while it is open (`lock.holding_lock`)."""
     from forummod.service import Workspace
 
+    kw.setdefault("adopt", bool(getattr(args, "adopt", False)))
     ws = Workspace.open(config_path(args), **kw)
     if not writes:
         return ws
@@ -47,6 +48,9 @@ def parse_time(text: str, tz=None) -> datetime:
     return dt.astimezone(timezone.utc)
 
 
+SCHEMA_VERSION = 1  # of every `--json` output; docs/json.md and docs/schema/*.json describe it
+
+
 def to_jsonable(obj: Any) -> Any:
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
@@ -59,9 +63,22 @@ def to_jsonable(obj: Any) -> Any:
         return {str(k): to_jsonable(v) for k, v in obj.items()}
     if isinstance(obj, Path):
         return str(obj)
+    if isinstance(obj, float) and obj.is_integer():
+        return int(obj)  # whole counts (vote totals, weights) print as 6, not 6.0
     return obj
 
 
-def print_json(data: Any) -> None:
-    json.dump(to_jsonable(data), sys.stdout, ensure_ascii=False, indent=2, sort_keys=False)
+def plural(n: int, noun: str, plural_form: str | None = None) -> str:
+    """'1 new post', '3 new posts' (English CLI messages)."""
+    return f"{n} {noun if n == 1 else plural_form or noun + 's'}"
+
+
+def envelope(command: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Every `--json` output is one object: the schema version, the command, then its data."""
+    return {"schema_version": SCHEMA_VERSION, "command": command, **data}
+
+
+def print_json(command: str, data: dict[str, Any]) -> None:
+    json.dump(to_jsonable(envelope(command, data)), sys.stdout, ensure_ascii=False, indent=2, sort_keys=False)
     sys.stdout.write("\n")
+    sys.stdout.flush()  # a closed pipe shows here, inside main's BrokenPipeError handler

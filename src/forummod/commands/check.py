@@ -20,12 +20,13 @@ HELP = "run the moderation checks (activity, prod list, conduct rules, missing a
 def add_arguments(p) -> None:
     from forummod.checks.rules import CODES
 
-    add_common(p, game=True)
+    add_common(p, game=True, now=True)
     for action in p._actions:
         if action.dest == "game":
             action.help = "game id from the config (default: every active game)"
+        if action.dest == "now":
+            action.help = "check the game as of TIME (ISO 8601); records nothing"
     p.add_argument("--all", action="store_true", help="show every current finding, not only new or changed ones")
-    p.add_argument("--now", metavar="TIME", help="check the game as of TIME (ISO 8601); records nothing")
     p.add_argument("--approve-all", action="store_true",
                    help="approve every proposal as it is made (what-if view); records nothing")
     p.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -53,7 +54,7 @@ def run(args) -> int:
             shown = findings if args.all else [f for f in findings if f.key in fresh_keys]
             rows.extend((gid, f, f.key in fresh_keys) for f in shown)
     if args.json:
-        print_json([dict(f.to_dict(new=new), game=gid) for gid, f, new in rows])
+        print_json("check", {"findings": [dict(f.to_dict(new=new), game=gid) for gid, f, new in rows]})
     else:
         print(format_findings(rows, show_new=args.all))
     return 1 if rows else 0

@@ -9,9 +9,11 @@ HELP = "run the main job on the bundled demo game: a local forum polled over HTT
 
 
 def add_arguments(p) -> None:
+    from forummod.cli import add_global
+
+    add_global(p)  # -v, -q, --config after the command name too
     p.add_argument("--dir", type=Path, default=None,
                    help="workspace folder to keep the demo's config and store (default: a new temporary folder)")
-    p.add_argument("-v", "--verbose", action="store_true", help="log HTTP detail")
 
 
 def run(args) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from forummod.cli import add_common
-from forummod.commands._common import open_workspace
+from forummod.commands._common import open_workspace, print_json
 from forummod.errors import UsageError
 
 NAME = "discard"
@@ -11,15 +11,20 @@ HELP = "discard a draft (it stays in the history and is not drafted again unless
 
 
 def add_arguments(p) -> None:
-    add_common(p, json=False)
+    add_common(p)
     p.add_argument("id", type=int, nargs="+", help="draft id(s) from 'forummod drafts'")
 
 
 def run(args) -> int:
     with open_workspace(args, writes=True) as ws:
+        done = []
         for did in args.id:
             discard(ws, did)
-            print(f"draft {did} discarded")
+            done.append(did)
+            if not args.json:
+                print(f"draft {did} discarded")
+        if args.json:
+            print_json("discard", {"discarded": done})
         return 0
 
 

@@ -15,13 +15,12 @@ HELP = "render a post now (votecount, day_start, day_end, role_pm, night_result,
 
 
 def add_arguments(p) -> None:
-    add_common(p, game=True)
+    add_common(p, game=True, now=True)
     p.add_argument("kind", choices=KINDS + ("all",), metavar="KIND", help="one of: " + ", ".join(KINDS + ("all",)))
     p.add_argument("--phase", metavar="P", help="the phase it is about, e.g. D2 or N1 (default: the current one)")
     p.add_argument("--to", metavar="PLAYER", help="role_pm / night_result: only this player's PM")
     p.add_argument("--print", action="store_true", dest="print_body", help="print the text of the draft")
     p.add_argument("--gm", action="store_true", help="votecount: the GM view (secret votes, weights); not stored")
-    p.add_argument("--now", metavar="TIME", help="analyse the game as of TIME (ISO 8601)")
     p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made first")
 
 
@@ -37,8 +36,8 @@ def run(args) -> int:
             ids = refresh_drafts(ws, gid, a)
             rows = [ws.store.draft(i) for i in ids]
             if args.json:
-                print_json([{"id": r.id, "kind": r.kind, "phase": r.phase, "target": r.target, "title": r.title}
-                            for r in rows])
+                print_json("draft", {"drafts": [{"id": r.id, "game": gid, "kind": r.kind, "phase": r.phase,
+                                                 "target": r.target, "title": r.title, "body": r.body} for r in rows]})
             else:
                 for r in rows:
                     print(f"draft {r.id}: {r.kind} {r.phase} → {r.target}  {r.title}")
@@ -49,8 +48,9 @@ def run(args) -> int:
             return 0
         made = draft_now(ws, gid, args.kind, analysis=a, phase=args.phase, player=args.to, public=not args.gm)
         if args.json:
-            print_json([{"id": did, "kind": d.kind, "phase": d.phase, "target": d.target, "title": d.title,
-                         "body": body} for did, d, body in made])
+            print_json("draft", {"drafts": [{"id": did, "game": gid, "kind": d.kind, "phase": d.phase,
+                                             "target": d.target, "title": d.title, "body": body}
+                                            for did, d, body in made]})
             return 0
         if not made:
             print(f"no {args.kind} applies to {gid} now" + (f" for {args.phase}" if args.phase else ""))

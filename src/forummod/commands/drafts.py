@@ -25,7 +25,7 @@ def run(args) -> int:
         rows = ws.store.drafts(gid, status=args.status)
         pubs = {r.id: ws.store.publication(r.id) for r in rows}
         if args.json:
-            print_json([_row(r, pubs[r.id]) for r in rows])
+            print_json("drafts", {"drafts": [_row(r, pubs[r.id]) for r in rows]})
             return 0
         if not rows:
             print("no drafts (render them with 'forummod draft all')")
@@ -43,9 +43,9 @@ def run(args) -> int:
 def _row(r, p) -> dict:
     return {"id": r.id, "game": r.game, "kind": r.kind, "phase": r.phase, "slot": r.slot, "status": r.status,
             "target": r.target, "title": r.title, "markup": r.markup, "lang": r.lang, "edited_by_gm": r.edited_by_gm,
-            "created": r.created_at, "updated": r.updated_at,
+            "created_at": r.created_at, "updated_at": r.updated_at,
             "publication": None if p is None else {"state": p.state, "remote_id": p.remote_id, "url": p.url,
-                                                   "error": p.error, "started": p.started_at}}
+                                                   "error": p.error, "started_at": p.started_at}}
 
 
 def _show(ws, args) -> int:
@@ -56,8 +56,8 @@ def _show(ws, args) -> int:
         raise UsageError(f"no draft {args.show}")
     hist = ws.store.draft_history(r.id)
     if args.json:
-        print_json(dict(_row(r, ws.store.publication(r.id)), body=r.body,
-                        history=[{k: h[k] for k in ("rev", "status", "at", "note")} for h in hist]))
+        print_json("drafts", {"draft": dict(_row(r, ws.store.publication(r.id)), body=r.body,
+                                            history=[{k: h[k] for k in ("rev", "status", "at", "note")} for h in hist])})
         return 0
     print(f"draft {r.id}: {r.kind} {r.phase} → {r.target} [{r.status}]  {r.title}\n")
     print(r.body)

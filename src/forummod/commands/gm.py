@@ -20,8 +20,12 @@ HELP = ("approve or reject proposals; kill, revive, replace players; change vote
 
 
 def add_arguments(p) -> None:
+    import argparse
+
     add_common(p, game=True)
     p.add_argument("--at", metavar="TIME", help="when it happened (default: now)")
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = ruleset_reference() + "\n\n" + (p.epilog or "")
     sub = p.add_subparsers(dest="gm_command", metavar="ACTION", required=True)
     a = sub.add_parser("approve", help="approve a proposal (see 'forummod status')")
     a.add_argument("key", help="proposal key, e.g. lynch:D2 or night:N3")
@@ -82,9 +86,33 @@ def add_arguments(p) -> None:
     ov.add_argument("--note", default="")
     nt = sub.add_parser("note", help="write a note into the log")
     nt.add_argument("text")
+    for action_parser in sub.choices.values():  # `gm approve --json` as well as `gm --json approve`
+        add_common(action_parser, game=True, nested=True)
+        if "--at" not in action_parser._option_string_actions:  # replace/end/start: --at is when it takes effect
+            action_parser.add_argument("--at", metavar="TIME", default=argparse.SUPPRESS,
+                                       help="when it happened (default: now)")
+    ac.formatter_class = argparse.RawDescriptionHelpFormatter
+    ac.epilog = ruleset_reference(roles=False)
+
+
+def ruleset_reference(*, roles: bool = True) -> str:
+    """The action verbs (and role ids) of every ruleset, for the help: built from the rulesets
+    alone, before any config is read."""
+    from forummod.engine.registry import get_ruleset_class, make_ruleset, ruleset_names
+    from forummod.engine import catalog
+
+    lines = ["action verbs" + (" and role ids" if roles else "") + " by ruleset:"]
+    for name in ruleset_names():
+        lines.append(f"  {name}")
+        lines.append("    verbs: " + ", ".join(sorted(make_ruleset(name).actions)))
+        if roles:
+            cls = get_ruleset_class(name)
+            lines.append("    roles: " + ", ".join(sorted(set(catalog.ROLES.get(name, ())) | set(cls.ROLES))))
+    return "\n".join(lines)
 
 
 def run(args) -> int:
+    from forummod.engine.registry import get_ruleset_class, make_ruleset
     from forummod.service import analyse_game
 
     with open_workspace(args, writes=True) as ws:
@@ -100,7 +128,11 @@ def run(args) -> int:
                 keys = ", ".join(p.key for p in a.run.state.pending()) or "none"
                 raise UsageError(f"no proposal {args.key!r} (pending: {keys})")
             if prop.status != "pending":
-                print(f"{args.key} is already {prop.status}; nothing to do")
+                if args.json:
+                    print_json("gm", {"game": gid, "event": None, "action": cmd, "key": args.key,
+                                      "message": f"{args.key} is already {prop.status}; nothing to do"})
+                else:
+                    print(f"{args.key} is already {prop.status}; nothing to do")
                 return 0
             payload = {"key": args.key, "verdict": "approve" if cmd == "approve" else "reject"}
             kind = "decision"
@@ -123,7 +155,14 @@ def run(args) -> int:
             kind = "override"
         elif cmd == "set-role":
             _known(args.player, players)
-            payload = {"kind": "set_role", "player": args.player, "role": args.role}
+            rs = get_ruleset_class(game.ruleset)
+            role = rs.canonical_role(args.role)  # as the rules write it: 'Lupo Mannaro', 'guardia_gemella'
+            if role not in rs.role_ids():
+                from forummod.schema import _did_you_mean
+
+                raise UsageError(f"unknown role {args.role!r} for {game.ruleset}" + _did_you_mean(args.role, rs.role_ids())
+                                 + f" (roles: {', '.join(sorted(rs.role_ids() - set(_aliases(game.ruleset))))})")
+            payload = {"kind": "set_role", "player": args.player, "role": role}
             kind = "override"
         elif cmd == "extend":
             _phase_id(args.phase)
@@ -166,6 +205,12 @@ def run(args) -> int:
             payload, kind = _undo(ws, gid, args.event), "undo"
         elif cmd == "action":
             _known(args.actor, players)
+            verbs = make_ruleset(game.ruleset, game.options).actions
+            if verbs and args.verb not in verbs:
+                from forummod.schema import _did_you_mean
+
+                raise UsageError(f"unknown action {args.verb!r} for {game.ruleset}" + _did_you_mean(args.verb, verbs)
+                                 + f" (actions: {', '.join(sorted(verbs))})")
             for t in args.targets:
                 _known(t, players)
             extra = dict(a.split("=", 1) for a in args.arg if "=" in a)
@@ -186,10 +231,12 @@ def run(args) -> int:
             kind = "override"
         eid = ws.store.append_event(gid, at, kind, payload, actor="gm")
         corrections = _corrections(ws, gid) if kind == "undo" else []
+        message = describe(cmd, payload)
         if args.json:
-            print_json({"event": eid, "kind": kind, "payload": payload, "at": at, "corrections": corrections})
+            print_json("gm", {"game": gid, "event": {"id": eid, "kind": kind, "payload": payload, "at": at},
+                              "action": cmd, "message": message, "corrections": corrections})
         else:
-            print(f"recorded #{eid}: {kind} {payload}")
+            print(f"recorded #{eid}: {message}")
             for c in corrections:
                 print(f"  published {c['kind']} {c['phase']} no longer matches the game: correction draft {c['draft']}")
         return 0
@@ -279,6 +326,57 @@ def _store_correction(ws, gid: str, r, body: str | None) -> int:
                                    else "correction", target=r.target, markup=r.markup, lang=r.lang,
                                    title=f"Correction: {r.title}", body=text, at=ws.clock())
     return did
+
+
+def _aliases(ruleset: str):
+    from forummod.engine import catalog
+
+    return catalog.ROLE_ALIASES.get(ruleset, {})
+
+
+def describe(cmd: str, p: dict) -> str:
+    """A GM decision in words, for the confirmation line."""
+    if cmd in ("approve", "reject"):
+        return f"{p['key']} {'approved' if cmd == 'approve' else 'rejected'}"
+    if cmd == "kill":
+        return f"{p['player']} killed" + (f" (cause: {p['cause']})" if p.get("cause") not in ("", "gm", None) else "")
+    if cmd == "modkill":
+        return f"{p['player']} modkilled"
+    if cmd == "revive":
+        return f"{p['player']} revived"
+    if cmd == "replace":
+        return f"{p['target']} replaces {p['player']}"
+    if cmd == "set-vote":
+        return f"{p['player']} now votes {p['target']}" if p["target"] else f"{p['player']}'s vote withdrawn"
+    if cmd == "set-role":
+        return f"{p['player']}'s role set to {p['role']}"
+    if cmd == "extend":
+        moved = [f"end moved to {p['until']}"] if p.get("until") else []
+        moved += [f"vote close moved to {p['close']}"] if p.get("close") else []
+        return f"{p['phase']}: " + " and ".join(moved)
+    if cmd in ("end", "start"):
+        when = f"after post {p['post']}" if cmd == "end" and p.get("post") is not None else \
+            f"with post {p['post']}" if p.get("post") is not None else f"at {p.get('at')}"
+        return f"{p['phase']} {'ends' if cmd == 'end' else 'starts'} {when}"
+    if cmd == "pause":
+        return "game paused: no deadline passes until 'forummod gm resume'"
+    if cmd == "resume":
+        return "game resumed: the deadlines keep the time they had left"
+    if cmd == "end-game":
+        winners = ", ".join(p.get("winners") or ()) or "nobody named"
+        return f"game ended by ruling: {p['result']} (winners: {winners})"
+    if cmd == "undo":
+        return f"event #{p['event']} ({p['kind']}) undone"
+    if cmd == "action":
+        targets = " and ".join(p["targets"])
+        extra = "".join(f", {k}={v}" for k, v in p["args"].items())
+        return f"{p['actor']}: {p['action']}" + (f" {targets}" if targets else "") + extra
+    if cmd == "revote-deadline":
+        return f"revote deadline of {p['target']} set to {p['note']}"
+    if cmd == "override":
+        who = " → ".join(x for x in (p.get("player"), p.get("target")) if x)
+        return f"override {p['kind']}" + (f": {who}" if who else "") + (f" ({p['note']})" if p.get("note") else "")
+    return f"note: {p.get('note', '')}"
 
 
 def _known(name: str, players: set[str]) -> None:

@@ -8,7 +8,6 @@ out as a starter profile). A page with no repeated post blocks is an error (exit
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -85,11 +84,11 @@ def run(args) -> int:
     } for p in page.posts]
     explain = structure.explain() if structure is not None and args.explain else None
     if args.json:
-        json.dump({"engine": engine, "title": page.title, **({"explain": explain} if explain else {}), "page": page.page, "last_page": page.last_page,
-                   "next_url": page.next_url, "posts": rows,
-                   "issues": [{"code": i.code, "message": i.message} for i in page.issues]},
-                  sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        from forummod.commands._common import print_json
+
+        print_json("parse", {"engine": engine, "title": page.title, **({"explain": explain} if explain else {}), "page": page.page, "last_page": page.last_page,
+                             "next_url": page.next_url, "posts": rows,
+                             "issues": [{"code": i.code, "message": i.message} for i in page.issues]})
         return 0
     if fallback_why:
         print(f"{fallback_why}: read by the structural fallback (check the result; "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from forummod.cli import add_common
-from forummod.commands._common import open_workspace, print_json
+from forummod.commands._common import open_workspace, print_json, plural
 
 NAME = "poll"
 HELP = "fetch new posts and private messages into the store"
@@ -26,14 +26,25 @@ def run(args) -> int:
             with progress_printer(gid, enabled=not args.json) as prog:
                 reports.append(poll_game(ws, gid, progress=prog, inbox=not args.no_inbox))
         if args.json:
-            print_json([r.__dict__ | {"issues": [i.message for i in r.issues]} for r in reports])
+            print_json("poll", {"polls": [poll_dict(r) for r in reports]})
         else:
             for r in reports:
                 if r.ok:
-                    print(f"{r.game}: {r.new_posts} new posts, {r.edited_posts} edited, {r.deleted_posts} deleted, "
-                          f"{r.new_messages} new PMs ({r.requests} requests, {r.seconds:.1f}s)")
+                    print(f"{r.game}: {plural(r.new_posts, 'new post')}, {r.edited_posts} edited, "
+                          f"{r.deleted_posts} deleted, {plural(r.new_messages, 'new PM')} "
+                          f"({plural(r.requests, 'request')}, {r.seconds:.1f}s)")
                 else:
                     print(f"{r.game}: poll failed: {r.error}", file=sys.stderr)
                 for i in r.issues:
                     print(f"  ! {i.message}")
         return 0 if all(r.ok for r in reports) else 1
+
+
+def poll_dict(r) -> dict:
+    """One poll report in the documented JSON shape (poll and tick)."""
+    from forummod.report import issue_dict
+
+    return {"game": r.game, "ok": r.ok, "new_posts": r.new_posts, "edited_posts": r.edited_posts,
+            "deleted_posts": r.deleted_posts, "new_messages": r.new_messages, "requests": r.requests,
+            "bytes": r.bytes, "seconds": round(r.seconds, 3), "error": r.error,
+            "issues": [issue_dict(i) for i in r.issues]}

@@ -23,6 +23,8 @@ def run(args) -> int:
 
     results = []
     with open_workspace(args, writes=not args.dry_run) as ws:
+        if not args.dry_run:
+            _secrets_first(ws, args.id)
         for did in args.id:
             r = publish(ws, did, dry_run=args.dry_run, resend=args.resend)
             results.append(r)
@@ -38,8 +40,23 @@ def run(args) -> int:
             else:
                 print(f"draft {did} published ({r.remote_id}{', ' + r.url if r.url else ''})")
     if args.json:
-        print_json([{"draft": r.draft_id, "status": r.status, "remote_id": r.remote_id, "url": r.url,
-                     "channel": r.outgoing.channel, "thread": r.outgoing.thread, "to": r.outgoing.to,
-                     "subject": r.outgoing.subject, "marker": r.outgoing.marker,
-                     "body": r.outgoing.body} for r in results])
+        print_json("publish", {"publications": [
+            {"draft_id": r.draft_id, "game": r.outgoing.game, "kind": r.outgoing.kind, "status": r.status, "remote_id": r.remote_id, "url": r.url,
+             "channel": r.outgoing.channel, "thread": r.outgoing.thread, "to": r.outgoing.to,
+             "subject": r.outgoing.subject, "marker": r.outgoing.marker, "body": r.outgoing.body}
+            for r in results]})
     return 0
+
+
+def _secrets_first(ws, draft_ids) -> None:
+    """An unset password is reported before anything is read or sent."""
+    from forummod.service import check_secret
+
+    for did in draft_ids:
+        r = ws.store.draft(did)
+        if r is None or r.status != "draft" or r.game not in ws.cfg.games:
+            continue  # publish() gives the precise error for these
+        name = ws.cfg.game(r.game).site
+        site = ws.cfg.sites[name]
+        if site.engine != "archive":
+            check_secret(name, site)

@@ -17,9 +17,9 @@ HELP = "rebuild a game from stored posts and PMs (archives are loaded first) and
 
 def add_arguments(p) -> None:
     p.add_argument("config_file", nargs="?", type=Path, metavar="CONFIG", help="config file (or use --config)")
-    add_common(p, game=True)
+    add_common(p, game=True, now=True)
     p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made")
-    p.add_argument("--now", metavar="TIME", help="replay up to TIME (default: the end of the archive, or now)")
+
     p.add_argument("--memory", action="store_true", help="use a throw-away in-memory store (archives only)")
     p.add_argument("--save", action="store_true",
                    help="with --approve-all: record its approvals as decision events (actor 'replay', "
@@ -35,7 +35,7 @@ def run(args) -> int:
     path = args.config_file or config_path(args)
     cfg = load_config(path)
     store = Store(":memory:") if args.memory else None
-    with Workspace(cfg, store) as ws:
+    with Workspace(cfg, store, adopt=bool(getattr(args, "adopt", False))) as ws:
         gid = ws.only_game(args.game)
         site = cfg.sites[cfg.game(gid).site]
         if site.engine == "archive":
@@ -53,7 +53,7 @@ def run(args) -> int:
             if not args.json:
                 print(f"saved {len(saved)} approvals as decision events" +
                       (f" #{saved[0]}-#{saved[-1]}" if saved else ""))
-        show_status(a, as_json=args.json)
+        show_status(a, as_json=args.json, command="replay")
         return 0
 
 

@@ -5,10 +5,13 @@ SIGHUP reloads the config; SIGTERM or Ctrl-C stop it cleanly (a running pass fin
 
 from __future__ import annotations
 
+import logging
+
 from forummod.cli import add_common
 from forummod.commands._common import config_path
 
 NAME = "run"
+LOG_LEVEL = logging.INFO  # the daemon's journal: one line per pass per game
 HELP = "run as a daemon: poll each game at its interval and act at every deadline (SIGHUP reloads the config)"
 
 

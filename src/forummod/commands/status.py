@@ -10,9 +10,8 @@ HELP = "show the game's state: phase, living and dead players, pending proposals
 
 
 def add_arguments(p) -> None:
-    add_common(p, game=True)
+    add_common(p, game=True, now=True)
     p.add_argument("--approve-all", action="store_true", help="approve every proposal (what-if view)")
-    p.add_argument("--now", metavar="TIME", help="analyse the game as of TIME (ISO 8601)")
 
 
 def run(args) -> int:
@@ -25,24 +24,24 @@ def run(args) -> int:
         return 0
 
 
-def show_status(a, *, as_json: bool) -> None:
+def show_status(a, *, as_json: bool, command: str = "status") -> None:
     """Print an analysed game's status as JSON or as text (status and replay)."""
     from forummod.report import status_report
 
     rep = status_report(a)
     if as_json:
-        print_json(rep)
+        print_json(command, rep)
     else:
         print(format_status(rep))
 
 
 def format_status(rep) -> str:
     lines = [f"{rep['game']} ({rep['ruleset']}) — {rep['phase'] or 'not started'}"]
-    if rep.get("stalled_since"):
-        lines[0] += f"  (stalled since {rep['stalled_since']}: no post for two phase lengths)"
+    if rep.get("stalled_at"):
+        lines[0] += f"  (stalled since {rep['stalled_at']}: no post for two phase lengths)"
     lines.append(f"  alive ({len(rep['alive'])}): {', '.join(rep['alive'])}")
     for d in rep["dead"]:
-        lines.append(f"  dead: {d['name']} — {d['role']} ({d['cause']}, {d['phase']})")
+        lines.append(f"  dead: {d['player']} — {d['role']} ({d['cause']}, {d['phase']})")
     for p in rep["pending"]:
         lines.append(f"  pending: {p['key']} — {p['summary']}  (approve: forummod gm approve {p['key']})")
     if rep["game_over"]:
@@ -57,8 +56,8 @@ def format_clock(rep) -> list[str]:
     lines = []
     if rep.get("phase_start"):
         lines.append(f"  {rep['phase']}: from {rep['phase_start']} to {rep.get('phase_end') or '?'}")
-    if rep.get("paused_since"):
-        lines.append(f"  PAUSED since {rep['paused_since']}: no deadline passes until 'forummod gm resume'")
+    if rep.get("paused_at"):
+        lines.append(f"  PAUSED since {rep['paused_at']}: no deadline passes until 'forummod gm resume'")
     events = rep.get("gm_events") or []
     for e in events[-10:]:
         undone = f"  (undone by #{e['undone_by']})" if e.get("undone_by") else ""

@@ -11,18 +11,11 @@ HELP = "show the current vote count (GM view; --public for the thread view)"
 
 
 def add_arguments(p) -> None:
-    add_common(p, game=True)
+    add_common(p, game=True, now=True)
     p.add_argument("--at", metavar="POST_NUMBER|TIME",
                    help="the count just before game-thread post POST_NUMBER, or at TIME (ISO 8601)")
     p.add_argument("--public", action="store_true", help="the count as the thread may see it (secret votes hidden)")
-    p.add_argument("--now", metavar="TIME", help=argparse_suppress())
     p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made (what-if view)")
-
-
-def argparse_suppress():
-    import argparse
-
-    return argparse.SUPPRESS
 
 
 def at_options(args, ws, gid):
@@ -55,7 +48,7 @@ def run(args) -> int:
         a = analyse_game(ws, gid, now=now, until_post=until, approve_all=args.approve_all)
         rep = tally_report(a, public=args.public)
         if args.json:
-            print_json(rep)
+            print_json("tally", rep)
         else:
             print(format_tally(rep))
         return 0
@@ -63,11 +56,11 @@ def run(args) -> int:
 
 def format_tally(rep) -> str:
     closes = ""
-    if rep.get("vote_close"):
+    if rep.get("vote_close_at"):
         from datetime import datetime
         from zoneinfo import ZoneInfo
 
-        local = datetime.fromisoformat(rep["vote_close"]).astimezone(ZoneInfo(rep.get("timezone") or "UTC"))
+        local = datetime.fromisoformat(rep["vote_close_at"]).astimezone(ZoneInfo(rep.get("timezone") or "UTC"))
         closes = f" (vote closes {local:%a %d %b %H:%M %Z})"
     lines = [f"{rep['game']} — {rep['phase'] or 'no phase yet'}{closes}"]
     t = rep["tally"]
@@ -81,7 +74,8 @@ def format_tally(rep) -> str:
             voters = ", ".join(v["voter"] + (f" x{v['weight']:g}" if v["weight"] != 1 else "") for v in c["voters"])
             extra = f" (+{c['bonus']:g} {c['bonus_note']})" if c["bonus"] else ""
             lines.append(f"  {name} ({c['total']:g}){extra}: {voters}")
-        lines.append(f"  not voting ({len(t['not_voting'])}): {', '.join(t['not_voting'])}")
+        if t["not_voting"]:
+            lines.append(f"  not voting ({len(t['not_voting'])}): {', '.join(t['not_voting'])}")
     for seat in rep.get("seats") or ():
         lines.append(f"  seat: {seat['holder']} (replacing {', '.join(seat['replaced'])})")
     for r in rep["rejected_votes"]:

@@ -1,7 +1,10 @@
 """`forummod tick`: one pass over every active game, for crontab.
 
-Exit codes: 0 every game done, 1 a game's poll or pass failed, 2 config error, 75 another
-run holds the workspace lock (this run did nothing; cron will try again).
+Quiet when nothing needs the GM (cron mails whatever a job prints): a line on stdout per game
+that has a failed poll or pass, new findings, changed drafts or a new pending proposal; `-v`
+prints every game's line. Exit codes: 0 every game done, 1 a game's poll or pass failed,
+2 config error, 75 another run holds the workspace lock (this run did nothing; cron will try
+again).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from forummod.commands._common import open_workspace, print_json
 from forummod.errors import LockBusy
 
 NAME = "tick"
-HELP = "one pass for cron: poll, recount, check, draft and publish what the policy allows, for every active game"
+HELP = "one pass for cron: poll, recount, check, draft and publish what the policy allows; quiet unless the GM is needed"
 
 EX_TEMPFAIL = 75
 
@@ -42,13 +45,41 @@ def run(args) -> int:
                       file=sys.stderr)
             reports = []
             for gid in ws.game_ids(args.game, active_only=args.game is None):
-                with progress_printer(gid, enabled=not args.json) as prog:
-                    reports.append(game_pass(ws, gid, publish=not args.no_publish, progress=prog))
+                # a progress bar on a terminal only: under cron, progress lines would be mailed
+                with progress_printer(gid, enabled=not args.json and sys.stderr.isatty()) as prog:
+                    r = game_pass(ws, gid, publish=not args.no_publish, progress=prog, log_line=False)
+                reports.append((r, needs_gm(r, *_news(ws, gid, r))))
         finally:
             lock.release()
         if args.json:
-            print_json([r.__dict__ | {"poll": r.poll.__dict__ if r.poll else None} for r in reports])
+            print_json("tick", {"passes": [pass_dict(r, need) for r, need in reports]})
         else:
-            for r in reports:
-                print(r.line())
-        return 0 if all(r.ok for r in reports) else 1
+            for r, need in reports:
+                if need or getattr(args, "verbose", 0):
+                    print(r.line())
+        return 0 if all(r.ok for r, _ in reports) else 1
+
+
+def _news(ws, gid: str, r) -> tuple[bool, bool]:
+    """(a proposal not pending at the last tick, a draft new or changed since the last tick)."""
+    now = ws.clock()
+    pending = ws.store.remember(gid, "tick_pending", sorted(r.pending), now) and bool(r.pending)
+    open_drafts = sorted([d.id, d.updated_at.isoformat()] for d in ws.store.drafts(gid, status="draft"))
+    drafts = ws.store.remember(gid, "tick_drafts", open_drafts, now) and bool(open_drafts)
+    return pending, drafts
+
+
+def needs_gm(r, new_pending: bool, new_drafts: bool) -> bool:
+    """Whether a pass has something for the GM: a failure, new findings, a draft to read that
+    was not there (or read differently) at the last tick, a new pending proposal, or posts
+    published on the GM's behalf."""
+    return (not r.ok) or r.new_findings > 0 or r.published > 0 or new_pending or new_drafts
+
+
+def pass_dict(r, need: bool) -> dict:
+    from forummod.commands.poll import poll_dict
+
+    return {"game": r.game, "ok": r.ok, "needs_gm": need, "phase": r.phase, "votes_changed": r.votes_changed,
+            "new_findings": r.new_findings, "findings": r.findings, "drafts_changed": r.drafts_changed,
+            "published": r.published, "pending": list(r.pending), "game_over": r.game_over,
+            "seconds": round(r.seconds, 3), "error": r.error, "poll": poll_dict(r.poll) if r.poll else None}

@@ -1,0 +1,202 @@
+"""`forummod doctor`: what would stop the first poll, found before it.
+
+Checks, in order: the config loads; no placeholder of the starter config is left; each forum's
+host answers (one try, a short timeout, one line: no retries, no traceback); each secret the
+config names is set (by its variable name, with the command to set it); the thread address
+has the engine's shape; the login works; the store belongs to this config's games. Exit 0 when
+all is well, 1 when something needs fixing, 2 when the config does not load.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from forummod.cli import add_common
+from forummod.commands._common import config_path, print_json
+
+NAME = "doctor"
+HELP = "check a config before the first poll: placeholders, unreachable forums, unset secrets, failing login"
+
+PROBE_TIMEOUT = 10.0  # seconds for the one reachability try
+
+# hosts that can never be a real forum (RFC 2606 / 6761 names)
+_RESERVED_HOST = re.compile(r"(?:^|\.)(?:example\.(?:org|com|net)|example|invalid|test|localhost\.invalid)$")
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str  # placeholder, host, secret, thread, login, store
+    ok: bool
+    message: str
+    where: str = ""  # key path or file:line
+
+
+def add_arguments(p) -> None:
+    add_common(p)
+    p.add_argument("--offline", action="store_true", help="skip the checks that contact the forum (host, login)")
+
+
+def run(args) -> int:
+    from forummod.config import load_config
+
+    path = config_path(args)
+    cfg = load_config(path)  # a ConfigError exits 2 with the key path, as every command does
+    found = placeholders(path)
+    for name, site in cfg.sites.items():
+        if site.engine == "archive":
+            continue
+        reach = None if args.offline else probe(name, site.base_url)
+        if reach is not None:
+            found.append(reach)
+        secret = secret_finding(name, site)
+        if secret is not None:
+            found.append(secret)
+        if not args.offline and (reach is None or reach.ok) and (secret is None or secret.ok) and site.username:
+            found.append(login_finding(cfg, name, site))
+    found.extend(thread_findings(cfg))
+    found.append(store_finding(cfg, adopt=getattr(args, "adopt", False)))
+    problems = [f for f in found if not f.ok]
+    if args.json:
+        print_json("doctor", {"config": path, "ok": not problems,
+                              "checks": [{"check": f.check, "ok": f.ok, "message": f.message, "where": f.where or None}
+                                         for f in found]})
+    else:
+        for f in found:
+            mark = "ok " if f.ok else "!! "
+            print(f"{mark}{f.check:<11} {f.message}" + (f"  [{f.where}]" if f.where and not f.ok else ""))
+        print("ready for 'forummod poll'" if not problems else
+              f"{len(problems)} problem{'s' if len(problems) != 1 else ''} to fix before the first poll")
+    return 1 if problems else 0
+
+
+def placeholders(path: Path) -> list[Finding]:
+    """Values of the starter config (or example hosts) still in the file."""
+    from forummod.commands.init import PLACEHOLDERS
+
+    lines: dict[str, list[int]] = {}
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = "" if line.lstrip().startswith("#") else line.split("#", 1)[0]
+        for token in PLACEHOLDERS:
+            if token in text:
+                lines.setdefault(token, []).append(n)
+    out = [Finding("placeholder", False, f"{token!r} is a placeholder: put {PLACEHOLDERS[token]} there",
+                   f"{path.name} line{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns))}")
+           for token, ns in lines.items()]
+    return out or [Finding("placeholder", True, "no placeholder left")]
+
+
+def probe(site_name: str, url: str) -> Finding:
+    """One GET of the forum's address: a clear line for DNS, connection, TLS or HTTP failures."""
+    from urllib.parse import urlsplit
+
+    import requests
+
+    from forummod import __version__
+
+    host = urlsplit(url).hostname or ""
+    where = f"sites.{site_name}.base_url"
+    if _RESERVED_HOST.search(host):
+        return Finding("host", False, f"{host} is an example address, not a forum: set the forum's base_url", where)
+    import socket
+
+    parts = urlsplit(url)
+    try:
+        socket.getaddrinfo(host, parts.port or (443 if parts.scheme == "https" else 80))
+    except socket.gaierror:
+        return Finding("host", False, f"{host}: no such host (DNS lookup failed)", where)
+    try:
+        r = requests.get(url, timeout=PROBE_TIMEOUT, allow_redirects=True,
+                         headers={"User-Agent": f"forummod/{__version__} (doctor)"})
+    except requests.exceptions.SSLError:
+        return Finding("host", False, f"{host}: the TLS certificate was refused", where)
+    except requests.exceptions.ConnectionError:
+        return Finding("host", False, f"{host}: cannot connect (refused or unreachable)", where)
+    except requests.exceptions.Timeout:
+        return Finding("host", False, f"{host}: no answer within {PROBE_TIMEOUT:g} s", where)
+    except requests.exceptions.RequestException as e:
+        return Finding("host", False, f"{host}: {type(e).__name__}", where)
+    if r.status_code >= 500:
+        return Finding("host", False, f"{url} answered HTTP {r.status_code} (the forum is down?)", where)
+    moved = f" (redirected to {r.url})" if r.url.rstrip("/") != url.rstrip("/") else ""
+    return Finding("host", True, f"{host} answers (HTTP {r.status_code}){moved}")
+
+
+def secret_finding(site_name: str, site) -> Finding | None:
+    from forummod.errors import ConfigError
+    from forummod.service import check_secret
+
+    if not (site.password_env or site.api_key_env or site.use_keyring):
+        return None
+    try:
+        check_secret(site_name, site)
+    except ConfigError as e:
+        return Finding("secret", False, e.message, e.path)
+    env = site.api_key_env or site.password_env
+    return Finding("secret", True, f"{env or 'the keyring'} is set")
+
+
+def login_finding(cfg, site_name: str, site) -> Finding:
+    """Log in once, without retries, with a throw-away cookie jar."""
+    from forummod.errors import ForummodError
+    from forummod.logsafe import redact
+    from forummod.service import make_site_adapter, utcnow
+    from forummod.store import Store
+
+    scratch = Store(":memory:")
+    try:
+        adapter = make_site_adapter(site_name, replace(site, retries=0, timeout=min(site.timeout, PROBE_TIMEOUT)),
+                                    cfg, scratch, utcnow)
+        adapter.login()
+    except ForummodError as e:
+        return Finding("login", False, f"{site.username} cannot log in: {redact(str(e))}", f"sites.{site_name}")
+    except Exception as e:  # a network error that is no ForumError: one line, not a traceback
+        return Finding("login", False, f"{site.username} cannot log in: {type(e).__name__}: {redact(str(e))}",
+                       f"sites.{site_name}")
+    finally:
+        scratch.close()
+    return Finding("login", True, f"{site.username} logs in")
+
+
+def thread_findings(cfg) -> list[Finding]:
+    """Each game's thread (and graveyard) address has the engine's shape: read offline."""
+    from forummod.errors import ForummodError
+    from forummod.service import Workspace, make_site_adapter, thread_refs, utcnow
+    from forummod.store import Store
+
+    out = []
+    scratch = Store(":memory:")  # adapters want a cookie jar; this check must not create the store
+    ws = Workspace(cfg, adapter_factory=lambda n, s: make_site_adapter(n, s, cfg, scratch, utcnow))
+    for gid, game in cfg.games.items():
+        if cfg.sites[game.site].engine in ("archive", "auto"):
+            continue
+        for ref in thread_refs(game):
+            try:
+                tid = ws.adapter(game.site).thread_id(ref)
+            except ForummodError as e:
+                out.append(Finding("thread", False, str(e), f"games.{gid}.{'thread' if ref.role == 'game' else 'graveyard'}"))
+                continue
+            out.append(Finding("thread", True, f"{gid} {ref.role} thread: id {tid}"))
+    scratch.close()
+    return out
+
+
+def store_finding(cfg, *, adopt: bool) -> Finding:
+    from forummod.errors import ForummodError
+    from forummod.service import Workspace
+
+    path = cfg.workspace.store_path()
+    if not path.exists():
+        return Finding("store", True, f"{path} (created by the first poll)")
+    ws = Workspace(cfg, adopt=adopt, notify=lambda _m: None)
+    try:
+        ws.store  # opens it and checks that its games are this config's
+    except ForummodError as e:
+        return Finding("store", False, str(e).split(": ", 1)[-1], "workspace.store")
+    finally:
+        ws.close()
+    if cfg.store_note:
+        return Finding("store", False, cfg.store_note, "workspace.store")
+    return Finding("store", True, str(path))
+
