@@ -28,7 +28,6 @@ from forummod.engine.schedule import Extension, Pin, build_phases, merged_timing
 from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError
 from forummod.forum.base import ThreadRef
-from forummod.forum.poller import PollInterrupted
 from forummod.logsafe import redact
 from forummod.model import (
     ActionIntent, Issue, Message, Post, Replacement, Roster, Source, UnvoteIntent, VoteIntent,
@@ -171,6 +170,8 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     record in `poll_runs` included, is one transaction, so a killed poll leaves no trace. Bad
     local input (an archive file that does not parse) raises before anything is written.
     """
+    from forummod.forum.poller import PollInterrupted  # the HTTP stack, which a recount does not need
+
     game = ws.cfg.game(game_id)
     site_name = game.site
     adapter = ws.adapter(site_name)
@@ -179,10 +180,12 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     totals = {"new_posts": 0, "edited_posts": 0, "deleted_posts": 0, "new_messages": 0, "requests": 0, "bytes": 0}
     issues: list[Issue] = []
     fetched = []
+    thread_ids = []
     errors: list[str] = []
     for ref in thread_refs(game):
         try:
             thread_id = adapter.thread_id(ref)
+            thread_ids.append((ref, thread_id))
             cursor = ws.store.cursor(site_name, f"thread:{thread_id}")
             cb = (lambda done, total, _r=ref.role: progress(_r, done, total)) if progress else None
             fetched.append((ref, adapter.poll_thread(ref, cursor, cb)))
@@ -203,6 +206,8 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
             issues.append(Issue("poll_failed", f"inbox: {redact(str(e))}", at=now, severity="error"))
     error = "; ".join(errors) or None
     with ws.store.transaction():
+        for ref, thread_id in thread_ids:
+            _remember_thread_id(ws, game_id, ref, thread_id, now)
         for ref, tp in fetched:
             for url, body in tp.pages:
                 ws.store.save_page(site_name, url, body, now)
@@ -273,16 +278,35 @@ class GameAnalysis:
 
 def load_inputs(ws: Workspace, game_id: str) -> GameInputs:
     game = ws.cfg.game(game_id)
-    adapter = ws.adapter(game.site)
     posts = {}
     for ref in thread_refs(game):
-        posts[ref.role] = tuple(ws.store.posts(game.site, adapter.thread_id(ref)))
+        posts[ref.role] = tuple(ws.store.posts(game.site, stored_thread_id(ws, game_id, ref)))
     messages = tuple(m for m in ws.store.messages(game.site) if _to_gm(m, ws.cfg.sites[game.site], game))
     seed = game.seed
     if not seed:
         seed = ws.store.game_seed(game_id) or ws.store.set_game_seed(game_id, random.SystemRandom().randrange(1, 2**31),
                                                                       ws.clock())
     return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), seed)
+
+
+def _thread_id_key(ws: Workspace, game_id: str, ref: ThreadRef) -> list[str]:
+    site = ws.cfg.sites[ws.cfg.game(game_id).site]
+    return [site.engine, site.base_url or "", str(ws.cfg.workspace.adapters_dir or ""), ref.url]
+
+
+def _remember_thread_id(ws: Workspace, game_id: str, ref: ThreadRef, thread_id: str, at: datetime) -> None:
+    ws.store.remember(game_id, f"thread_id:{ref.role}", {"for": _thread_id_key(ws, game_id, ref), "id": thread_id}, at)
+
+
+def stored_thread_id(ws: Workspace, game_id: str, ref: ThreadRef) -> str:
+    """The id the store keys a game thread's posts by. A poll remembers it, with the engine, base
+    URL, adapters folder and thread URL it was derived from, so a recount in a fresh process (a
+    cron `tally`) need not build the forum adapter (every profile read, its CSS compiled) to learn
+    it; any change to those four asks the adapter again."""
+    saved = ws.store.snapshot(game_id, f"thread_id:{ref.role}")
+    if isinstance(saved, dict) and saved.get("for") == _thread_id_key(ws, game_id, ref):
+        return str(saved["id"])
+    return ws.adapter(ws.cfg.game(game_id).site).thread_id(ref)
 
 
 def _to_gm(m: Message, site: SiteConfig, game: GameConfig) -> bool:
