@@ -162,13 +162,17 @@ class PollReport:
 
 def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int | None], None] | None = None,
               inbox: bool = True) -> PollReport:
-    """Fetch what changed in the game's threads and the GM's inbox; one transaction per poll.
+    """Fetch what changed in the game's threads and the GM's inbox; one transaction per poll,
+    and one per batch of pages on a long walk.
 
     A network failure is reported, never half-stored: the store keeps the previous state and
     the next poll continues from the saved cursors (a long walk that failed part-way keeps the
-    pages it read whole, with the cursor at the last of them). Everything a poll writes, its
-    record in `poll_runs` included, is one transaction, so a killed poll leaves no trace. Bad
-    local input (an archive file that does not parse) raises before anything is written.
+    pages it read whole, with the cursor at the last of them). What a short poll writes, its
+    record in `poll_runs` included, is one transaction, so a killed poll leaves no trace; a
+    long walk (a first poll) stores every `forum.poller.BATCH_PAGES` pages with the thread's
+    cursor at the last of them in one transaction each, so memory holds one batch and a killed
+    poll leaves whole batches that the next poll continues from. Bad local input (an archive
+    file that does not parse) raises before anything is written.
     """
     from forummod.forum.poller import PollInterrupted  # the HTTP stack, which a recount does not need
 
@@ -182,13 +186,33 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     fetched = []
     thread_ids = []
     errors: list[str] = []
+
+    def save_thread_poll(tp: Any) -> None:
+        for url, body in tp.pages:
+            ws.store.save_page(site_name, url, body, now)
+        stats = ws.store.save_posts(site_name, tp.thread_id, tp.posts, now, pages_fetched=tp.pages_fetched)
+        ws.store.set_cursor(site_name, tp.cursor, now)
+        totals["new_posts"] += stats.new
+        totals["edited_posts"] += stats.edited
+        totals["deleted_posts"] += stats.deleted
+        totals["requests"] += tp.requests
+        totals["bytes"] += tp.bytes
+        issues.extend(tp.issues)
+
+    def save_batch(tp: Any) -> None:
+        with ws.store.transaction():  # pages, posts and the cursor at the batch's last page together
+            save_thread_poll(tp)
+
     for ref in thread_refs(game):
         try:
             thread_id = adapter.thread_id(ref)
             thread_ids.append((ref, thread_id))
             cursor = ws.store.cursor(site_name, f"thread:{thread_id}")
             cb = (lambda done, total, _r=ref.role: progress(_r, done, total)) if progress else None
-            fetched.append((ref, adapter.poll_thread(ref, cursor, cb)))
+            if _takes_sink(adapter):  # long walks are stored a batch of pages at a time
+                fetched.append((ref, adapter.poll_thread(ref, cursor, cb, sink=save_batch)))
+            else:
+                fetched.append((ref, adapter.poll_thread(ref, cursor, cb)))
         except PollInterrupted as e:  # keep the pages read whole; the next poll goes on from there
             fetched.append((ref, e.partial))
             errors.append(f"{ref.role} thread: {redact(str(e))}")
@@ -209,16 +233,7 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
         for ref, thread_id in thread_ids:
             _remember_thread_id(ws, game_id, ref, thread_id, now)
         for ref, tp in fetched:
-            for url, body in tp.pages:
-                ws.store.save_page(site_name, url, body, now)
-            stats = ws.store.save_posts(site_name, tp.thread_id, tp.posts, now, pages_fetched=tp.pages_fetched)
-            ws.store.set_cursor(site_name, tp.cursor, now)
-            totals["new_posts"] += stats.new
-            totals["edited_posts"] += stats.edited
-            totals["deleted_posts"] += stats.deleted
-            totals["requests"] += tp.requests
-            totals["bytes"] += tp.bytes
-            issues.extend(tp.issues)
+            save_thread_poll(tp)
         if msgs is not None:
             totals["new_messages"] += ws.store.save_messages(site_name, msgs.messages, now)
             ws.store.set_cursor(site_name, msgs.cursor, now)
@@ -230,6 +245,15 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     if error:
         log.warning("%s: poll failed: %s", game_id, error)
     return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), error=error, **totals)
+
+
+def _takes_sink(adapter: Any) -> bool:
+    import inspect
+
+    try:
+        return "sink" in inspect.signature(adapter.poll_thread).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _has_inbox(site: SiteConfig) -> bool:

@@ -29,7 +29,7 @@ from forummod.forum.html_engine import (
 )
 from forummod.forum.http import Fetched, HttpClient
 from forummod.forum.login import login_with_form, read_secret
-from forummod.forum.poller import poll_pages
+from forummod.forum.poller import Sink, poll_pages
 from forummod.model import Cursor, RawMessage
 
 
@@ -112,9 +112,10 @@ class HtmlAdapter(FormWriter):
             prof = replace(prof, date_order=self.date_order)
         return parse_thread_page(prof, text, url=url, tz=self.tz, now=self.now(), first_number=first_number)
 
-    def poll_thread(self, thread: ThreadRef, cursor: Cursor | None, progress: Progress | None = None) -> ThreadPoll:
+    def poll_thread(self, thread: ThreadRef, cursor: Cursor | None, progress: Progress | None = None, *,
+                    sink: Sink | None = None) -> ThreadPoll:
         return poll_pages(thread_id=self.thread_id(thread), first_url=first_page_url(self.profile, self.thread_url(thread)),
-                          cursor=cursor, fetch=self._get, parse=self.parse_page, progress=progress)
+                          cursor=cursor, fetch=self._get, parse=self.parse_page, progress=progress, sink=sink)
 
     # ------------------------------------------------------------------ inbox
 
