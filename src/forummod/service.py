@@ -397,7 +397,6 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
 
     `saved` maps extraction cache keys to earlier encoded results (see extract/saved.py); the
     results computed here that were not saved come back in `GameAnalysis.fresh`."""
-    from forummod.extract import extract_message, extract_post
     from forummod.extract.saved import encode, message_cache_key, post_cache_key
 
     game = inputs.game
@@ -444,6 +443,18 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     run = run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=tuple(issues))
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
                         fresh)
+
+
+def extract_post(post: Post, ctx: Any) -> Any:
+    from forummod.extract.intents import extract_post as extract  # lxml and the matcher, only when a body is read
+
+    return extract(post, ctx)
+
+
+def extract_message(msg: Message, ctx: Any) -> Any:
+    from forummod.extract.intents import extract_message as extract
+
+    return extract(msg, ctx)
 
 
 @lru_cache(maxsize=65536)
