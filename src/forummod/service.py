@@ -305,7 +305,8 @@ def load_inputs(ws: Workspace, game_id: str) -> GameInputs:
     game = ws.cfg.game(game_id)
     posts = {}
     for ref in thread_refs(game):
-        posts[ref.role] = tuple(ws.store.posts(game.site, stored_thread_id(ws, game_id, ref)))
+        thread_id = stored_thread_id(ws, game_id, ref)  # before the store opens: bad input makes no store
+        posts[ref.role] = tuple(ws.store.posts(game.site, thread_id))
     messages = tuple(m for m in ws.store.messages(game.site) if _to_gm(m, ws.cfg.sites[game.site], game))
     seed = game.seed
     if not seed:
@@ -328,10 +329,20 @@ def stored_thread_id(ws: Workspace, game_id: str, ref: ThreadRef) -> str:
     URL, adapters folder and thread URL it was derived from, so a recount in a fresh process (a
     cron `tally`) need not build the forum adapter (every profile read, its CSS compiled) to learn
     it; any change to those four asks the adapter again."""
+    site_name = ws.cfg.game(game_id).site
+    if ws.cfg.sites[site_name].engine == "archive" or not _store_exists(ws):
+        return ws.adapter(site_name).thread_id(ref)  # cheap there; bad input fails before a store is made
     saved = ws.store.snapshot(game_id, f"thread_id:{ref.role}")
     if isinstance(saved, dict) and saved.get("for") == _thread_id_key(ws, game_id, ref):
         return str(saved["id"])
-    return ws.adapter(ws.cfg.game(game_id).site).thread_id(ref)
+    return ws.adapter(site_name).thread_id(ref)
+
+
+def _store_exists(ws: Workspace) -> bool:
+    if ws._store is not None:
+        return True
+    path = ws.cfg.workspace.store_path()
+    return str(path) == ":memory:" or Path(path).exists()
 
 
 def _to_gm(m: Message, site: SiteConfig, game: GameConfig) -> bool:

@@ -11,7 +11,7 @@ from forummod.config import SiteConfig, parse_config
 from forummod.forum.base import ThreadRef
 from forummod.forum.http import HttpClient
 from forummod.forum.registry import make_adapter
-from forummod.service import Workspace, poll_game
+from forummod.service import Workspace, analyse_game, poll_game
 
 from forum_synth import PER_PAGE, ForumState, make_server
 
@@ -105,3 +105,15 @@ def test_a_poll_killed_mid_walk_keeps_whole_batches_and_the_next_poll_goes_on(fo
         posts = ws.store.posts("f", "1")
         assert [p.number for p in posts] == list(range(1, PAGES * PER_PAGE + 1))
         assert all(len(p.versions) == 1 and p.deleted_at is None for p in posts)
+
+
+def test_a_recount_in_a_fresh_process_after_a_poll_builds_no_forum_adapter(forum, clock, tmp_path, monkeypatch):
+    """The poll remembers the thread's store id, so a cron `tally` reads no profile and compiles no CSS."""
+    state, base = forum
+    cfg = _config(tmp_path, base)
+    with Workspace(cfg, adapter_factory=lambda name, site: adapter_for(base, clock)) as ws:
+        assert poll_game(ws, "g", inbox=False).ok
+    monkeypatch.setattr(Workspace, "adapter", lambda self, site: pytest.fail("the adapter was built"))
+    with Workspace(cfg) as ws:
+        a = analyse_game(ws, "g")
+    assert len(a.inputs.posts["game"]) == PAGES * PER_PAGE

@@ -1,13 +1,12 @@
-"""A recount in a fresh process finds the game thread's posts by the id the poll remembered,
-without building the forum adapter; a config that no longer matches asks the adapter again."""
+"""The store id of a game thread: a config that no longer matches what the poll remembered asks
+the adapter again (the remembered id saving a fresh process the adapter is tested with a real
+phpBB walk in tests/forum/test_poller_batches.py)."""
 
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
-import pytest
-
 from forummod.config import parse_config
-from forummod.service import Workspace, analyse_game, load_inputs, poll_game, stored_thread_id, thread_refs
+from forummod.service import Workspace, load_inputs, poll_game, stored_thread_id, thread_refs
 
 from tests.archive_game import archive_config, players_toml, write_posts
 
@@ -18,18 +17,6 @@ def _cfg(tmp_path):
     write_posts(tmp_path, [("Mod", "Day 1"), ("Bob", "[b]vote: Eve[/b]"), ("Cat", "[b]vote: Eve[/b]")],
                 T, timedelta(minutes=1))
     return parse_config(archive_config(tmp_path, players_toml(["Ann", "Bob", "Cat", "Dan", "Eve"])))
-
-
-def test_a_recount_after_a_poll_builds_no_forum_adapter(tmp_path, monkeypatch):
-    cfg = _cfg(tmp_path)
-    with Workspace(cfg) as ws:
-        poll_game(ws, "g")
-        polled = analyse_game(ws, "g")
-    monkeypatch.setattr(Workspace, "adapter", lambda self, site: pytest.fail("the adapter was built"))
-    with Workspace(cfg) as ws:
-        again = analyse_game(ws, "g")
-    assert len(again.inputs.posts["game"]) == 3
-    assert again.run.current_tally == polled.run.current_tally
 
 
 def test_a_changed_thread_url_asks_the_adapter_for_the_id(tmp_path):
