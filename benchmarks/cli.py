@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.corpus import corpus_table, measure_corpus_parse
 from benchmarks.markup import ENGINES
 from benchmarks.report import scaling_table, table, write_json
 from benchmarks.suite import Options, run_case
@@ -33,8 +34,9 @@ def parser() -> argparse.ArgumentParser:
                    help="game sizes in posts, comma-separated (1k, 10k, 50k...)")
     p.add_argument("--engines", default=",".join(ENGINES), help=f"engines, comma-separated ({', '.join(ENGINES)})")
     p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="JSON results file")
-    p.add_argument("--repeat", type=int, default=3, help="runs of each timed step (the fastest counts)")
+    p.add_argument("--repeat", type=int, default=5, help="runs of each timed step (the median counts)")
     p.add_argument("--bs4-pages", type=int, default=8, help="pages in the BeautifulSoup reference sample")
+    p.add_argument("--no-corpus", action="store_true", help="skip the parse set of real corpus pages")
     p.add_argument("--no-memory", action="store_true", help="skip the replay subprocess (peak memory)")
     p.add_argument("--no-tracemalloc", action="store_true", help="measure the peak RSS only, not tracemalloc's peak")
     p.add_argument("--keep", type=Path, default=None, help="keep the workspaces (config, store) under this folder")
@@ -57,6 +59,9 @@ def show(path: Path, markdown: bool = False) -> int:
     print(f"{doc.get('generated_at', '?')}: {m.get('cpu', '?')}, {m.get('cores', '?')} cores, Python "
           f"{m.get('python', '?')}, lxml {m.get('lxml', '?')} / libxml2 {m.get('libxml2', '?')}, "
           f"load average at start {' '.join(m.get('loadavg_at_start') or ['?'])}")
+    if "corpus_parse" in doc:
+        print(corpus_table(doc["corpus_parse"]))
+        print()
     print(table(doc["cases"]))
     sc = scaling_table(doc["cases"])
     if sc:
@@ -81,13 +86,19 @@ def main(argv: list[str] | None = None) -> int:
     log = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     cases: list[dict[str, Any]] = []
     started = time.monotonic()
+    corpus: dict[str, Any] = {"skipped": "--no-corpus"}
+    if not args.no_corpus:
+        log("real corpus pages: parse throughput")
+        corpus = measure_corpus_parse(opts.repeat)
     for n in args.sizes:
         for engine in engines:
             log(f"{engine}, {n:,} posts")
             cases.append(run_case(ENGINES[engine], n, opts, log=log))
     meta = {"sizes": args.sizes, "engines": engines, "repeat": opts.repeat,
-            "seconds": round(time.monotonic() - started, 1), "command": "python -m benchmarks " + " ".join(argv or sys.argv[1:])}
+            "corpus_parse": corpus, "seconds": round(time.monotonic() - started, 1), "command": "python -m benchmarks " + " ".join(argv or sys.argv[1:])}
     write_json(args.output, cases, meta)
+    print(corpus_table(corpus))
+    print()
     print(table(cases))
     sc = scaling_table(cases)
     if sc:

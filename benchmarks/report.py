@@ -59,6 +59,8 @@ def scaling(cases: list[dict[str, Any]]) -> dict[str, Any]:
         for c in cs:
             rows.append({
                 "posts": c["posts"],
+                "poll_no_news_ms": round(c["poll"]["no_news"]["seconds"] * 1000, 1),
+                "poll_first_peak_rss_mb": c["poll"]["first"].get("peak_rss_mb"),
                 "poll_first_ms_per_page": round(c["poll"]["first"]["seconds"] * 1000 / max(1, c["poll"]["first"]["requests"]), 2),
                 "parse_us_per_post": c["parse"]["us_per_post"],
                 "bare_lxml_us_per_post": round(1e6 / c["parse"]["lxml_posts_per_s"], 1),
@@ -71,7 +73,7 @@ def scaling(cases: list[dict[str, Any]]) -> dict[str, Any]:
         growth = []
         for a, b in zip(rows, rows[1:]):
             growth.append({"from": a["posts"], "to": b["posts"],
-                           **{k: round(b[k] / a[k], 2) for k in a if k.endswith("per_post") or k.endswith("per_page")
+                           **{k: round(b[k] / a[k], 2) for k in a if k.endswith(("per_post", "per_page", "no_news_ms"))
                               if a[k]}})
         out[engine] = {"sizes": rows, "per_post_growth": growth}
     return out
@@ -101,9 +103,11 @@ def table(cases: list[dict[str, Any]]) -> str:
     row("POLL first fetch: requests", (c["poll"]["first"]["requests"] for c in cases))
     row("  bytes", (f"{c['poll']['first']['bytes'] / 2**20:.1f} MiB" for c in cases))
     row("  seconds (wall, server in-process)", (c["poll"]["first"]["seconds"] for c in cases))
+    row("  peak RSS MB (target < 150 at 50k)", (f"{c['poll']['first'].get('peak_rss_mb', float('nan')):.0f}" for c in cases))
     row("no new posts: requests (target 1)",
         (f"{c['poll']['no_news']['requests']} {_ok(c['poll']['no_news']['requests'] <= 1)}" for c in cases))
     row("  bytes", (c["poll"]["no_news"]["bytes"] for c in cases))
+    row("  ms (wall)", (f"{c['poll']['no_news']['seconds'] * 1000:.1f}" for c in cases))
     row("one new page: requests (target 2)",
         (f"{c['poll']['new_page']['requests']} {_ok(c['poll']['new_page']['requests'] <= 2)}" for c in cases))
     row("  bytes / new posts / edited", (f"{c['poll']['new_page']['bytes'] / 1024:.0f} KiB / {c['poll']['new_page']['new_posts']}"
@@ -122,6 +126,9 @@ def table(cases: list[dict[str, Any]]) -> str:
         row(f"  {mode}: ratio to read (target < 5)",
             (f"{c['recount'][mode]['ratio_to_sqlite_read']:.1f} {_ok(c['recount'][mode]['ratio_to_sqlite_read'] < 5)}"
              for c in cases))
+    row("CRON whole `forummod tally` CPU ms", (f"{_proc(c, 'tally_cpu_seconds') * 1000:.0f}" for c in cases))
+    row("  fresh process reading the rows ms", (f"{_proc(c, 'read_cpu_seconds') * 1000:.0f}" for c in cases))
+    row("  ratio (target <= 4)", (f"{_proc(c, 'ratio_to_read'):.1f} {_ok(_proc(c, 'ratio_to_read') <= 4)}" for c in cases))
     row("  votes read / findings / deaths", (f"{c['recount']['intents']} / {c['recount']['findings']} / "
                                               f"{c['recount']['deaths']}" for c in cases))
     if all("memory" in c for c in cases):
@@ -136,6 +143,10 @@ def table(cases: list[dict[str, Any]]) -> str:
     for label, vals in rows:
         lines.append(label.ljust(width) + "  " + "  ".join(v.rjust(w) for v, w in zip(vals, colw)))
     return "\n".join(lines)
+
+
+def _proc(c: dict[str, Any], key: str) -> float:
+    return c["recount"].get("process", {}).get(key, float("nan"))
 
 
 def scaling_table(cases: list[dict[str, Any]]) -> str:
@@ -173,6 +184,8 @@ def markdown(cases: list[dict[str, Any]]) -> str:
     row("parse: bare lxml posts/s", lambda c: f"{c['parse']['lxml_posts_per_s']:,}")
     row("**parse: ratio to bare lxml** (≥ 0.5)", lambda c: f"**{c['parse']['ratio_to_lxml']:.2f}**")
     row("parse: BeautifulSoup ratio to lxml", lambda c: f"{c['parse']['bs4_ratio_to_lxml']:.3f}")
+    row("first fetch: peak RSS, MB (< 150 at 50,000)", lambda c: f"{c['poll']['first'].get('peak_rss_mb', float('nan')):.0f}")
+    row("poll, nothing new: ms (wall)", lambda c: f"{c['poll']['no_news']['seconds'] * 1000:.1f}")
     row("SQLite read of the rows, ms", lambda c: f"{c['recount']['sqlite_read_seconds'] * 1000:.0f}")
     for mode in ("first", "cold", "warm"):
         row(f"recount {mode}: load / extract / fold / checks, ms",
@@ -180,6 +193,8 @@ def markdown(cases: list[dict[str, Any]]) -> str:
                                          for k in ("load", "extract", "fold", "checks")))
         row(f"**recount {mode}: ratio to the read** (< 5)",
             lambda c, m=mode: f"**{c['recount'][m]['ratio_to_sqlite_read']:.1f}**")
+    row("**cron `forummod tally`: ratio to a fresh process reading the rows** (≤ 4)",
+        lambda c: f"**{_proc(c, 'ratio_to_read'):.1f}**")
     if all("memory" in c for c in cases):
         row("**replay peak RSS, MB** (< 200)", lambda c: f"**{c['memory']['peak_rss_mb']:.0f}**")
         row("RSS after imports / tracemalloc peak, MB",

@@ -9,6 +9,7 @@ Nothing here does I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import datetime, timezone
 from typing import Literal
 
@@ -275,14 +276,23 @@ class Roster:
 
     def slot_of_account(self, account: str) -> PlayerSlot | None:
         """The slot a forum account plays (current occupant or a replaced one), case-insensitive."""
-        key = account.casefold()
-        for p in self.players:
-            if any(a.casefold() == key for a in p.all_accounts):
-                return p
-        return None
+        return self._slots_by_account.get(account.casefold())
 
     def is_gm(self, account: str) -> bool:
-        return account.casefold() in {g.casefold() for g in self.gms}
+        return account.casefold() in self._gm_keys
+
+    # Built once per roster (a recount asks for every post); the roster is frozen, so they cannot go stale.
+    @cached_property
+    def _gm_keys(self) -> frozenset[str]:
+        return frozenset(g.casefold() for g in self.gms)
+
+    @cached_property
+    def _slots_by_account(self) -> dict[str, PlayerSlot]:
+        index: dict[str, PlayerSlot] = {}
+        for p in self.players:  # the first seat in order wins, as a scan would
+            for a in p.all_accounts:
+                index.setdefault(a.casefold(), p)
+        return index
 
 
 @dataclass(frozen=True)

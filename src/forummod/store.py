@@ -340,11 +340,7 @@ class Store:
         new = edited = deleted = 0
         now = iso(fetched_at)
         with self.transaction():
-            latest = {r["post_id"]: (r["version"], r["content_hash"]) for r in self.db.execute(
-                "SELECT p.post_id, p.version, p.content_hash FROM posts p JOIN "
-                "(SELECT post_id, max(version) v FROM posts WHERE site=? AND thread=? GROUP BY post_id) m "
-                "ON p.post_id=m.post_id AND p.version=m.v WHERE p.site=? AND p.thread=?",
-                (site, thread, site, thread))}
+            latest = self._latest_versions(site, thread, {p.post_id for p in posts})
             seen_ids = set()
             for p in posts:
                 seen_ids.add(p.post_id)
@@ -367,16 +363,35 @@ class Store:
                 latest[p.post_id] = (version, h)
                 self._touch_post(site, thread, p, now)
             refetched = set(pages_fetched)
-            if refetched:  # one read of the live posts, not one per page (each read scans the thread)
+            if refetched:  # one read of the live posts of these pages, not one per page
+                pages = sorted(refetched)
                 live = self.db.execute(
-                    "SELECT post_id, page FROM post_status WHERE site=? AND thread=? AND deleted_at IS NULL",
-                    (site, thread)).fetchall()
+                    "SELECT post_id FROM post_status WHERE site=? AND thread=? AND deleted_at IS NULL"
+                    f" AND page IN ({','.join('?' * len(pages))})", (site, thread, *pages)).fetchall()
                 for r in live:
-                    if r["page"] in refetched and r["post_id"] not in seen_ids:
+                    if r["post_id"] not in seen_ids:
                         self.db.execute("UPDATE post_status SET deleted_at=? WHERE site=? AND thread=? AND post_id=?",
                                         (now, site, thread, r["post_id"]))
                         deleted += 1
         return ThreadSaveStats(new, edited, deleted, len(posts))
+
+    _IDS_PER_QUERY = 500  # well under SQLite's limit of bound parameters
+
+    def _latest_versions(self, site: str, thread: str, post_ids: set[str]) -> dict[str, tuple[int, str]]:
+        """(version, content hash) of the latest stored version of each of these posts.
+
+        Only the posts at hand, each found through the primary key: a poll's cost stays that
+        of the pages it fetched, not of the thread's length."""
+        latest: dict[str, tuple[int, str]] = {}
+        ids = sorted(post_ids)
+        for i in range(0, len(ids), self._IDS_PER_QUERY):
+            chunk = ids[i:i + self._IDS_PER_QUERY]
+            for pid, version, h in self.db.execute(
+                    "SELECT p.post_id, p.version, p.content_hash FROM posts p WHERE p.site=? AND p.thread=?"
+                    f" AND p.post_id IN ({','.join('?' * len(chunk))}) AND p.version=(SELECT max(version) FROM posts"
+                    " WHERE site=p.site AND thread=p.thread AND post_id=p.post_id)", (site, thread, *chunk)):
+                latest[pid] = (version, h)
+        return latest
 
     def _touch_post(self, site: str, thread: str, p: RawPost, now: str | None) -> None:
         self.db.execute(

@@ -36,6 +36,8 @@ def test_every_engine_and_size_has_every_metric(results):
             assert {"load_seconds", "extract_seconds", "fold_seconds", "checks_seconds", "total_seconds",
                     "ratio_to_sqlite_read"} <= set(c["recount"][mode])
         assert {"peak_rss_mb", "rss_after_imports_mb"} <= set(c["memory"])
+        assert c["poll"]["first"]["peak_rss_mb"] > 0  # the first poll ran in a fresh interpreter
+        assert {"tally_cpu_seconds", "read_cpu_seconds", "ratio_to_read"} <= set(c["recount"]["process"])
     assert results["machine"]["cpu"] is not None and results["targets"]
 
 
@@ -66,3 +68,11 @@ def test_the_table_names_every_figure(results, capsys):
     for label in ("POLL first fetch", "no new posts", "one new page", "PARSE", "ratio to lxml", "BeautifulSoup",
                   "RECOUNT", "first:", "cold:", "warm:", "MEMORY"):
         assert label in text
+
+
+def test_the_real_corpus_pages_are_parsed_per_engine_or_skipped_with_a_reason(results):
+    corpus = results["corpus_parse"]
+    if "skipped" in corpus:
+        assert "corpus" in corpus["skipped"]
+        return
+    assert corpus["engines"] and all(e["posts"] > 0 and e["ratio_to_lxml"] > 0 for e in corpus["engines"].values())

@@ -55,6 +55,20 @@ def test_a_post_missing_from_a_refetched_page_is_marked_deleted(store):
     assert by_id["2"].deleted_at is not None and by_id["1"].deleted_at is None
 
 
+def test_a_refetched_page_is_compared_with_the_latest_version_of_its_own_posts(store):
+    """More posts on a page than one lookup query takes, and posts on other pages left alone."""
+    first = [post(str(i), f"body {i}", page=1 + i // 700) for i in range(1, 1400)]
+    store.save_posts("f", "t1", first, T, pages_fetched=[1, 2])
+    store.save_posts("f", "t1", [post("5", "body 5, edited", page=1)], T + timedelta(minutes=1))
+    page_one = [post(str(i), "body 5, edited again" if i == 5 else f"body {i}", page=1) for i in range(1, 700)]
+    stats = store.save_posts("f", "t1", page_one + [post("1400", "new", page=1)], T + timedelta(hours=1),
+                             pages_fetched=[1])
+    assert (stats.new, stats.edited, stats.deleted) == (1, 1, 0)
+    by_id = {p.post_id: p for p in store.posts("f", "t1")}
+    assert [v.html for v in by_id["5"].versions] == ["body 5", "body 5, edited", "body 5, edited again"]
+    assert by_id["1399"].deleted_at is None and len(by_id) == 1400
+
+
 def test_posts_come_back_in_thread_order(store):
     store.save_posts("f", "t1", [post("10", "c", number=3), post("2", "a", number=1), post("7", "b", number=2)], T)
     assert [p.post_id for p in store.posts("f", "t1")] == ["2", "7", "10"]

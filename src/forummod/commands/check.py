@@ -18,8 +18,6 @@ HELP = "run the moderation checks (activity, prod list, conduct rules, missing a
 
 
 def add_arguments(p) -> None:
-    from forummod.checks.rules import CODES
-
     add_common(p, game=True, now=True)
     for action in p._actions:
         if action.dest == "game":
@@ -30,8 +28,15 @@ def add_arguments(p) -> None:
     p.add_argument("--approve-all", action="store_true",
                    help="approve every proposal as it is made (what-if view); records nothing")
     p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.format_help = lambda: _help_with_codes(p)  # the codes come from the checks, imported only for this help
+
+
+def _help_with_codes(p) -> str:
+    from forummod.checks.rules import CODES
+
     p.epilog = ("finding codes (checks.disabled in the config turns codes off):\n"
                 + "\n".join(f"  {c:<22} {doc}" for c, doc in CODES.items()) + "\n\n" + EPILOG)
+    return type(p).format_help(p)
 
 
 def run(args) -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from forummod.cli import add_common
 from forummod.commands._common import open_workspace, parse_time, print_json
-from forummod.render.models import KINDS
 
 NAME = "draft"
 HELP = "render a post now (votecount, day_start, day_end, role_pm, night_result, warnings, prod, game_over, all)"
@@ -16,12 +15,28 @@ HELP = "render a post now (votecount, day_start, day_end, role_pm, night_result,
 
 def add_arguments(p) -> None:
     add_common(p, game=True, now=True)
-    p.add_argument("kind", choices=KINDS + ("all",), metavar="KIND", help="one of: " + ", ".join(KINDS + ("all",)))
+    p.add_argument("kind", choices=_Kinds(), metavar="KIND", help="one of: %(choices)s")
     p.add_argument("--phase", metavar="P", help="the phase it is about, e.g. D2 or N1 (default: the current one)")
     p.add_argument("--to", metavar="PLAYER", help="role_pm / night_result: only this player's PM")
     p.add_argument("--print", action="store_true", dest="print_body", help="print the text of the draft")
     p.add_argument("--gm", action="store_true", help="votecount: the GM view (secret votes, weights); not stored")
     p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made first")
+
+
+class _Kinds:
+    """The KIND choices, read from the renderer only when argparse checks or shows them: building
+    the command line for another command (a cron `tally`) does not import Jinja."""
+
+    def _all(self) -> tuple[str, ...]:
+        from forummod.render.models import KINDS
+
+        return KINDS + ("all",)
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._all()
+
+    def __iter__(self):
+        return iter(self._all())
 
 
 def run(args) -> int:

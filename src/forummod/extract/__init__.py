@@ -10,10 +10,25 @@ Public API, used by the service:
 """
 
 from forummod.extract.context import ExtractContext
-from forummod.extract.intents import extract_message, extract_post
-from forummod.extract.names import NameMatch, resolve_name
-from forummod.extract.text import Hidden, PostText, Span, post_text
-from forummod.extract.votes import DEFAULT_FORMS, FORMS
+
+# The rest is imported on first use (PEP 562): a recount that reuses saved results (a cron
+# `tally`) needs only ExtractContext here, not the HTML reader (lxml) or the fuzzy matcher.
+_LAZY = {
+    "extract_message": "intents", "extract_post": "intents", "NameMatch": "names", "resolve_name": "names",
+    "Hidden": "text", "PostText": "text", "Span": "text", "post_text": "text", "DEFAULT_FORMS": "votes",
+    "FORMS": "votes",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 

@@ -6,6 +6,11 @@ from dataclasses import dataclass
 
 from forummod.model import Roster
 
+# The vote forms (read in `forummod.extract.votes`), here so that checking a context's settings
+# does not import the vote reader and what it needs (lxml, the fuzzy matcher).
+FORMS = ("bold", "tag", "hash", "plain", "pm")
+DEFAULT_FORMS = ("bold", "tag")
+
 
 @dataclass(frozen=True)
 class ExtractContext:
@@ -28,8 +33,6 @@ class ExtractContext:
     thread_role: str = "game"
 
     def __post_init__(self) -> None:
-        from forummod.extract.votes import FORMS
-
         bad = [f for f in self.forms if f not in FORMS]
         if bad:
             raise ValueError(f"unknown vote forms {bad}; known: {', '.join(FORMS)}")

@@ -33,13 +33,11 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Literal
 
+from forummod.extract.context import DEFAULT_FORMS, FORMS  # noqa: F401 (the forms, defined there)
 from forummod.extract.lexicon import Lexicon, lexicon
 from forummod.extract.names import NameIndex, NameMatch
 from forummod.extract.normalize import has_cjk
 from forummod.extract.text import PostText
-
-FORMS = ("bold", "tag", "hash", "plain", "pm")
-DEFAULT_FORMS = ("bold", "tag")
 
 _LEAD = re.compile(r"[\s*•·~«\"'(\[\-–—_]*")
 _SEP = " \t:：=-–—>»→~.,;!|"

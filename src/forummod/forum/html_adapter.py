@@ -30,7 +30,7 @@ from forummod.forum.html_engine import (
 )
 from forummod.forum.http import Fetched, HttpClient
 from forummod.forum.login import login_with_form, read_secret
-from forummod.forum.poller import poll_pages
+from forummod.forum.poller import Sink, poll_pages
 from forummod.forum.page_locale import check_zone, stated_zone
 from forummod.forum.write import clean_url
 from forummod.model import Cursor, Issue, RawMessage
@@ -155,9 +155,11 @@ class HtmlAdapter(FormWriter):
             self._http_date = None
         return f
 
-    def poll_thread(self, thread: ThreadRef, cursor: Cursor | None, progress: Progress | None = None) -> ThreadPoll:
+    def poll_thread(self, thread: ThreadRef, cursor: Cursor | None, progress: Progress | None = None, *,
+                    sink: Sink | None = None) -> ThreadPoll:
         return poll_pages(thread_id=self.thread_id(thread), first_url=first_page_url(self.profile, self.thread_url(thread)),
-                          cursor=cursor, fetch=self._get_remembering_date, parse=self.parse_page, progress=progress)
+                          cursor=cursor, fetch=self._get_remembering_date, parse=self.parse_page, progress=progress,
+                          sink=sink)
 
     # ------------------------------------------------------------------ inbox
 

@@ -19,8 +19,10 @@ from forummod.model import Cursor, Issue, PageRef, RawPost
 
 Fetch = Callable[[str, str | None, str | None], Fetched]  # (url, etag, last_modified)
 Parse = Callable[[str, str, int | None], ParsedPage]  # (text, url, first post number or None)
+Sink = Callable[[ThreadPoll], None]  # stores a finished batch of pages (in one transaction)
 
 MAX_PAGES_PER_POLL = 10_000  # a loop guard, far above any real game
+BATCH_PAGES = 50  # pages handed to a sink at a time: a first poll of 2,000 pages holds 50, not all
 
 
 class PollInterrupted(ForumError):
@@ -51,9 +53,16 @@ class _Walk:
 
 
 def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: Fetch, parse: Parse,
-               progress: Progress | None = None, keep_pages: bool = True) -> ThreadPoll:
+               progress: Progress | None = None, keep_pages: bool = True, sink: Sink | None = None,
+               batch_pages: int = BATCH_PAGES) -> ThreadPoll:
     """One poll of a thread (see module doc). `fetch` raises on network trouble; a page that
-    no longer exists (404/410) makes the poll start again from page 1 with an Issue."""
+    no longer exists (404/410) makes the poll start again from page 1 with an Issue.
+
+    With a `sink`, a long walk hands over every `batch_pages` pages as a ThreadPoll of their
+    own (their posts, pages, issues, requests and bytes; a cursor at the last of them without
+    its validators, as after an interruption, so a crash before the rest is stored re-reads
+    that page and follows on) and forgets them; the ThreadPoll returned is the rest. A first
+    poll of a long thread then holds one batch in memory instead of every page."""
     walk = _Walk()
     issues: list[Issue] = []
     stream = f"thread:{thread_id}"
@@ -90,17 +99,34 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
     last_page: int | None = cursor.pages_total if cursor else None
     page_first = first_number
     current_url = f.url
+    done = 0  # pages read this poll, handed-over batches included
+    last_pno = cursor.last_page if cursor else None  # of the page before (for a page that names none)
+    last_post_id = cursor.last_post_id if cursor else None
+    handed = [0, 0]  # requests and bytes already reported with handed-over batches
 
     def result(partial: bool) -> ThreadPoll:
         new_extra = {k: v for k, v in extra.items() if k not in ("first_number",)}
         if page_first is not None:
             new_extra["first_number"] = str(page_first)
         last_ref = ref if not partial or ref is None else PageRef(url=ref.url, content_hash=ref.content_hash)
-        new_cursor = Cursor(stream=stream, last_page=pages[-1], pages_total=last_page,
-                            last_post_id=posts[-1].post_id if posts else (cursor.last_post_id if cursor else None),
+        new_cursor = Cursor(stream=stream, last_page=pages[-1] if pages else last_pno, pages_total=last_page,
+                            last_post_id=posts[-1].post_id if posts else last_post_id,
                             page_ref=last_ref, extra=tuple(sorted(new_extra.items())))
         return ThreadPoll(thread_id=thread_id, posts=tuple(posts), pages_fetched=tuple(pages), cursor=new_cursor,
-                          requests=walk.requests, bytes=walk.nbytes, issues=tuple(issues), pages=tuple(raw))
+                          requests=walk.requests - handed[0], bytes=walk.nbytes - handed[1], issues=tuple(issues),
+                          pages=tuple(raw))
+
+    def hand_over() -> None:
+        nonlocal last_post_id
+        batch = result(partial=True)
+        sink(batch)  # type: ignore[misc]
+        handed[0] += batch.requests
+        handed[1] += batch.bytes
+        last_post_id = batch.cursor.last_post_id
+        posts.clear()
+        pages.clear()
+        raw.clear()
+        issues.clear()
 
     try:
         while True:
@@ -110,9 +136,11 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
             page = parse(f.text, current_url, first_number)
             if not page.posts:
                 raise LayoutChanged("?", current_url, "?", "parser returned no posts")
-            pno = page.page if page.page is not None else (pages[-1] + 1 if pages else (cursor.last_page if cursor else 1))
+            pno = page.page if page.page is not None else (last_pno + 1 if done else (last_pno or 1))
             posts.extend(replace(p, page=pno) if p.page != pno else p for p in page.posts)
             pages.append(pno)
+            last_pno = pno
+            done += 1
             issues.extend(page.issues)
             if keep_pages:
                 raw.append((current_url, f.text))
@@ -121,17 +149,19 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
             page_first = page.posts[0].number if page.posts[0].number is not None else first_number
             ref = PageRef(url=current_url, etag=f.etag, last_modified=f.last_modified, content_hash=content_hash(f.text))
             if progress is not None:
-                progress(len(pages) if cursor is None else pno, last_page)
+                progress(done if cursor is None else pno, last_page)
             nxt = page.next_url
-            if not nxt or nxt in visited or len(pages) >= MAX_PAGES_PER_POLL:
+            if not nxt or nxt in visited or done >= MAX_PAGES_PER_POLL:
                 break
             last_num = page.posts[-1].number
             first_number = last_num + 1 if last_num is not None else None
+            if sink is not None and len(pages) >= batch_pages:
+                hand_over()
             current_url = nxt
             f = get(nxt, None)
             current_url = f.url if f.status < 400 else nxt
     except ForumError as e:
-        if not pages:
+        if not done:
             raise
         raise PollInterrupted(e, result(partial=True)) from e
     return result(partial=False)
