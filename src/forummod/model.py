@@ -76,6 +76,8 @@ class PostVersion:
     fetched_at: datetime
     edited_at: datetime | None = None
     edited: bool = False  # the forum showed an edit mark (some show no edit time, e.g. Spirit)
+    # the page showed no readable date when this version was read (RawPost.date_guessed)
+    date_guessed: bool = False
 
     @property
     def shows_edit(self) -> bool:
@@ -112,6 +114,34 @@ class Post:
     @property
     def original_html(self) -> str:
         return self.versions[0].html
+
+    @property
+    def date_guessed(self) -> bool:
+        """`created_at` is a guess (the first version's page showed no readable date): good for
+        ordering by post number, never for a deadline (issue 16)."""
+        return self.versions[0].date_guessed
+
+
+def guessed_date_bounds(posts: "tuple[Post, ...] | list[Post]") -> dict[str, tuple[datetime | None, datetime | None]]:
+    """post id -> (earliest, latest) instant a guessed-date post can have been written: the
+    nearest earlier and later posts (in post-number order) whose dates were read; None where
+    the thread has none on that side. Issue 16: such a post is ordered by its number, and a
+    deadline inside its bounds is the GM's call, never the guess's."""
+    ordered = sorted((p for p in posts if p.number is not None), key=lambda p: p.number)  # type: ignore[arg-type,return-value]
+    out: dict[str, tuple[datetime | None, datetime | None]] = {}
+    lo: datetime | None = None
+    pending: list[Post] = []
+    for p in ordered:
+        if p.date_guessed:
+            pending.append(p)
+            continue
+        for q in pending:
+            out[q.post_id] = (lo, p.created_at)
+        pending = []
+        lo = p.created_at
+    for q in pending:
+        out[q.post_id] = (lo, None)
+    return out
 
 
 @dataclass(frozen=True)

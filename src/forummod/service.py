@@ -33,7 +33,7 @@ from forummod.errors import ConfigError, ForumError, ForummodError
 from forummod.forum.base import ThreadRef
 from forummod.logsafe import redact
 from forummod.model import (
-    ActionIntent, Issue, Message, Post, Replacement, Roster, Source, UnvoteIntent, VoteIntent,
+    ActionIntent, Issue, Message, Post, Replacement, Roster, Source, UnvoteIntent, VoteIntent, guessed_date_bounds,
 )
 from forummod.store import Store, StoreCookieJar
 
@@ -525,12 +525,13 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         return ex
 
     game_posts = inputs.posts.get("game", ())
+    when = ordering_times(game_posts)
     # every pin of the config counts, also on posts at or after `until_post` (the day in
     # progress at post N still ends where its pin says, not at the default deadline)
-    all_post_times = {p.number: p.created_at for p in game_posts if p.number is not None}
+    all_post_times = {p.number: when.get(p.post_id, p.created_at) for p in game_posts if p.number is not None}
     if until_post is not None:
         game_posts = tuple(p for p in game_posts if p.number is None or p.number < until_post)
-    post_times = {p.number: p.created_at for p in game_posts if p.number is not None}
+    post_times = {p.number: when.get(p.post_id, p.created_at) for p in game_posts if p.number is not None}
     events: list[Event] = []
     issues: list[Issue] = []
     intents: list[Any] = []
@@ -543,9 +544,13 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         ex = extracted(post_cache_key(p), lambda p=p: extract_post(p, ctx))
         issues.extend(ex.issues)
         seq = float(p.number) if p.number is not None else 0.0
+        at = when.get(p.post_id)
+        if at is not None:
+            issues.append(_guessed_date_issue(p, at))
         for it in ex.intents:
             intents.append(it)
-            events.append(_intent_event(it, seq))
+            ev = _intent_event(it, seq)
+            events.append(ev if at is None else replace(ev, at=at))
     for i, m in enumerate(inputs.messages):
         if resumed_at is not None and m.created_at < resumed_at:
             continue
@@ -601,6 +606,24 @@ def _decoded(data: str) -> Any:
     from forummod.extract.saved import decode
 
     return decode(data)
+
+
+def ordering_times(posts: Iterable[Post]) -> dict[str, datetime]:
+    """post id -> the instant the fold orders a guessed-date post at: the dated post before it
+    (its number breaks the tie, so it counts right after that post), else the dated post after
+    it, else its stored guess. Issue 16: a guessed date never decides a deadline by itself; a
+    deadline inside its bounds is a `date_guessed_deadline` finding (checks/dates.py)."""
+    posts = tuple(posts)
+    by_id = {p.post_id: p for p in posts}
+    return {pid: lo or hi or by_id[pid].created_at for pid, (lo, hi) in guessed_date_bounds(posts).items()}
+
+
+def _guessed_date_issue(p: Post, at: datetime) -> Issue:
+    who = f"post #{p.number}" if p.number is not None else f"post {p.post_id}"
+    return Issue("date_guessed", f"{who} by {p.author}: the forum page showed no readable date; its votes "
+                 f"and actions count in post-number order (right after the post before it), and a deadline "
+                 f"near it is yours to rule (see `forummod check`)", at=at,
+                 source=Source("post", p.post_id, p.number, "game", p.url), player=p.author, severity="warning")
 
 
 def _intent_event(it: Any, seq: float) -> Event:

@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 from forummod.errors import StoreError
 from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -97,6 +97,10 @@ _MIGRATIONS: dict[int, str] = {
     CREATE TABLE extractions (
         game TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, data TEXT NOT NULL,
         PRIMARY KEY (game, key));
+    """,
+    # the page showed no readable date: created_at is a bound, never a deadline (issue 16)
+    3: """
+    ALTER TABLE posts ADD COLUMN date_guessed INTEGER NOT NULL DEFAULT 0;
     """,
 }
 
@@ -356,10 +360,11 @@ class Store:
                     edited += 1
                 self.db.execute(
                     "INSERT INTO posts(site, thread, post_id, version, number, author, author_id, created_at,"
-                    " edited_at, html, content_hash, fetched_at, page, url, edited)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " edited_at, html, content_hash, fetched_at, page, url, edited, date_guessed)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (site, thread, p.post_id, version, p.number, p.author, p.author_id, iso(p.created_at),
-                     iso(p.edited_at), p.html, h, now, p.page, p.url, int(p.edited or p.edited_at is not None)))
+                     iso(p.edited_at), p.html, h, now, p.page, p.url, int(p.edited or p.edited_at is not None),
+                     int(p.date_guessed)))
                 latest[p.post_id] = (version, h)
                 self._touch_post(site, thread, p, now)
             refetched = set(pages_fetched)
@@ -410,7 +415,7 @@ class Store:
             cur.row_factory = None  # plain tuples by position: every recount reads every row
             rows = cur.execute(
                 "SELECT p.post_id, p.version, p.html, p.content_hash, p.fetched_at, p.edited_at, p.author,"
-                " p.created_at, p.number, p.author_id, p.url, s.deleted_at, p.edited FROM posts p"
+                " p.created_at, p.number, p.author_id, p.url, s.deleted_at, p.edited, p.date_guessed FROM posts p"
                 " LEFT JOIN post_status s "
                 "ON s.site=p.site AND s.thread=p.thread AND s.post_id=p.post_id "
                 "WHERE p.site=? AND p.thread=? ORDER BY p.post_id, p.version", (site, thread)).fetchall()
@@ -436,9 +441,10 @@ class Store:
             first, last = vs[0], vs[-1]
             if len(vs) == 1:
                 versions: tuple[PostVersion, ...] = (PostVersion(first[1], first[2], first[3], stamp(first[4]),
-                                                                 stamp(first[5]), bool(first[12])),)
+                                                                 stamp(first[5]), bool(first[12]), bool(first[13])),)
             else:
-                versions = tuple([PostVersion(r[1], r[2], r[3], stamp(r[4]), stamp(r[5]), bool(r[12])) for r in vs])
+                versions = tuple([PostVersion(r[1], r[2], r[3], stamp(r[4]), stamp(r[5]), bool(r[12]), bool(r[13]))
+                                  for r in vs])
             created = from_iso(first[7])
             number = last[8]
             post = Post(site=site, thread=thread, post_id=pid, author=last[6], created_at=created, versions=versions,

@@ -192,3 +192,42 @@ def test_a_version_one_store_is_migrated_in_place(tmp_path):
         [p] = s.posts("f", "t")
         assert p.author == "Ann" and not p.is_edited
         assert s.saved_extractions("g", "fp") == {}
+
+
+def test_a_version_two_store_gains_the_guessed_date_flag_and_keeps_its_posts(tmp_path):
+    """Issue 16: schema 3 adds `posts.date_guessed`; posts stored before it read as dated ones,
+    and a guessed-date post saved after the upgrade keeps its flag."""
+    import sqlite3
+
+    from forummod import store as S
+
+    path = tmp_path / "v2.sqlite"
+    db = sqlite3.connect(path)
+    for v in (1, 2):
+        for stmt in S._split_sql(S._MIGRATIONS[v]):
+            db.execute(stmt)
+    db.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '2')")
+    db.execute("INSERT INTO posts(site, thread, post_id, version, number, author, created_at, html, content_hash,"
+               " fetched_at, edited) VALUES ('f','t','1',1,1,'Ann','2026-01-01T00:00:00+00:00','x','h',"
+               "'2026-01-01T00:00:00+00:00', 1)")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert s.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "3"
+        guessed = RawPost(post_id="2", author="Bob", created_at=T, html="vote Ann", number=2, date_guessed=True)
+        s.save_posts("f", "t", [guessed], T)
+        old, new = s.posts("f", "t")
+        assert old.author == "Ann" and old.is_edited and not old.date_guessed
+        assert new.date_guessed and new.created_at == T
+
+
+def test_each_version_of_a_post_keeps_its_own_guessed_date_flag(store):
+    """Issue 16: the date was unreadable when the post was first read and readable after an edit:
+    the first version keeps the flag (its `created_at` is the guess), the edit does not have it."""
+    first = RawPost(post_id="5", author="Ugo", created_at=T, html="vote Ann", number=5, date_guessed=True)
+    store.save_posts("f", "t1", [first], T)
+    edit = RawPost(post_id="5", author="Ugo", created_at=T, html="vote Bob", number=5, edited=True)
+    store.save_posts("f", "t1", [edit], T)
+    [got] = store.posts("f", "t1")
+    assert [v.date_guessed for v in got.versions] == [True, False]
+    assert got.date_guessed  # created_at comes from the first version: still a guess

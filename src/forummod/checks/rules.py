@@ -25,6 +25,8 @@ CODES: dict[str, str] = {
     "invalid_action": "a night action the engine refused (invalid target, wrong role...)",
     "late_action": "a night action sent after its deadline: no effect",
     "missing_action": "a compulsory action or PM vote still owed before the deadline (WH-I2, WH-C3, D11)",
+    "date_guessed": "a post whose date the forum page did not show: counted in post order",
+    "date_guessed_deadline": "a deadline falls between a guessed-date post's neighbours: the GM rules if it was late",
     "check_failed": "a check crashed on this game's data (a bug: please report it)",
 }
 

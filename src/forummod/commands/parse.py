@@ -80,7 +80,7 @@ def run(args) -> int:
     rows = [{
         "id": p.post_id, "number": p.number, "author": p.author, "author_id": p.author_id,
         "created_at": p.created_at.isoformat(), "edited_at": p.edited_at.isoformat() if p.edited_at else None,
-        "edited": p.edited, "page": p.page, "text": text_without_marks(p.html), "html": p.html,
+        "edited": p.edited, "date_guessed": p.date_guessed, "page": p.page, "text": text_without_marks(p.html), "html": p.html,
     } for p in page.posts]
     explain = structure.explain() if structure is not None and args.explain else None
     if args.json:
@@ -100,7 +100,8 @@ def run(args) -> int:
     for r in rows:
         edited = f" (edited {r['edited_at'] or ''})".replace(" )", ")") if r["edited"] else ""
         head = f"#{r['number']} [{r['id']}] {r['author']}" + (f" ({r['author_id']})" if r["author_id"] else "")
-        print(f"\n{head} {r['created_at']}{edited}")
+        guessed = " (date not shown on the page: guessed, ordering only)" if r["date_guessed"] else ""
+        print(f"\n{head} {r['created_at']}{guessed}{edited}")
         body = r["text"]
         print("  " + (body[:500] + ("…" if len(body) > 500 else "")).replace("\n", "\n  "))
     for i in page.issues:

@@ -5,8 +5,9 @@ GMs use it to replay archived games and rehearse a setup; the test suite uses it
 Posts file, one JSON object per line:
     id (string or number), number (int), author, created_at (ISO 8601 with offset),
     exactly one of html / bbcode / text, and optionally thread ("game" by default, or e.g.
-    "graveyard"), author_id, edited_at. A later line with the same id is a newer version of
-    the post (an edit).
+    "graveyard"), author_id, edited_at, date_guessed (true: the original page showed no
+    readable date and created_at is only a bound, as the HTML adapters flag it; issue 16).
+    A later line with the same id is a newer version of the post (an edit).
 Messages file (PMs to the GM), one JSON object per line:
     id, from, to (name or list of names), created_at, subject, body (BBCode or plain text;
     or `html`).
@@ -107,11 +108,14 @@ def load_posts(path: Path) -> list[tuple[str, RawPost]]:
         if not isinstance(thread, str) or not thread:
             raise ArchiveError(f"{where}: field 'thread' must be a non-empty string")
         aid = obj.get("author_id")
+        guessed = obj.get("date_guessed", False)
+        if not isinstance(guessed, bool):
+            raise ArchiveError(f"{where}: field 'date_guessed' must be true or false, got {guessed!r}")
         out.append((thread, RawPost(
             post_id=str(pid), author=author, created_at=_time(obj, "created_at", where),
             html=_body_html(obj, where, POST_BODY_KEYS), number=number,
             author_id=None if aid is None else str(aid), edited_at=_time(obj, "edited_at", where, required=False),
-            edited="edited_at" in obj, url=obj.get("url"))))
+            edited="edited_at" in obj, url=obj.get("url"), date_guessed=guessed)))
     return out
 
 
