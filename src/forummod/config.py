@@ -408,13 +408,9 @@ def _validate_thread_refs(game: GameConfig, site: SiteConfig, p: str, cfg: Confi
 
 def _engine_knows(engine: str, url: str, cfg: Config) -> bool:
     """A relative thread reference is accepted when the engine's profile reads it as a thread."""
-    from forummod.forum.registry import profiles
+    from forummod.forum_engines import engine_reads_thread
 
-    profs = profiles(cfg.workspace.adapters_dir)
-    if engine == "auto":
-        return any(prof.match_thread(url) for prof in profs.values())
-    prof = profs.get(engine)
-    return prof is not None and prof.match_thread(url) is not None
+    return engine_reads_thread(engine, url, cfg.workspace.adapters_dir)
 
 
 def _validate_players(game: GameConfig, p: str) -> None:

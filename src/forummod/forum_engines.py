@@ -50,3 +50,28 @@ def known_engines(user_adapters_dir: Path | None = None) -> set[str]:
     names = {profile_name(read_profile_table(p), str(p))
              for p in profile_files(search_path("adapters", user_adapters_dir))}
     return names | {ARCHIVE}
+
+
+def engine_reads_thread(engine: str, url: str, user_adapters_dir: Path | None = None) -> bool:
+    """Does the profile of `engine` (any profile for "auto") read `url` as a thread address?
+
+    The same `urls.thread` patterns the adapter matches, read from the profile files, so config
+    validation can tell a relative thread path from a typo without loading adapter code. A
+    profile earlier on the search path (the user's folder) hides a bundled one of its name."""
+    seen: set[str] = set()
+    for path in profile_files(search_path("adapters", user_adapters_dir)):
+        data = read_profile_table(path)
+        name = profile_name(data, str(path))
+        if name in seen:
+            continue
+        seen.add(name)
+        if engine not in ("auto", name):
+            continue
+        patterns = (data.get("urls") or {}).get("thread", ())
+        for rx in [patterns] if isinstance(patterns, str) else patterns:
+            try:
+                if re.search(rx, url, re.IGNORECASE):
+                    return True
+            except re.error:
+                continue  # a broken pattern is reported when the adapter is built
+    return False
