@@ -117,11 +117,11 @@ def assert_guessed_post_is_counted_in_order_and_left_to_the_gm(capsys, cfg, at: 
 
     rc, out, err = cli(capsys, "check", "--config", cfg, "--json", "--now", at.isoformat())
     assert rc == 1, err
-    findings = json.loads(out)
+    findings = json.loads(out)["findings"]
     [f] = [f for f in findings if f["code"] == "date_guessed_deadline"]
     assert f["player"] == "Dan" and f["source"]["number"] == 4 and f["phase"] == "D1"
     assert "post #4 by Dan: its date was guessed" in f["message"] and "the vote close of D1" in f["message"]
-    assert f["time"] == CLOSE.isoformat() and f["severity"] == "warning"
+    assert f["at"] == CLOSE.isoformat() and f["severity"] == "warning"
     assert not [x for x in findings if x["code"] == "late_vote" and x["player"] == "Dan"]  # no silent ruling
     rc, text, _ = cli(capsys, "check", "--config", cfg, "--all", "--now", at.isoformat())
     assert "date_guessed_deadline: post #4 by Dan: its date was guessed" in text

@@ -24,7 +24,7 @@ def test_a_changed_thread_url_asks_the_adapter_for_the_id(tmp_path):
     with Workspace(cfg) as ws:
         poll_game(ws, "g")
     moved = replace(cfg, games={"g": replace(cfg.games["g"], thread="elsewhere")})
-    with Workspace(moved) as ws:
+    with Workspace(moved, adopt=True) as ws:  # the same game id at another thread: adopted (issue 18)
         [ref] = [r for r in thread_refs(moved.games["g"]) if r.role == "game"]
         assert stored_thread_id(ws, "g", ref) == "elsewhere"  # the archive engine's id is the thread name
         assert load_inputs(ws, "g").posts["game"] == ()
