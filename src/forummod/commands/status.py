@@ -54,8 +54,8 @@ def format_status(rep) -> str:
 def format_clock(rep) -> list[str]:
     """The phase's real start and end, a pause, and the GM's last events (numbers for `gm undo`)."""
     lines = []
-    if rep.get("phase_start"):
-        lines.append(f"  {rep['phase']}: from {rep['phase_start']} to {rep.get('phase_end') or '?'}")
+    if rep.get("phase_start_at"):
+        lines.append(f"  {rep['phase']}: from {rep['phase_start_at']} to {rep.get('phase_end_at') or '?'}")
     if rep.get("paused_at"):
         lines.append(f"  PAUSED since {rep['paused_at']}: no deadline passes until 'forummod gm resume'")
     events = rep.get("gm_events") or []
