@@ -26,6 +26,7 @@ CODES: dict[str, str] = {
     "late_action": "a night action sent after its deadline: no effect",
     "missing_action": "a compulsory action or PM vote still owed before the deadline (WH-I2, WH-C3, D11)",
     "check_failed": "a check crashed on this game's data (a bug: please report it)",
+    "template_error": "a post template (yours, in templates_dir) does not compile or render: its file, line and error",
 }
 
 #: code -> ruleset name -> rule id cited when the engine gives none.
