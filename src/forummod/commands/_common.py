@@ -28,6 +28,10 @@ def open_workspace(args, *, writes: bool = False, **kw):
     from forummod.service import Workspace
 
     ws = Workspace.open(config_path(args), **kw)
+    from forummod.config import config_warnings
+
+    for warning in config_warnings(ws.cfg):
+        print(f"forummod: warning: {warning}", file=sys.stderr)
     if not writes:
         return ws
     from forummod.lock import holding_lock
