@@ -361,19 +361,19 @@ def config_warnings(cfg: Config) -> list[str]:
 
     A game whose `markup` is not what its engine renders would publish raw tags (BBCode
     on a Markdown forum shows `[b]` and the marker as text)."""
-    from forummod.forum.registry import profiles
+    from forummod.forum_engines import engine_markups
 
     out = []
-    profs = None
+    markups = None
     for gid, game in cfg.games.items():
         site = cfg.sites.get(game.site)
         if site is None or site.engine in ("archive", "auto"):
             continue
-        profs = profs if profs is not None else profiles(cfg.workspace.adapters_dir)
-        prof = profs.get(site.engine)
-        if prof is not None and prof.markup and prof.markup != game.markup:
+        markups = markups if markups is not None else engine_markups(cfg.workspace.adapters_dir)
+        engine = markups.get(site.engine, "")
+        if engine and engine != game.markup:
             out.append(f"games.{gid}.markup is {game.markup!r} but sites.{game.site}.engine {site.engine!r} renders "
-                       f"{prof.markup}: its drafts would show raw markup on the forum; set markup = \"{prof.markup}\"")
+                       f"{engine}: its drafts would show raw markup on the forum; set markup = \"{engine}\"")
     return out
 
 

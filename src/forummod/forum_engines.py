@@ -50,3 +50,13 @@ def known_engines(user_adapters_dir: Path | None = None) -> set[str]:
     names = {profile_name(read_profile_table(p), str(p))
              for p in profile_files(search_path("adapters", user_adapters_dir))}
     return names | {ARCHIVE}
+
+
+def engine_markups(user_adapters_dir: Path | None = None) -> dict[str, str]:
+    """Engine name -> the markup its profile says the forum renders ("bbcode", "markdown"),
+    for the config's warnings; the first folder defining a name wins, as for the profiles."""
+    out: dict[str, str] = {}
+    for p in profile_files(search_path("adapters", user_adapters_dir)):
+        data = read_profile_table(p)
+        out.setdefault(profile_name(data, str(p)), str(data.get("markup", "")))
+    return out
