@@ -43,3 +43,10 @@ def test_a_markdown_draft_on_a_bbcode_forum_shows_the_asterisks():
 def test_an_engine_of_unknown_markup_renders_the_drafts_own():
     c = card(_row("[b]Eve[/b]", "bbcode"), None, "")
     assert not c.markup_mismatch and "Eve</" in c.html and "[b]" not in c.html
+
+
+def test_the_gms_own_notes_are_shown_as_written_whatever_the_forum_renders():
+    row = _row("[b]Notes[/b]", "bbcode")
+    row.kind, row.target = "warnings", "gm"
+    c = card(row, None, "markdown")
+    assert not c.markup_mismatch and "[b]" not in c.html

@@ -60,6 +60,8 @@ def engine_markup(cfg: Any, game_id: str) -> str:
 def card(row: Any, pub: Any, engine: str = "") -> DraftCard:
     """`engine`: the forum's markup. When the draft's differs, the card shows what the forum
     would really display: the draft's text read as the forum's markup (raw tags and all)."""
+    if row.kind in GM_KINDS or row.target == "gm":
+        engine = ""  # the GM's own notes are never posted: shown as written
     shown = engine if engine and engine != row.markup else row.markup
     return DraftCard(
         id=row.id, game=row.game, kind=row.kind, phase=row.phase, status=row.status, target=row.target,
