@@ -66,8 +66,12 @@ class SiteConfig:
     user_agent: str = setting("", "User-Agent header; empty = 'forummod/<version> (+https://example.invalid/forummod)'")
     posts_file: Path | None = setting(None, "engine 'archive': JSONL file of posts (see README, 'Archive files')")
     messages_file: Path | None = setting(None, "engine 'archive': JSONL file of private messages to the GM")
+    max_post_chars: int = setting(0, "longest post this forum accepts, in characters; 0 = the engine profile's default (longer drafts are split into parts)")
+    max_pm_chars: int = setting(0, "longest private message this forum accepts; 0 = the engine profile's default")
 
     def __post_init__(self) -> None:
+        if self.max_post_chars < 0 or self.max_pm_chars < 0:
+            raise ValueError("max_post_chars and max_pm_chars must not be negative (0 = the engine's default)")
         if self.request_interval < 0 or self.timeout <= 0 or self.retries < 0 or self.hourly_budget < 0:
             raise ValueError("request_interval, timeout, retries and hourly_budget must not be negative")
         for key in ("password_env", "api_key_env"):
@@ -365,6 +369,27 @@ def validate(cfg: Config) -> None:
         load_ruleset_options(game.ruleset, game.options, f"{p}.options")
         _validate_roles(game, p, cfg)
         _validate_resume(game, p)
+
+
+def config_warnings(cfg: Config) -> list[str]:
+    """What is allowed but probably wrong: shown by the commands that load the config, never an error.
+
+    A game whose `markup` is not what its engine renders would publish raw tags (BBCode
+    on a Markdown forum shows `[b]` and the marker as text)."""
+    from forummod.forum_engines import engine_markups
+
+    out = []
+    markups = None
+    for gid, game in cfg.games.items():
+        site = cfg.sites.get(game.site)
+        if site is None or site.engine in ("archive", "auto"):
+            continue
+        markups = markups if markups is not None else engine_markups(cfg.workspace.adapters_dir)
+        engine = markups.get(site.engine, "")
+        if engine and engine != game.markup:
+            out.append(f"games.{gid}.markup is {game.markup!r} but sites.{game.site}.engine {site.engine!r} renders "
+                       f"{engine}: its drafts would show raw markup on the forum; set markup = \"{engine}\"")
+    return out
 
 
 def _validate_resume(game: GameConfig, p: str) -> None:

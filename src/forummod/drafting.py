@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from forummod.errors import TemplateFailure
 from forummod.render import KINDS, game_view, phrasebook_for, plan_drafts, plan_kind, render_post
 from forummod.render.plan import PlannedDraft
 
@@ -42,9 +43,11 @@ def draft_settings(ws: Any, game_id: str, ruleset: Any) -> DraftSettings:
 
 
 def refresh_drafts(ws: Any, game_id: str, analysis: Any = None, findings: Sequence[Any] = (),
-                   kinds: Iterable[str] = KINDS) -> list[int]:
+                   kinds: Iterable[str] = KINDS, failures: list[Any] | None = None) -> list[int]:
     """Render every draft that applies now and store it; returns the ids of the open drafts
-    rendered this time (new, updated or unchanged), for `publish.auto_publish`."""
+    rendered this time (new, updated or unchanged), for `publish.auto_publish`. With a
+    `failures` list, a broken template (`TemplateFailure`) is appended there and the other
+    drafts are still rendered (the daemon goes on); without, it is raised."""
     if analysis is None:
         from forummod.service import analyse_game
 
@@ -53,7 +56,7 @@ def refresh_drafts(ws: Any, game_id: str, analysis: Any = None, findings: Sequen
     pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir).with_tz(analysis.game.tz)
     gv = game_view(analysis, tuple(findings))
     planned = plan_drafts(gv, pb, kinds)
-    ids = store_drafts(ws, game_id, planned, s)
+    ids = store_drafts(ws, game_id, planned, s, failures)
     _retire_outdated(ws, game_id, gv.state.phase.name if gv.state.phase else None)
     return ids
 
@@ -80,7 +83,8 @@ def draft_now(ws: Any, game_id: str, kind: str, *, analysis: Any = None, finding
     return out
 
 
-def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: DraftSettings) -> list[int]:
+def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: DraftSettings,
+                 failures: list[Any] | None = None) -> list[int]:
     existing = ws.store.drafts(game_id)
     ids: list[int] = []
     for d in planned:
@@ -91,7 +95,14 @@ def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: Draf
             continue  # being published (or a failed attempt the GM must settle): leave its text alone
         if d.kind in ONE_SHOT and any(r.status == "published" or r.status == "discarded" for r in closed):
             continue
-        body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir)
+        try:
+            body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir)
+        except TemplateFailure as e:
+            if failures is None:
+                raise
+            if all(str(f) != str(e) for f in failures):
+                failures.append(e)
+            continue  # the draft keeps its last good text; the GM is told (pipeline)
         if not open_ and closed and closed[-1].body == body and closed[-1].title == d.title:
             continue
         if d.kind == "warnings" and getattr(d.post, "empty", False) and not open_:

@@ -93,3 +93,15 @@ class PublishError(ForumError):
 
 class EngineError(ForummodError):
     """The rules engine was asked something inconsistent (e.g. approving an unknown proposal)."""
+
+
+class TemplateFailure(ForummodError):
+    """A post template (usually the GM's own, in `templates_dir`) does not compile or render.
+
+    Carries the template file, the line in it and Jinja's message, so `draft` can print them
+    without a traceback and `tick`/`run` can report them as a GM finding and go on."""
+
+    def __init__(self, template: str, line: int | None, message: str):
+        self.template, self.line, self.message = template, line, message
+        where = f"{template}, line {line}" if line else template
+        super().__init__(f"template {where}: {message}")

@@ -75,3 +75,13 @@ def engine_reads_thread(engine: str, url: str, user_adapters_dir: Path | None = 
             except re.error:
                 continue  # a broken pattern is reported when the adapter is built
     return False
+
+
+def engine_markups(user_adapters_dir: Path | None = None) -> dict[str, str]:
+    """Engine name -> the markup its profile says the forum renders ("bbcode", "markdown"),
+    for the config's warnings; the first folder defining a name wins, as for the profiles."""
+    out: dict[str, str] = {}
+    for p in profile_files(search_path("adapters", user_adapters_dir)):
+        data = read_profile_table(p)
+        out.setdefault(profile_name(data, str(p)), str(data.get("markup", "")))
+    return out

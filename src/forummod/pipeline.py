@@ -32,6 +32,7 @@ class PassReport:
     game_over: bool = False
     seconds: float = 0.0
     error: str | None = None
+    template_errors: tuple[str, ...] = ()  # broken post templates: the GM's finding, the pass went on
 
     @property
     def ok(self) -> bool:
@@ -56,6 +57,7 @@ class PassReport:
             parts.append("pending: " + ", ".join(self.pending))
         if self.error:
             parts.append(f"error: {self.error}")
+        parts.extend(f"{e}; fix the template (drafts keep their last text)" for e in self.template_errors)
         parts.append(f"{self.seconds:.1f}s")
         return ", ".join(parts)
 
@@ -75,9 +77,11 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
         findings = _checks(ws, a)
         from forummod.check_store import new_findings
 
-        new = new_findings(ws.store, game_id, findings, a.now)
         votes_changed = _votes_changed(ws, a)
-        changed = _drafts(ws, game_id, a, findings)
+        failures: list = []
+        changed = _drafts(ws, game_id, a, findings, failures)
+        findings = findings + [template_finding(e) for e in failures]
+        new = new_findings(ws.store, game_id, findings, a.now)
         published = 0
         if publish and (report is None or report.ok):  # never auto-publish a count from a failed poll
             from forummod.publish import auto_publish
@@ -86,7 +90,8 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
         st = a.run.state
         out = PassReport(game_id, report, st.phase.name if st.phase else None, votes_changed, len(new),
                          len(findings), len(changed), published, tuple(p.key for p in st.pending()),
-                         st.outcome is not None, time.monotonic() - started)
+                         st.outcome is not None, time.monotonic() - started,
+                         template_errors=tuple(str(e) for e in failures))
     except ForummodError as e:  # one broken game (a bad archive file, a forum error) never stops the others
         out = PassReport(game_id, report, seconds=time.monotonic() - started, error=str(e))
     if log_line:  # the daemon's journal line; `tick` prints its own report instead
@@ -101,10 +106,18 @@ def _checks(ws: Workspace, a) -> list:
     return run_checks(check_context(ws.store, a))
 
 
-def _drafts(ws: Workspace, game_id: str, a, findings) -> list[int]:
+def _drafts(ws: Workspace, game_id: str, a, findings, failures: list | None = None) -> list[int]:
     from forummod.drafting import refresh_drafts
 
-    return refresh_drafts(ws, game_id, a, findings)
+    return refresh_drafts(ws, game_id, a, findings, failures=failures)
+
+
+def template_finding(e):
+    """A broken post template as a GM finding: reported once, until the template changes."""
+    from forummod.checks.findings import Finding
+
+    return Finding(code="template_error", key=f"template_error:{e.template}", severity="error",
+                   message=f"{e}. Drafts using it keep their last text until the template is fixed.")
 
 
 def _votes_changed(ws: Workspace, a) -> bool:

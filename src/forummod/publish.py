@@ -133,9 +133,18 @@ def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = Fal
     out = outgoing(ws, d, marker)
     if pub is not None and pub.state == "sent":
         return PublishResult(draft_id, "already_sent", out, pub.remote_id, pub.url)
+    from forummod import publish_parts
+
+    parts = publish_parts.plan(ws, d)  # PostTooLong: the GM is told before anything is sent
+    if parts.split and dry_run:
+        return PublishResult(draft_id, "dry_run", _parts_preview(out, parts))
     if dry_run:
         return PublishResult(draft_id, "dry_run", out)
     adapter = ws.adapter(ws.cfg.game(d.game).site)
+    if parts.split:
+        remote_id, url = publish_parts.publish_split(ws, d, pub, adapter, parts, marker, resend=resend)
+        log.info("published draft %s (%s) in %d parts, the first as %s", draft_id, d.kind, len(parts.parts), remote_id)
+        return PublishResult(draft_id, "sent", out, remote_id, url)
     if pub is None:
         pub = ws.store.begin_publication(draft_id, d.game, marker, ws.clock())
         if pub.marker != marker:  # another run recorded its own attempt between our read and write
@@ -155,6 +164,16 @@ def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = Fal
             raise PublishError(_still_uncertain(ws, out, pub))
         ws.store.retry_publication(draft_id, ws.clock())
     return _send(ws, adapter, out)
+
+
+def _parts_preview(out: Outgoing, parts: Any) -> Outgoing:
+    """What a split draft sends: its parts in order (each gets its own marker when sent)."""
+    from dataclasses import replace
+
+    n = len(parts.parts)
+    body = f"[published in {n} parts: the forum accepts {parts.limit} characters per post]\n\n" + "".join(
+        f"----- part {i}/{n} ({len(p)} characters) -----\n{p}\n" for i, p in enumerate(parts.parts, 1))
+    return replace(out, body=body, marker=None)
 
 
 # ------------------------------------------------------------------ uncertain publications

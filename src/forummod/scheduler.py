@@ -109,6 +109,10 @@ class Daemon:
 
         self.config_path = Path(config_path)
         self.cfg = load_config(self.config_path)
+        from forummod.config import config_warnings
+
+        for warning in config_warnings(self.cfg):
+            log.warning("%s", warning)
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.scheduler = scheduler or BackgroundScheduler(timezone=timezone.utc)
         self._pass_fn = pass_fn

@@ -141,3 +141,52 @@ def test_session_expired_on_the_server_logs_in_again(fresh_forum, gm):
     pub = ad.reply(ThreadRef(fresh_forum.thread_url()), "Dopo la scadenza della sessione.")
     assert [str(p.id) for p in fresh_forum.posts_since_seed("game")] == [pub.remote_id]
     assert len(logins) == 2
+
+
+def _visible_text(html: str) -> str:
+    """What a reader sees of a page: its text without scripts, styles and attributes."""
+    import lxml.html
+
+    root = lxml.html.fromstring(html)
+    for el in root.xpath("//script|//style|//noscript|//template"):
+        el.drop_tree()
+    return root.text_content()
+
+
+def _tiny(el) -> bool:
+    """The element or an ancestor is set in a size nobody reads (BBCode's [size=1])."""
+    import re
+
+    for node in [el, *el.iterancestors()]:
+        m = re.search(r"font-size:\s*(\d+(?:\.\d+)?)\s*(%|pt|px)", node.get("style") or "")
+        if m:
+            return float(m[1]) <= {"%": 10, "pt": 2, "px": 3}[m[2]]
+    return False
+
+
+def test_the_profiles_marker_is_invisible_on_the_page_and_found_again(fresh_forum, gm):
+    """Issue 15 item 2: a draft in the engine profile's markup carries its marker so that the
+    thread page does not show it as readable text, and find_published still finds the post."""
+    import lxml.html
+    import requests
+
+    from forummod.forum.registry import profiles
+    from forummod.render.marker import embed_marker
+
+    markup = profiles(None)[fresh_forum.engine].markup
+    marker = "fm-905-5eed1e55"
+    thread = ThreadRef(fresh_forum.thread_url())
+    started = datetime.now(timezone.utc) - timedelta(seconds=5)
+    body = embed_marker("Conta finale del giorno 2: Fede 3, Gina 2.\n", marker, markup)
+    gm().reply(thread, body, marker=marker)
+    pages = [requests.get(fresh_forum.thread_url(page=n), timeout=20).text for n in range(1, 6)]
+    (html,) = [p for p in pages if "Conta finale del giorno 2" in p][:1]
+    # on the page as an attribute or tiny text, or (Spirit drops an empty link) only in the
+    # post's source, which find_published reads (the profile's raw_url)
+    if markup == "markdown":
+        assert marker not in _visible_text(html)
+    else:
+        holders = [el for el in lxml.html.fromstring(html).iter() if marker in (el.text or "")]
+        assert all(_tiny(el) for el in holders)
+    found = gm().find_published(marker, thread, since=started)
+    assert found is not None

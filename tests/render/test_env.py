@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from jinja2 import UndefinedError
+from forummod.errors import TemplateFailure
 
 from forummod.render import KINDS, LANGUAGES, MARKUPS, phrasebook_for, render_post
 from forummod.render.env import make_env, render_template, template_name
@@ -28,8 +28,9 @@ def test_a_misspelt_field_is_an_error_not_an_empty_string(tmp_path: Path):
     (tmp_path / "votecount").mkdir()
     (tmp_path / "votecount" / "bbcode.en.j2").write_text("{{ post.wagonz }}", encoding="utf-8")
     pb = phrasebook_for("en", "mafia-majority", "bbcode")
-    with pytest.raises(UndefinedError):
+    with pytest.raises(TemplateFailure, match="wagonz") as e:  # the template's file and line, for the GM
         render_template("votecount", "bbcode", "en", votecount(pb), tmp_path)
+    assert e.value.line == 1 and e.value.template.endswith("votecount/bbcode.en.j2")
 
 
 def test_values_are_escaped_for_the_markup_and_safe_ones_are_not():

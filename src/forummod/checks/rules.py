@@ -28,6 +28,7 @@ CODES: dict[str, str] = {
     "date_guessed": "a post whose date the forum page did not show: counted in post order",
     "date_guessed_deadline": "a deadline falls between a guessed-date post's neighbours: the GM rules if it was late",
     "check_failed": "a check crashed on this game's data (a bug: please report it)",
+    "template_error": "a post template (yours, in templates_dir) does not compile or render: its file, line and error",
 }
 
 #: code -> ruleset name -> rule id cited when the engine gives none.

@@ -29,6 +29,10 @@ def open_workspace(args, *, writes: bool = False, **kw):
 
     kw.setdefault("adopt", bool(getattr(args, "adopt", False)))
     ws = Workspace.open(config_path(args), **kw)
+    from forummod.config import config_warnings
+
+    for warning in config_warnings(ws.cfg):
+        print(f"forummod: warning: {warning}", file=sys.stderr)
     if not writes:
         return ws
     from forummod.lock import holding_lock

@@ -37,7 +37,20 @@ def run(args) -> int:
             edited = " (edited)" if r.edited_by_gm else ""
             print(f"{r.id:>5}  {r.game:<10} {r.kind:<13} {r.phase:<6} {status:<10} {r.target:<20} "
                   f"{r.updated_at:%Y-%m-%d %H:%M}{edited}")
+            fit = _fit(ws, r)
+            if fit:
+                print(f"{'':>7}{fit}")
         return 0
+
+
+def _fit(ws, r) -> str:
+    """For an open draft to post: whether it is split into parts or cannot fit the forum."""
+    from forummod.publish_parts import describe
+    from forummod.render.models import GM_KINDS
+
+    if r.status != "draft" or r.kind in GM_KINDS or r.target == "gm" or r.game not in ws.cfg.games:
+        return ""
+    return describe(ws, r)
 
 
 def _row(r, p) -> dict:

@@ -67,6 +67,7 @@ NO_SUCH_USER = "The requested users to be added do not exist."
 EMPTY_MESSAGE = "You must enter a message when posting."
 EMPTY_SUBJECT = "You must specify a subject when composing a new message."
 NO_RECIPIENT = "You must specify at least one recipient."
+TOO_LONG = "Your message contains {n} characters. The maximum number of allowed characters is {limit}."
 
 
 @dataclass
@@ -88,6 +89,12 @@ class PhpbbSite:
     last_post_at: dict[str, float] = field(default_factory=dict)  # user -> user_lastpost_time
     next_pm_id: int = 5000
     drop_next_answer: bool = False  # apply the next post or PM, then close the connection unanswered
+    max_post_chars: int = 0  # phpBB's max_post_chars (60000 on a fresh board); 0 = no limit
+
+    def too_long(self, message: str) -> str | None:
+        """phpBB's refusal of a message over max_post_chars (posts and PMs alike)."""
+        n = len(message)
+        return TOO_LONG.format(n=n, limit=self.max_post_chars) if self.max_post_chars and n > self.max_post_chars else None
 
     def user_ids(self) -> dict[str, int]:
         names = sorted(set(self.users) | {p.author for t in self.threads.values() for p in t.posts})
@@ -468,7 +475,8 @@ def make_server(site: PhpbbSite, port: int = 0) -> ThreadingHTTPServer:
                 self._send(302, "", {"Location": f"./viewtopic.php?t={thread_id}"})
                 return
             error = site.form_problem(sid, form) or (FLOOD_ERROR if site.flooding(user) else None) \
-                or (EMPTY_MESSAGE if not form.get("message", "").strip() else None)
+                or (EMPTY_MESSAGE if not form.get("message", "").strip() else None) \
+                or site.too_long(form.get("message", ""))
             if error:
                 self._send(200, site.posting_page(thread_id, user, sid, subject=form.get("subject", ""),
                                                   message=form.get("message", ""), error=error))
@@ -503,7 +511,7 @@ def make_server(site: PhpbbSite, port: int = 0) -> ThreadingHTTPServer:
                 return
             error = site.form_problem(sid, form) or (FLOOD_ERROR if site.flooding(user) else None) \
                 or (EMPTY_SUBJECT if not keep["subject"].strip() else None) or (NO_RECIPIENT if not to else None) \
-                or (EMPTY_MESSAGE if not keep["message"].strip() else None)
+                or (EMPTY_MESSAGE if not keep["message"].strip() else None) or site.too_long(keep["message"])
             if error:
                 self._send(200, site.compose_page(user, sid, to=to, error=error, **keep))
                 return

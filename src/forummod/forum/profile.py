@@ -435,6 +435,9 @@ class Profile:
     reply: WriteSpec = field(default_factory=WriteSpec)
     pm: WriteSpec = field(default_factory=WriteSpec)
     verified: str = ""  # "real pages: ..." or "documentation: ..." (shown by docs and tests)
+    markup: str = ""  # what the forum renders: "bbcode" or "markdown" ("" = unknown)
+    max_post_chars: int = 0  # the engine's default post length limit (0 = none known)
+    max_pm_chars: int = 0  # the same for a private message
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def match_thread(self, url: str) -> re.Match[str] | None:
@@ -446,7 +449,9 @@ class Profile:
 
 
 _TOP_KEYS = {"name", "title", "adapter", "example_urls", "urls", "detect", "dates", "thread", "post",
-             "body", "pagination", "login", "inbox", "verified", "hook", "reply", "pm"}
+             "body", "pagination", "login", "inbox", "verified", "hook", "reply", "pm",
+             "markup", "max_post_chars", "max_pm_chars"}
+PROFILE_MARKUPS = ("bbcode", "markdown")
 
 
 def _regexes(values: Any, where: str) -> tuple[re.Pattern[str], ...]:
@@ -570,6 +575,15 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
     order = dates.get("order", "DMY")
     if order not in ("DMY", "MDY", "YMD"):
         raise ConfigError(f"{where}: dates.order", "must be DMY, MDY or YMD")
+    markup = data.get("markup", "")
+    if markup and markup not in PROFILE_MARKUPS:
+        raise ConfigError(f"{where}: markup", f"must be one of {', '.join(PROFILE_MARKUPS)}, not {markup!r}")
+    limits = {}
+    for key in ("max_post_chars", "max_pm_chars"):
+        v = data.get(key, 0)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise ConfigError(f"{where}: {key}", "a number of characters (0 = no limit known)")
+        limits[key] = v
     post_fields = dict(data.get("post", {}))
     if "posts" in thread:
         post_fields["container"] = thread["posts"]
@@ -627,6 +641,8 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
         reply=_write_spec(data.get("reply", {}), f"{where}: reply"),
         pm=_write_spec(data.get("pm", {}), f"{where}: pm"),
         verified=data.get("verified", ""),
+        markup=markup,
+        **limits,
         raw=data,
     )
 

@@ -38,17 +38,40 @@ class DraftCard:
     edited: bool
     updated: str
     publishable: bool
+    engine_markup: str = ""  # what the game's forum renders ("" = not known, e.g. an archive)
+
+    @property
+    def markup_mismatch(self) -> bool:
+        return bool(self.engine_markup) and self.engine_markup != self.markup
 
 
-def card(row: Any, pub: Any) -> DraftCard:
+def engine_markup(cfg: Any, game_id: str) -> str:
+    """The markup the game's forum renders, from its engine profile ("" when unknown)."""
+    from forummod.forum.registry import profiles
+
+    try:
+        site = cfg.site_of(game_id)
+    except Exception:  # a draft of a game no longer in the config
+        return ""
+    prof = profiles(cfg.workspace.adapters_dir).get(site.engine)
+    return prof.markup if prof is not None else ""
+
+
+def card(row: Any, pub: Any, engine: str = "") -> DraftCard:
+    """`engine`: the forum's markup. When the draft's differs, the card shows what the forum
+    would really display: the draft's text read as the forum's markup (raw tags and all)."""
+    if row.kind in GM_KINDS or row.target == "gm":
+        engine = ""  # the GM's own notes are never posted: shown as written
+    shown = engine if engine and engine != row.markup else row.markup
     return DraftCard(
         id=row.id, game=row.game, kind=row.kind, phase=row.phase, status=row.status, target=row.target,
         title=row.title, markup=row.markup, lang=row.lang, body=row.body,
-        html=Markup(render_markup(row.body, row.markup)),
+        html=Markup(render_markup(row.body, shown)),
         publication=pub.state if pub is not None else "", remote=(pub.url or pub.remote_id or "") if pub else "",
         error=(pub.error or "") if pub is not None else "", edited=row.edited_by_gm,
         updated=f"{row.updated_at:%Y-%m-%d %H:%M}",
-        publishable=row.status == "draft" and row.kind not in GM_KINDS and row.target != "gm")
+        publishable=row.status == "draft" and row.kind not in GM_KINDS and row.target != "gm",
+        engine_markup=engine)
 
 
 _PAGE = """<!doctype html>
@@ -64,6 +87,7 @@ h1{font-size:1.4em} h2{margin-top:2em;border-bottom:1px solid #ccc}
 .draft.published{opacity:.75} .draft.discarded{opacity:.5}
 .meta{color:#666;font-size:.9em} .status{font-weight:bold}
 .rendered{border-left:3px solid #88a;padding:.3em 1em;margin:.6em 0;overflow-wrap:anywhere}
+.mismatch{background:#fde2e1;border:1px solid #d88;padding:.4em .8em}
 .rendered blockquote{border-left:3px solid #ccc;margin:.5em 0;padding-left:.8em;color:#444}
 textarea{width:100%;font:13px/1.4 ui-monospace,monospace;min-height:8em}
 form.inline{display:inline} button{margin:.2em .4em .2em 0}
@@ -89,7 +113,10 @@ button.discard{background:#eee;border:1px solid #aaa;padding:.4em 1em;border-rad
 {% if c.remote %}<p class="meta">Published: {{ c.remote }}</p>{% endif %}
 {% if c.error %}<p class="flash error">Last attempt: {{ c.error }}</p>{% endif %}
 {% if c.kind in gm_kinds %}<p class="meta">Your notes: never posted.</p>{% endif %}
-<div class="rendered">{{ c.html }}</div>
+{% if c.markup_mismatch %}<p class="mismatch" id="mismatch-{{ c.id }}">This draft is {{ c.markup }} but the forum
+renders {{ c.engine_markup }}: below is what the forum would show, raw tags and all. Set the game's
+<code>markup = "{{ c.engine_markup }}"</code> and re-render before publishing.</p>{% endif %}
+<div class="rendered" data-markup="{{ c.engine_markup if c.markup_mismatch else c.markup }}">{{ c.html }}</div>
 <details><summary>Raw {{ c.markup }} to copy</summary>
 <textarea class="raw" readonly rows="10">{{ c.body }}</textarea></details>
 {% if c.status == "draft" %}

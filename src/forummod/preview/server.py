@@ -24,7 +24,7 @@ from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
 from forummod.errors import ForummodError
-from forummod.preview.page import card, render_page
+from forummod.preview.page import card, engine_markup, render_page
 
 log = logging.getLogger("forummod.preview")
 
@@ -77,7 +77,7 @@ class PreviewServer:
 
     def _page(self) -> str:
         rows = [r for r in self.ws.store.drafts() if self.games is None or r.game in self.games]
-        cards = [card(r, self.ws.store.publication(r.id)) for r in rows]
+        cards = [card(r, self.ws.store.publication(r.id), engine_markup(self.ws.cfg, r.game)) for r in rows]
         msg, err = self.message, self.error
         self.message, self.error = "", False
         return render_page(cards, self.token, msg, err)

@@ -25,8 +25,11 @@ from typing import Any, Iterable
 import re
 
 from jinja2 import (
-    BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined, TemplateNotFound,
+    BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined, TemplateError,
+    TemplateNotFound, TemplateSyntaxError,
 )
+
+from forummod.errors import TemplateFailure
 
 from forummod.render.catalog import catalog
 from forummod.render.escape import Safe, bold, escape, italic, safe_url
@@ -147,9 +150,32 @@ def blockquote(text: Any, markup: str) -> Safe:
 def render_template(kind: str, markup: str, lang: str, post: Any, user_dir: Path | None = None) -> str:
     """Render `post` (a view model) with the template for (kind, markup, lang)."""
     env = get_env(markup, user_dir, lang)
-    tmpl = env.select_template([template_name(kind, markup, lang), template_name(kind, markup)])
-    text = tmpl.render(post=post)
+    names = [template_name(kind, markup, lang), template_name(kind, markup)]
+    try:
+        tmpl = env.select_template(names)
+        text = tmpl.render(post=post)
+    except TemplateSyntaxError as e:
+        raise TemplateFailure(e.filename or e.name or names[-1], e.lineno, e.message or str(e)) from None
+    except (TemplateError, TypeError, ValueError, AttributeError, KeyError, ZeroDivisionError) as e:
+        where = _template_frame(e)
+        if where is None and not isinstance(e, TemplateError):
+            raise  # a bug of ours, not of a template
+        file, line = where or (names[-1], None)
+        raise TemplateFailure(file, line, getattr(e, "message", None) or str(e) or type(e).__name__) from None
     return _tidy(text)
+
+
+def _template_frame(e: BaseException) -> tuple[str, int] | None:
+    """The innermost template file and line in `e`'s traceback (Jinja rewrites its frames so
+    that they carry the template's file name and line), or None if no template is in it."""
+    found = None
+    tb = e.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith(".j2") or "/templates/" in name and not name.endswith(".py"):
+            found = (name, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
 
 
 def _tidy(text: str) -> str:
