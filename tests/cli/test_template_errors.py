@@ -50,7 +50,7 @@ def test_tick_reports_a_broken_template_as_a_finding_and_keeps_counting(tmp_path
     cfg, path = _game(tmp_path, template)
     capsys.readouterr()
     assert main(["tick", "--config", str(cfg), "--json"]) in (0, 1)
-    rep = json.loads(capsys.readouterr().out)[0]
+    rep = json.loads(capsys.readouterr().out)["passes"][0]
     assert rep["error"] is None and rep["poll"]["new_posts"] == 2  # polled and counted
     assert len(rep["template_errors"]) == 1 and str(path) in rep["template_errors"][0]
     assert "line 3" in rep["template_errors"][0] and words in rep["template_errors"][0]
@@ -58,10 +58,10 @@ def test_tick_reports_a_broken_template_as_a_finding_and_keeps_counting(tmp_path
     assert rep["new_findings"] >= 1  # recorded as a GM finding (reported once)
     # the next pass still polls (nothing new) and does not report the same finding again
     assert main(["tick", "--config", str(cfg), "--json"]) in (0, 1)
-    again = json.loads(capsys.readouterr().out)[0]
+    again = json.loads(capsys.readouterr().out)["passes"][0]
     assert again["error"] is None and again["new_findings"] == 0
     # fixing the template lets the vote count be drafted
     path.write_text("Vote count\n", encoding="utf-8")
     assert main(["tick", "--config", str(cfg), "--json"]) in (0, 1)
-    fixed = json.loads(capsys.readouterr().out)[0]
+    fixed = json.loads(capsys.readouterr().out)["passes"][0]
     assert fixed["template_errors"] == []

@@ -82,4 +82,5 @@ def pass_dict(r, need: bool) -> dict:
     return {"game": r.game, "ok": r.ok, "needs_gm": need, "phase": r.phase, "votes_changed": r.votes_changed,
             "new_findings": r.new_findings, "findings": r.findings, "drafts_changed": r.drafts_changed,
             "published": r.published, "pending": list(r.pending), "game_over": r.game_over,
-            "seconds": round(r.seconds, 3), "error": r.error, "poll": poll_dict(r.poll) if r.poll else None}
+            "seconds": round(r.seconds, 3), "error": r.error, "template_errors": list(r.template_errors),
+            "poll": poll_dict(r.poll) if r.poll else None}
