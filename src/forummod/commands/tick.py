@@ -49,6 +49,9 @@ def run(args) -> int:
         if args.json:
             print_json([r.__dict__ | {"poll": r.poll.__dict__ if r.poll else None} for r in reports])
         else:
-            for r in reports:
-                print(r.line())
+            from forummod.alerts.decide import gm_lines
+
+            for r in reports:  # cron mails output: print only what needs the GM
+                for line in gm_lines(r):
+                    print(line)
         return 0 if all(r.ok for r in reports) else 1
