@@ -395,7 +395,8 @@ def _validate_alerts(cfg: Config) -> None:
     for name, ch in cfg.alerts.channels.items():
         for gid in ch.games:
             if gid not in cfg.games:
-                raise ConfigError(f"alerts.channels.{name}.games", f"no game {gid!r}" + _did_you_mean(gid, cfg.games))
+                raise ConfigError(f"alerts.channels.{name}.games", f"no game {gid!r}" + _did_you_mean(gid, cfg.games)
+                                  + f" (games: {', '.join(cfg.games) or 'none'})")
 
 
 def _validate_resume(game: GameConfig, p: str) -> None:

@@ -147,3 +147,53 @@ def test_a_forum_pm_channel_sends_the_alert_to_pm_to(tmp_path, capsys):
     outbox = [json.loads(line) for p in tmp_path.glob("*outbox*") for line in p.read_text().splitlines()]
     pms = [o for o in outbox if o.get("kind") == "pm" and "HAMMER on Eve" in o["body"]]
     assert len(pms) == 1 and pms[0]["to"] == "ModHome"
+
+
+def test_a_failing_poll_alerts_once_after_the_threshold(tmp_path, capsys, sink, monkeypatch):
+    import time
+
+    closed = JsonSink()
+    port = closed.port
+    closed.close()  # the forum is down: nothing listens on its port
+    monkeypatch.setenv("FORUMMOD_TEST_HOOK", sink.url)
+    cfg = tmp_path / "forummod.toml"
+    cfg.write_text(f"""
+[workspace]
+store = "{tmp_path / 's.sqlite'}"
+
+[sites.f]
+engine = "phpbb"
+base_url = "http://127.0.0.1:{port}/"
+request_interval = 0.0
+retries = 0
+timeout = 5.0
+
+[games.g]
+site = "f"
+thread = "1"
+ruleset = "mafia-majority"
+gm = ["Mod"]
+players = {players_toml(PLAYERS)}
+
+[alerts]
+poll_failing = "2s"
+[alerts.channels.hook]
+kind = "apprise"
+url_env = "FORUMMOD_TEST_HOOK"
+private = false
+""", encoding="utf-8")
+
+    def tick() -> str:
+        capsys.readouterr()
+        assert main(["tick", "--config", str(cfg), "--no-publish"]) == 1  # the poll failed
+        return capsys.readouterr().out
+
+    assert "poll_failing" not in tick()  # failing, but not for 2 s yet
+    assert not sink.received
+    time.sleep(2.2)
+    out = tick()
+    assert "ALERT poll_failing: g: polling has failed for" in out
+    assert len(sink.received) == 1 and "polling has failed" in sink.messages()[0]
+    assert "poll_failing" not in tick()  # the same failing stretch alerts once
+    assert len(sink.received) == 1
+
