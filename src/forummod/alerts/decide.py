@@ -13,6 +13,8 @@ from typing import Any, Literal, Sequence
 
 AlertKind = Literal["hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing"]
 ALERT_KINDS: tuple[str, ...] = ("hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing")
+LABELS = {"hammer": "hammer", "l_minus_1": "L-1", "proposal": "proposal waiting", "deadline": "deadline soon",
+          "pm_not_understood": "PM not understood", "poll_failing": "polling fails"}
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,8 @@ def _deadline_alerts(a: Any, phase: str, warning: timedelta) -> list[Alert]:
     if due is None or not (a.now < due <= a.now + warning):
         return []
     left = _span(due - a.now)
+    game = getattr(a, "game", None)
+    local = due.astimezone(game.tz) if game is not None else due  # the game's clock, as its posts say
     if night:
         from forummod.gamestate_view import owed_actions
 
@@ -138,14 +142,14 @@ def _deadline_alerts(a: Any, phase: str, warning: timedelta) -> list[Alert]:
         if not owed:
             return []
         missing = "; ".join(f"{' or '.join(o.players)}: {' / '.join(o.actions)}" for o in owed)
-        text = f"{a.game_id} {phase}: night actions due in {left} ({due:%Y-%m-%d %H:%M %Z}); missing: {missing}"
+        text = f"{a.game_id} {phase}: night actions due in {left} ({local:%Y-%m-%d %H:%M %Z}); missing: {missing}"
         public = f"{a.game_id} {phase}: night actions due in {left}; {len(owed)} still missing"
         return [Alert("deadline", a.game_id, phase, f"deadline:{phase}:{due.isoformat()}", text, True, public)]
     t = a.run.current_tally
     missing_votes = tuple(t.not_voting) if t is not None else ()
     if not missing_votes:
         return []
-    text = (f"{a.game_id} {phase}: the vote closes in {left} ({due:%Y-%m-%d %H:%M %Z}); "
+    text = (f"{a.game_id} {phase}: the vote closes in {left} ({local:%Y-%m-%d %H:%M %Z}); "
             f"not voted ({len(missing_votes)}): {', '.join(missing_votes)}")
     return [Alert("deadline", a.game_id, phase, f"deadline:{phase}:{due.isoformat()}", text)]
 

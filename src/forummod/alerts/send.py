@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Sequence
 
-from forummod.alerts.decide import Alert, AlertFacts, AlertRules, needs_gm
+from forummod.alerts.decide import LABELS, Alert, AlertFacts, AlertRules, needs_gm
 from forummod.logsafe import redact
 
 log = logging.getLogger("forummod")
@@ -96,7 +96,7 @@ class _Uncertain(Exception):
 
 
 def _send(ws: Any, game_id: str, name: str, ch: Any, kind: str, text: str) -> None:
-    title = f"forummod {game_id}: {kind.replace('_', ' ')}"
+    title = f"forummod {game_id}: {LABELS.get(kind, kind)}"
     if ch.kind == "apprise":
         _send_apprise(ch.url_env, title, text)
     else:
