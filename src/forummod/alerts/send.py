@@ -58,6 +58,7 @@ def deliver(ws: Any, game_id: str, alerts: Sequence[Alert], now: datetime) -> Al
             store.record_alert_delivery(game_id, x.key, OUTPUT, kind=x.kind, phase=x.phase, text=x.text,
                                         state="sent", at=now)
             new.append(x)
+            log.info("%s: alert %s: %s", game_id, x.kind, x.text)  # the daemon's output channel
     channels = {n: ch for n, ch in cfg.channels.items() if not ch.games or game_id in ch.games}
     for name, ch in channels.items():
         for x in alerts:
