@@ -115,12 +115,13 @@ def test_a_failed_send_is_reported_and_retried_at_the_next_tick(tmp_path, capsys
     probe = JsonSink()
     port = probe.port
     probe.close()  # nothing listens on the port now
-    monkeypatch.setenv("FORUMMOD_TEST_HOOK", f"json://127.0.0.1:{port}/")
+    monkeypatch.setenv("FORUMMOD_TEST_HOOK", f"json://alerts:s3cr3t-token@127.0.0.1:{port}/")
     cfg = _game(tmp_path, HAMMER, '[alerts.channels.hook]\nkind = "apprise"\nurl_env = "FORUMMOD_TEST_HOOK"\n'
                                   'private = true\n')
     first = _tick(capsys, cfg)
     assert "ALERT hammer" in first
     assert "alert not sent: hook: hammer:D1:1:Eve" in first and "retried at the next pass" in first
+    assert "s3cr3t-token" not in first  # the URL's credentials never show
     back = JsonSink(port)
     try:
         second = _tick(capsys, cfg)

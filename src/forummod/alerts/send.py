@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, Sequence
 
 from forummod.alerts.decide import LABELS, Alert, AlertFacts, AlertRules, needs_gm
-from forummod.logsafe import redact
+from forummod.logsafe import redact, register_secret
 
 log = logging.getLogger("forummod")
 
@@ -108,6 +108,7 @@ def _send_apprise(url_env: str, title: str, body: str) -> None:
     url = os.environ.get(url_env, "").strip()
     if not url:
         raise RuntimeError(f"environment variable {url_env} is not set (it must hold the Apprise URL)")
+    register_secret(url)  # an Apprise URL carries the service's token: never in a log or an error
     import apprise  # lazily: tick without an Apprise channel never loads it
 
     ap = apprise.Apprise()
@@ -117,7 +118,7 @@ def _send_apprise(url_env: str, title: str, body: str) -> None:
         ok = ap.notify(title=title, body=body)
     if not ok:
         detail = " ".join(line.strip() for line in captured.getvalue().splitlines() if line.strip())[-300:]
-        raise RuntimeError(f"the service behind {url_env} refused or did not answer" + (f": {detail}" if detail else ""))
+        raise RuntimeError(f"the service behind {url_env} refused or did not answer" + (f": {redact(detail)}" if detail else ""))
 
 
 def _send_forum_pm(ws: Any, game_id: str, title: str, body: str) -> None:
