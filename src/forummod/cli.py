@@ -115,7 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"forummod {args.command}: {redact(str(e))}", file=sys.stderr)
         return e.exit_code
     except sqlite3.DatabaseError as e:  # damage the store's opening checks could not see
-        print(f"forummod {args.command}: the store{_store_path(args)} is damaged or unreadable ({e}); "
+        why = "".join(ch if ch.isprintable() else "?" for ch in str(e))[:200]  # damaged bytes: one readable line
+        print(f"forummod {args.command}: the store{_store_path(args)} is damaged or unreadable ({why}); "
               "restore a backup or move it away to start a new one", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `forummod drafts --json | head`: the reader left; no traceback

@@ -240,10 +240,40 @@ class GameConfig:
 
 
 @dataclass(frozen=True, kw_only=True)
+class AlertChannelConfig:
+    kind: Literal["forum_pm", "apprise"] = setting(doc="'forum_pm': a PM on the game's forum to the GM (or alerts.pm_to); 'apprise': a notification service (Discord, Telegram, e-mail...) through Apprise", required=True)
+    private: bool = setting(doc="true = only the GM reads this channel; false = secret roles and night actions are left out of what it gets", required=True)
+    url_env: str = setting("", "apprise: name of the environment variable holding the Apprise URL (e.g. FORUMMOD_DISCORD_URL); never the URL itself")
+    games: tuple[str, ...] = setting((), "only alerts of these games; empty = every game")
+
+    def __post_init__(self) -> None:
+        if self.kind == "apprise" and not _ENV_NAME.fullmatch(self.url_env):
+            raise ValueError("url_env must name the environment variable that holds the Apprise URL "
+                             "(e.g. FORUMMOD_DISCORD_URL), not the URL itself")
+        if self.kind == "forum_pm" and self.url_env:
+            raise ValueError("url_env is for kind = 'apprise'; a forum PM goes through the game's site")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AlertsConfig:
+    deadline_warning: Duration = setting(Duration(7200), "warn this long before a vote closes or night actions are due, while votes or actions are missing")
+    poll_failing: Duration = setting(Duration(1800), "alert when polling a game has failed for this long")
+    disabled: tuple[str, ...] = setting((), "alert kinds to leave out: hammer, l_minus_1, proposal, deadline, pm_not_understood, poll_failing")
+    pm_to: str = setting("", "forum_pm channels: the forum account that gets the alert PMs; empty = the site's username (where a forum refuses a PM to oneself, name another account)")
+    max_attempts: int = setting(10, "a failed send is retried at each pass, up to this many attempts")
+    channels: Mapping[str, AlertChannelConfig] = setting(types.MappingProxyType({}), "where alerts go, by a name you choose; tick/run output always shows them")
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Config:
     workspace: WorkspaceConfig = setting(WorkspaceConfig(), "where forummod keeps its data")
     sites: Mapping[str, SiteConfig] = setting(types.MappingProxyType({}), "forums, by a name you choose")
     games: Mapping[str, GameConfig] = setting(types.MappingProxyType({}), "games, by an id you choose")
+    alerts: AlertsConfig = setting(AlertsConfig(), "alerts to the GM: what, how early, and on which channels")
     source: Path | None = setting(None, "(set by the loader) the file this config came from", internal=True)
     store_note: str = setting("", "(set by the loader) why the store is not the default one beside the config", internal=True)
 
@@ -369,6 +399,23 @@ def validate(cfg: Config) -> None:
         load_ruleset_options(game.ruleset, game.options, f"{p}.options")
         _validate_roles(game, p, cfg)
         _validate_resume(game, p)
+    _validate_alerts(cfg)
+
+
+def _validate_alerts(cfg: Config) -> None:
+    """Alert kinds and channel games must exist (issue 15: alerts reach the GM)."""
+    from forummod.alerts.decide import ALERT_KINDS
+    from forummod.schema import _did_you_mean
+
+    for i, kind in enumerate(cfg.alerts.disabled):
+        if kind not in ALERT_KINDS:
+            raise ConfigError(f"alerts.disabled[{i}]", f"unknown alert kind {kind!r}" + _did_you_mean(kind, ALERT_KINDS)
+                              + f" (kinds: {', '.join(ALERT_KINDS)})")
+    for name, ch in cfg.alerts.channels.items():
+        for gid in ch.games:
+            if gid not in cfg.games:
+                raise ConfigError(f"alerts.channels.{name}.games", f"no game {gid!r}" + _did_you_mean(gid, cfg.games)
+                                  + f" (games: {', '.join(cfg.games) or 'none'})")
 
 
 def config_warnings(cfg: Config) -> list[str]:

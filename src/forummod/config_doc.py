@@ -48,6 +48,9 @@ EXAMPLES: dict[tuple[str, str], Any] = {
     ("GmEventConfig", "at_post"): 88,
     ("GmEventConfig", "player"): "Zeno",
     ("ScheduleConfig", "start"): "2026-12-01T21:00:00+01:00",
+    ("AlertChannelConfig", "kind"): "apprise",
+    ("AlertChannelConfig", "url_env"): "FORUMMOD_DISCORD_URL",
+    ("AlertChannelConfig", "private"): False,
 }
 
 # small but playable setups for the other rulesets' example games
@@ -83,6 +86,12 @@ def _is_array_of_tables(tp: Any) -> bool:
     return get_origin(tp) is tuple and get_args(tp) and dataclasses.is_dataclass(get_args(tp)[0])
 
 
+def _is_table_map(tp: Any) -> bool:
+    """`Mapping[str, SomeConfig]`: named sub-tables ([alerts.channels.<name>]), shown separately."""
+    args = get_args(tp)
+    return len(args) == 2 and dataclasses.is_dataclass(args[1])
+
+
 def key_lines(cls: type, *, use_examples: bool = True, overrides: dict[str, Any] | None = None) -> list[str]:
     """`key = value  # doc` for every scalar field of a section (sub-tables come separately)."""
     hints = get_type_hints(cls)
@@ -91,7 +100,7 @@ def key_lines(cls: type, *, use_examples: bool = True, overrides: dict[str, Any]
         if f.metadata.get("internal"):
             continue
         tp = hints[f.name]
-        if _is_table(tp) or _is_array_of_tables(tp) or f.name == "options":
+        if _is_table(tp) or _is_array_of_tables(tp) or _is_table_map(tp) or f.name == "options":
             continue
         doc = f.metadata.get("doc", "")
         default = f.default if f.default is not dataclasses.MISSING else (
@@ -127,6 +136,9 @@ def example_config() -> str:
 
     L: list[str] = [HEADER]
     L += ["[workspace]"] + key_lines(C.WorkspaceConfig) + [""]
+    L += ["# Alerts to the GM (README, 'Alerts'). The name after 'channels.' is yours to choose.",
+          "[alerts]"] + key_lines(C.AlertsConfig) + [""]
+    L += ["[alerts.channels.discord]"] + key_lines(C.AlertChannelConfig) + [""]
     L += ["# A forum. The name after 'sites.' is yours to choose.", "[sites.forum]"] + key_lines(C.SiteConfig) + [""]
     L += ["# An archived game read from local files (engine 'archive'; see README, 'Archive files').",
           "[sites.archive]",

@@ -33,6 +33,8 @@ class PassReport:
     seconds: float = 0.0
     error: str | None = None
     template_errors: tuple[str, ...] = ()  # broken post templates: the GM's finding, the pass went on
+    alerts: tuple = ()  # alerts.decide.Alert not shown before (what needs the GM)
+    alert_failures: tuple[str, ...] = ()  # sends that failed (retried at the next pass)
 
     @property
     def ok(self) -> bool:
@@ -87,11 +89,15 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
             from forummod.publish import auto_publish
 
             published = len(auto_publish(ws, game_id, changed))
+        from forummod.alerts.send import alert_pass
+
+        alerted = alert_pass(ws, a, a.now)
         st = a.run.state
         out = PassReport(game_id, report, st.phase.name if st.phase else None, votes_changed, len(new),
                          len(findings), len(changed), published, tuple(p.key for p in st.pending()),
                          st.outcome is not None, time.monotonic() - started,
-                         template_errors=tuple(str(e) for e in failures))
+                         template_errors=tuple(str(e) for e in failures),
+                         alerts=alerted.new, alert_failures=alerted.failures)
     except ForummodError as e:  # one broken game (a bad archive file, a forum error) never stops the others
         out = PassReport(game_id, report, seconds=time.monotonic() - started, error=str(e))
     if log_line:  # the daemon's journal line; `tick` prints its own report instead

@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 from forummod.errors import StoreError
 from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -101,6 +101,14 @@ _MIGRATIONS: dict[int, str] = {
     # the page showed no readable date: created_at is a bound, never a deadline (issue 16)
     3: """
     ALTER TABLE posts ADD COLUMN date_guessed INTEGER NOT NULL DEFAULT 0;
+    """,
+    # each alert once per channel (issue 15): what was sent, or failed and is retried
+    4: """
+    CREATE TABLE alert_deliveries (
+        game TEXT NOT NULL, akey TEXT NOT NULL, channel TEXT NOT NULL, kind TEXT NOT NULL,
+        phase TEXT NOT NULL, text TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+        first_at TEXT NOT NULL, updated_at TEXT NOT NULL, error TEXT,
+        PRIMARY KEY (game, akey, channel));
     """,
 }
 
@@ -685,6 +693,25 @@ class Store:
         with self.transaction():
             for k in fkeys:
                 self.db.execute("UPDATE findings SET reported_at=? WHERE game=? AND fkey=?", (iso(at), game, k))
+
+    # ------------------------------------------------------------------ alert deliveries
+    def alert_deliveries(self, game: str, channel: str | None = None) -> dict[tuple[str, str], dict[str, Any]]:
+        """(alert key, channel) -> its delivery row: each alert goes once to each channel."""
+        sql, args = "SELECT * FROM alert_deliveries WHERE game=?", [game]
+        if channel is not None:
+            sql, args = sql + " AND channel=?", args + [channel]
+        return {(r["akey"], r["channel"]): dict(r) for r in self.db.execute(sql, args)}
+
+    def record_alert_delivery(self, game: str, akey: str, channel: str, *, kind: str, phase: str, text: str,
+                              state: str, at: datetime, error: str | None = None, attempted: bool = False) -> None:
+        """Insert or update one delivery (state: pending, sent, failed, uncertain, skipped)."""
+        with self.transaction():
+            self.db.execute(
+                "INSERT INTO alert_deliveries(game, akey, channel, kind, phase, text, state, attempts, first_at,"
+                " updated_at, error) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(game, akey, channel) DO UPDATE SET"
+                " state=excluded.state, attempts=attempts+excluded.attempts, updated_at=excluded.updated_at,"
+                " error=excluded.error",
+                (game, akey, channel, kind, phase, text, state, int(attempted), iso(at), iso(at), error))
 
     # ------------------------------------------------------------------ saved extraction results
     def saved_extractions(self, game: str, fingerprint: str) -> dict[str, str]:

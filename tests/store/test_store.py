@@ -213,7 +213,7 @@ def test_a_version_two_store_gains_the_guessed_date_flag_and_keeps_its_posts(tmp
     db.commit()
     db.close()
     with Store(path) as s:
-        assert s.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "3"
+        assert s.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
         guessed = RawPost(post_id="2", author="Bob", created_at=T, html="vote Ann", number=2, date_guessed=True)
         s.save_posts("f", "t", [guessed], T)
         old, new = s.posts("f", "t")

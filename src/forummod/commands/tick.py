@@ -54,9 +54,14 @@ def run(args) -> int:
         if args.json:
             print_json("tick", {"passes": [pass_dict(r, need) for r, need in reports]})
         else:
-            for r, need in reports:
-                if need or getattr(args, "verbose", 0):
-                    print(r.line())
+            from forummod.alerts.decide import gm_lines
+
+            for r, need in reports:  # cron mails output: print only what needs the GM
+                lines = gm_lines(r)  # the pass line with its alerts, when there are any
+                if not lines and (need or getattr(args, "verbose", 0)):
+                    lines = [r.line()]
+                for line in lines:
+                    print(line)
         return 0 if all(r.ok for r, _ in reports) else 1
 
 
@@ -73,7 +78,8 @@ def needs_gm(r, new_pending: bool, new_drafts: bool) -> bool:
     """Whether a pass has something for the GM: a failure, new findings, a draft to read that
     was not there (or read differently) at the last tick, a new pending proposal, or posts
     published on the GM's behalf."""
-    return (not r.ok) or r.new_findings > 0 or r.published > 0 or new_pending or new_drafts
+    return ((not r.ok) or r.new_findings > 0 or r.published > 0 or new_pending or new_drafts
+            or bool(getattr(r, "alerts", ())) or bool(getattr(r, "alert_failures", ())))
 
 
 def pass_dict(r, need: bool) -> dict:

@@ -1,0 +1,202 @@
+"""What needs the GM, decided once from a game's analysis and a few facts from the store.
+
+`needs_gm` is the one definition: the pipeline sends what it returns to the alert channels, and
+a cron `tick` prints a game only when it returned something new (`gm_lines`), so cron mails the
+GM exactly when there is something to do. Pure: no store, no clock, no network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal, Sequence
+
+AlertKind = Literal["hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing"]
+ALERT_KINDS: tuple[str, ...] = ("hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing")
+LABELS = {"hammer": "hammer", "l_minus_1": "L-1", "proposal": "proposal waiting", "deadline": "deadline soon",
+          "pm_not_understood": "PM not understood", "poll_failing": "polling fails"}
+
+
+@dataclass(frozen=True)
+class Alert:
+    """One thing the GM must know. `key` is stable across passes, so each alert is sent once.
+
+    `secret` marks text that carries what only the GM may see (a role, a night action, a PM's
+    words); `public_text` is what a channel that is not private may get instead ("" = nothing).
+    """
+
+    kind: AlertKind
+    game: str
+    phase: str
+    key: str
+    text: str
+    secret: bool = False
+    public_text: str = ""
+
+    def text_for(self, private: bool) -> str | None:
+        """The words a channel may receive; None when the alert must be skipped there."""
+        if private or not self.secret:
+            return self.text
+        return self.public_text or None
+
+
+@dataclass(frozen=True)
+class AlertFacts:
+    """What the store knows beyond the analysis: since when the polls of this game fail."""
+
+    poll_failing_since: datetime | None = None
+    poll_error: str = ""
+
+
+@dataclass(frozen=True)
+class AlertRules:
+    """The thresholds of the `[alerts]` table that decide (the channels are send.py's)."""
+
+    deadline_warning: timedelta = timedelta(hours=2)
+    poll_failing: timedelta = timedelta(minutes=30)
+    disabled: tuple[str, ...] = ()
+
+
+def needs_gm(a: Any, facts: AlertFacts, rules: AlertRules) -> tuple[Alert, ...]:
+    """Everything in this game that needs the GM now, from its analysis `a` (service.GameAnalysis)."""
+    st = a.run.state
+    phase = st.phase.name if st.phase is not None else ""
+    found: list[Alert] = []
+    if st.outcome is None:
+        found += _tally_alerts(a, phase)
+        found += _proposal_alerts(a)
+        found += _deadline_alerts(a, phase, rules.deadline_warning)
+        found += _pm_alerts(a, phase)
+    found += _poll_alerts(a, phase, facts, rules.poll_failing)
+    return tuple(x for x in found if x.kind not in rules.disabled)
+
+
+def gm_lines(report: Any) -> list[str]:
+    """What a cron `tick` prints for one game's pass: nothing unless something needs the GM."""
+    alerts = getattr(report, "alerts", ())
+    failures = getattr(report, "alert_failures", ())
+    if not alerts and not failures and not getattr(report, "error", None):
+        return []
+    return [report.line(), *(f"  ALERT {x.kind}: {x.text}" for x in alerts),
+            *(f"  alert not sent: {f}" for f in failures)]
+
+
+# --------------------------------------------------------------------------- the kinds
+
+
+def _tally_alerts(a: Any, phase: str) -> list[Alert]:
+    """Hammer (a candidate at the majority, on the day it just ended) and L-1 (one vote short, open day)."""
+    t = a.run.current_tally
+    names = [p.name for p in a.run.phases]
+    at = names.index(phase) if phase in names else len(names) - 1
+    recent = set(names[max(0, at - 1):at + 1])  # a hammer ends the day: the night has begun already
+    if t is None or not t.majority or not t.candidates or t.phase not in recent:
+        return []
+    out = []
+    for c in t.candidates:
+        if c.total < t.majority - 1:
+            break
+        hammer = c.total >= t.majority
+        if not hammer and t.phase != phase:
+            continue  # L-1 on a closed day needs nobody
+        phase = t.phase
+        kind: AlertKind = "hammer" if hammer else "l_minus_1"
+        voters = ", ".join(v.voter for v in c.voters)
+        secret = any(v.secret for v in c.voters)
+        what = "HAMMER" if hammer else "L-1"
+        text = (f"{a.game_id} {phase}: {what} on {c.name}: {_n(c.total)}/{t.majority} votes ({voters})"
+                + ("" if hammer else " — one vote from majority"))
+        public = f"{a.game_id} {phase}: {what} on {c.name} ({_n(c.total)}/{t.majority} votes in the thread)"
+        out.append(Alert(kind, a.game_id, phase, f"{kind}:{phase}:{t.round}:{c.name}", text, secret,
+                         public if secret else ""))
+    return out
+
+
+def _proposal_alerts(a: Any) -> list[Alert]:
+    out = []
+    for p in a.run.state.pending():
+        secret = bool(p.private) or _is_night(p.phase)  # a night's resolution names who did what
+        text = f"{a.game_id} {p.phase}: waiting for your decision: {p.key}" + (f" — {p.summary}" if p.summary else "") \
+            + f" (forummod gm approve {p.key})"
+        public = f"{a.game_id} {p.phase}: a proposal is waiting for your decision ({p.key})"
+        out.append(Alert("proposal", a.game_id, p.phase, f"proposal:{p.key}", text, secret, public if secret else ""))
+    return out
+
+
+def _deadline_alerts(a: Any, phase: str, warning: timedelta) -> list[Alert]:
+    """A deadline within `warning` while votes (day) or owed actions (night) are missing."""
+    ph = a.run.state.phase
+    if ph is None:
+        return []
+    night = ph.kind == "night"
+    due = (ph.action_deadline if night else ph.vote_close) or ph.end
+    if due is None or not (a.now < due <= a.now + warning):
+        return []
+    left = _span(due - a.now)
+    game = getattr(a, "game", None)
+    local = due.astimezone(game.tz) if game is not None else due  # the game's clock, as its posts say
+    if night:
+        from forummod.gamestate_view import owed_actions
+
+        owed = owed_actions(a)
+        if not owed:
+            return []
+        missing = "; ".join(f"{' or '.join(o.players)}: {' / '.join(o.actions)}" for o in owed)
+        text = f"{a.game_id} {phase}: night actions due in {left} ({local:%Y-%m-%d %H:%M %Z}); missing: {missing}"
+        public = f"{a.game_id} {phase}: night actions due in {left}; {len(owed)} still missing"
+        return [Alert("deadline", a.game_id, phase, f"deadline:{phase}:{due.isoformat()}", text, True, public)]
+    t = a.run.current_tally
+    missing_votes = tuple(t.not_voting) if t is not None else ()
+    if not missing_votes:
+        return []
+    text = (f"{a.game_id} {phase}: the vote closes in {left} ({local:%Y-%m-%d %H:%M %Z}); "
+            f"not voted ({len(missing_votes)}): {', '.join(missing_votes)}")
+    return [Alert("deadline", a.game_id, phase, f"deadline:{phase}:{due.isoformat()}", text)]
+
+
+def _pm_alerts(a: Any, phase: str) -> list[Alert]:
+    """A player's PM of this phase that the extractor could not read as an action."""
+    ph = a.run.state.phase
+    out = []
+    for issue in a.extraction_issues:
+        src = issue.source
+        if issue.code != "unparsed_action" or src is None or src.kind != "message":
+            continue
+        if ph is not None and issue.at is not None and issue.at < ph.start:
+            continue  # an old PM of a past phase was the GM's business then
+        out.append(Alert("pm_not_understood", a.game_id, phase, f"pm:{src.id}",
+                         f"{a.game_id} {phase}: {issue.message}", True,
+                         f"{a.game_id} {phase}: a player's PM was not understood (read it in forummod)"))
+    return out
+
+
+def _poll_alerts(a: Any, phase: str, facts: AlertFacts, after: timedelta) -> list[Alert]:
+    since = facts.poll_failing_since
+    if since is None or a.now - since < after:
+        return []
+    text = f"{a.game_id}: polling has failed for {_span(a.now - since)} (since {since:%Y-%m-%d %H:%M %Z})" \
+        + (f": {facts.poll_error}" if facts.poll_error else "")
+    return [Alert("poll_failing", a.game_id, phase, f"poll_failing:{since.isoformat()}", text)]
+
+
+def _is_night(phase: str) -> bool:
+    from forummod.engine.types import PhaseId
+
+    try:
+        return PhaseId.parse(phase).kind == "night"
+    except ValueError:
+        return False
+
+
+def _n(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _span(d: timedelta) -> str:
+    minutes = max(0, int(d.total_seconds()) // 60)
+    h, m = divmod(minutes, 60)
+    return f"{h}h{m:02d}m" if h else f"{m}m"
+
+
+def kinds_unknown(kinds: Sequence[str]) -> list[str]:
+    return [k for k in kinds if k not in ALERT_KINDS]
