@@ -10,6 +10,11 @@ overwritten. What was already published or discarded is not drafted again:
   same phase and player;
 - repeatable ones (vote count, prod, GM notes): only when the text differs from the last one
   published or discarded.
+
+Every stored render records what it was made from (`draft_renders`: phase, last post, last
+event, text hash); `draft_state_of` re-renders a stored draft now and decides, through the one
+state model of `draft_state`, whether it is fresh or stale (issue 15). A GM's edit keeps the
+render it was made from, so a later render that differs makes the edited draft stale.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from forummod.draft_state import DraftState, Fresh, Source, content_key, draft_state
 from forummod.render import KINDS, game_view, phrasebook_for, plan_drafts, plan_kind, render_post
-from forummod.render.plan import PlannedDraft
+from forummod.render.plan import END, GM, SETUP, THREAD, PlannedDraft
 
 ONE_SHOT = frozenset({"day_start", "day_end", "role_pm", "night_result", "game_over"})
 PER_PHASE = frozenset({"warnings", "prod"})  # an open one from an earlier phase is outdated
@@ -53,7 +59,7 @@ def refresh_drafts(ws: Any, game_id: str, analysis: Any = None, findings: Sequen
     pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir).with_tz(analysis.game.tz)
     gv = game_view(analysis, tuple(findings))
     planned = plan_drafts(gv, pb, kinds)
-    ids = store_drafts(ws, game_id, planned, s)
+    ids = store_drafts(ws, game_id, planned, s, marks=input_marks(analysis))
     _retire_outdated(ws, game_id, gv.state.phase.name if gv.state.phase else None)
     return ids
 
@@ -75,12 +81,74 @@ def draft_now(ws: Any, game_id: str, kind: str, *, analysis: Any = None, finding
         body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir)
         did = None
         if store and public:  # the GM view of a vote count is printed, never stored
-            did = _upsert(ws, game_id, d, body, s)
+            did = _upsert(ws, game_id, d, body, s, input_marks(analysis))
+            body = ws.store.draft(did).body  # one id, one text: a GM's edit is kept and shown as such
         out.append((did, d, body))
     return out
 
 
-def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: DraftSettings) -> list[int]:
+def input_marks(analysis: Any) -> tuple[int | None, int | None]:
+    """The last post number and the last event id an analysis counted."""
+    nums = [p.number for ps in analysis.inputs.posts.values() for p in ps if p.number is not None]
+    evs = [e.id for e in analysis.inputs.events if getattr(e, "id", None) is not None]
+    return (max(nums) if nums else None, max(evs) if evs else None)
+
+
+def rerender(ws: Any, draft: Any, analysis: Any) -> Fresh:
+    """Render a stored draft's (kind, phase, slot) again from what the store knows now."""
+    s = draft_settings(ws, draft.game, analysis.ruleset)
+    pb = phrasebook_for(draft.lang or s.lang, s.ruleset, draft.markup or s.markup, s.user_dir).with_tz(analysis.game.tz)
+    gv = game_view(analysis, ())
+    phase = None if draft.phase in (SETUP, END, "") else draft.phase
+    player = None if draft.slot in (THREAD, GM) else draft.slot
+    last_post, last_event = input_marks(analysis)
+    try:
+        planned = plan_kind(gv, pb, draft.kind, phase=phase, player=player)
+    except ValueError:  # a kind this version no longer drafts
+        planned = ()
+    for d in planned:
+        if (d.kind, d.phase, d.slot) == (draft.kind, draft.phase, draft.slot):
+            body = render_post(d.kind, d.post, draft.markup or s.markup, draft.lang or s.lang, s.user_dir)
+            return Fresh(d.title, body, Source(d.phase, last_post, last_event, content_key(d.title, body)))
+    return Fresh(None, None, Source(draft.phase, last_post, last_event, ""))
+
+
+def recorded_source(ws: Any, draft_id: int) -> Source | None:
+    r = ws.store.draft_render(draft_id)
+    return None if r is None else Source(r["phase"], r["last_post"], r["last_event"], r["render_hash"])
+
+
+def draft_state_of(ws: Any, draft: Any, analysis: Any = None, *, check: bool = True) -> DraftState:
+    """The draft's state (`draft_state.State`); `check`: re-render it now to tell fresh from stale
+    (open drafts only; a closed one's state is its record's)."""
+    fresh = None
+    if check and draft.status == "draft" and draft.kind != "warnings" and draft.target != GM:
+        if analysis is None:
+            from forummod.service import analyse_game
+
+            analysis = analyse_game(ws, draft.game)
+        fresh = rerender(ws, draft, analysis)
+    return draft_state(draft, ws.store.publication(draft.id), recorded_source(ws, draft.id), fresh)
+
+
+def draft_states(ws: Any, drafts: Sequence[Any], *, check: bool = True) -> dict[int, DraftState]:
+    """`draft_state_of` for many drafts, analysing each game once."""
+    from forummod.service import analyse_game
+
+    analyses: dict[str, Any] = {}
+    out = {}
+    for d in drafts:
+        a = None
+        if check and d.status == "draft":
+            if d.game not in analyses:
+                analyses[d.game] = analyse_game(ws, d.game)
+            a = analyses[d.game]
+        out[d.id] = draft_state_of(ws, d, a, check=check and a is not None)
+    return out
+
+
+def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: DraftSettings,
+                 marks: tuple[int | None, int | None] = (None, None)) -> list[int]:
     existing = ws.store.drafts(game_id)
     ids: list[int] = []
     for d in planned:
@@ -96,13 +164,17 @@ def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: Draf
             continue
         if d.kind == "warnings" and getattr(d.post, "empty", False) and not open_:
             continue
-        ids.append(_upsert(ws, game_id, d, body, s))
+        ids.append(_upsert(ws, game_id, d, body, s, marks))
     return ids
 
 
-def _upsert(ws: Any, game_id: str, d: PlannedDraft, body: str, s: DraftSettings) -> int:
+def _upsert(ws: Any, game_id: str, d: PlannedDraft, body: str, s: DraftSettings,
+            marks: tuple[int | None, int | None]) -> int:
     did, _changed = ws.store.upsert_draft(game=game_id, kind=d.kind, phase=d.phase, slot=d.slot, target=d.target,
                                           markup=s.markup, lang=s.lang, title=d.title, body=body, at=ws.clock())
+    row = ws.store.draft(did)
+    if not row.edited_by_gm:  # the text is this render: record what it was made from
+        ws.store.set_draft_render(did, content_key(d.title, body), d.phase, marks[0], marks[1], ws.clock())
     return did
 
 

@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 from forummod.errors import StoreError
 from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -97,6 +97,11 @@ _MIGRATIONS: dict[int, str] = {
     CREATE TABLE extractions (
         game TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, data TEXT NOT NULL,
         PRIMARY KEY (game, key));
+    """,
+    3: """
+    CREATE TABLE draft_renders (
+        draft_id INTEGER PRIMARY KEY, render_hash TEXT NOT NULL, phase TEXT NOT NULL,
+        last_post INTEGER, last_event INTEGER, at TEXT NOT NULL);
     """,
 }
 
@@ -576,6 +581,18 @@ class Store:
             q += " AND status=?"
             args.append(status)
         return [_draft_row(r) for r in self.db.execute(q + " ORDER BY id", args)]
+
+    def set_draft_render(self, draft_id: int, render_hash: str, phase: str, last_post: int | None,
+                         last_event: int | None, at: datetime) -> None:
+        """Record the render a draft's text comes from (issue 15: a stale draft is one whose
+        re-render differs from this one); a GM's edit keeps the render it was made from."""
+        with self.transaction():
+            self.db.execute("INSERT OR REPLACE INTO draft_renders(draft_id, render_hash, phase, last_post, last_event,"
+                            " at) VALUES (?,?,?,?,?,?)", (draft_id, render_hash, phase, last_post, last_event, iso(at)))
+
+    def draft_render(self, draft_id: int) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT * FROM draft_renders WHERE draft_id=?", (draft_id,)).fetchone()
+        return None if row is None else dict(row, at=from_iso(row["at"]))
 
     def draft_history(self, draft_id: int) -> list[dict[str, Any]]:
         return [dict(r) for r in self.db.execute(

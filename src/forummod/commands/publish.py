@@ -16,6 +16,8 @@ def add_arguments(p) -> None:
     p.add_argument("--resend", action="store_true",
                    help="after checking the forum yourself: send again although an earlier attempt cannot be "
                         "verified (only for forums whose adapter cannot search for the marker)")
+    p.add_argument("--stale-ok", action="store_true",
+                   help="publish a stale draft as it stands (newer posts or events would render it differently)")
 
 
 def run(args) -> int:
@@ -24,12 +26,13 @@ def run(args) -> int:
     results = []
     with open_workspace(args, writes=not args.dry_run) as ws:
         for did in args.id:
-            r = publish(ws, did, dry_run=args.dry_run, resend=args.resend)
+            r = publish(ws, did, dry_run=args.dry_run, resend=args.resend, stale_ok=args.stale_ok)
             results.append(r)
             if args.json:
                 continue
             if r.status == "dry_run":
-                print("DRY RUN — nothing sent\n" + r.outgoing.describe())
+                stale = r.state.refusal() if r.state is not None else None
+                print("DRY RUN — nothing sent\n" + (f"WARNING: {stale}\n" if stale else "") + r.outgoing.describe())
             elif r.status == "already_sent":
                 print(f"draft {did} was already published ({r.remote_id or '?'}{', ' + r.url if r.url else ''}); "
                       "nothing sent")
@@ -41,5 +44,6 @@ def run(args) -> int:
         print_json([{"draft": r.draft_id, "status": r.status, "remote_id": r.remote_id, "url": r.url,
                      "channel": r.outgoing.channel, "thread": r.outgoing.thread, "to": r.outgoing.to,
                      "subject": r.outgoing.subject, "marker": r.outgoing.marker,
-                     "body": r.outgoing.body} for r in results])
+                     "body": r.outgoing.body,
+                     "draft_state": r.state.to_json() if r.state is not None else None} for r in results])
     return 0
