@@ -56,8 +56,9 @@ class Source:
     render_hash: str
 
     def describe(self) -> str:
-        return (f"{self.phase}, posts up to #{self.last_post if self.last_post is not None else '-'}, "
-                f"events up to {self.last_event if self.last_event is not None else '-'}")
+        posts = f"posts up to #{self.last_post}" if self.last_post is not None else "no posts"
+        events = f"GM events up to #{self.last_event}" if self.last_event is not None else "no GM events"
+        return f"{self.phase}, {posts}, {events}"
 
     def to_json(self) -> dict[str, Any]:
         return {"phase": self.phase, "last_post": self.last_post, "last_event": self.last_event,
@@ -76,12 +77,13 @@ class Fresh:
 @dataclass(frozen=True)
 class DraftState:
     draft_id: int
+    kind: str
     state: State
     edited: bool
     rendered_from: Source | None  # the render the draft's text comes from
     fresh: Fresh | None  # the render now (None: not checked)
     publication: str | None  # the publication record's state, if any
-    diff: str = ""  # stale and edited: the GM's text against the fresh render (unified diff)
+    diff: str = ""  # stale: the stored text (the GM's edit, if edited) to the fresh render, a unified diff
 
     @property
     def stale(self) -> bool:
@@ -108,12 +110,17 @@ class DraftState:
     def refusal(self) -> str | None:
         """Why `publish` must not send this draft as it stands, naming the flag (None: send)."""
         if self.state == State.STALE:
-            edit = " (your edit is kept; compare it with 'forummod drafts --show %d')" % self.draft_id \
-                if self.edited else ""
-            return (f"draft {self.draft_id} is stale: {self.changed}{edit}. Render it again with "
-                    f"'forummod draft KIND', or publish it as it is with "
-                    f"'forummod publish {self.draft_id} {State.STALE.flag}'")
+            edit = (f"Your edit is kept; 'forummod drafts --show {self.draft_id}' shows it against the fresh "
+                    "render." if self.edited else f"Render it again with 'forummod draft {self.kind}'.")
+            return "\n".join([f"draft {self.draft_id} ({self.kind}) is stale: {self.changed}.", *self._changed_lines(),
+                              f"{edit} To publish it as it is: 'forummod publish {self.draft_id} {State.STALE.flag}'"])
         return None
+
+    def _changed_lines(self, limit: int = 6) -> list[str]:
+        lines = [ln for ln in self.diff.splitlines() if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
+        said = {"-": "  draft: ", "+": "  now:   "}
+        more = [f"  … {len(lines) - limit} more changed lines"] if len(lines) > limit else []
+        return [said[ln[0]] + ln[1:] for ln in lines[:limit]] + more
 
     def to_json(self) -> dict[str, Any]:
         return {"state": self.state.value, "flag": self.state.flag, "edited": self.edited,
@@ -136,7 +143,7 @@ def draft_state(draft: Any, publication: Any, rendered_from: Source | None, fres
     """
     pub = publication.state if publication is not None else None
     edited = bool(draft.edited_by_gm)
-    base = DraftState(draft.id, State.FRESH, edited, rendered_from, fresh, pub)
+    base = DraftState(draft.id, draft.kind, State.FRESH, edited, rendered_from, fresh, pub)
     if draft.status == "discarded":
         return _with(base, State.DISCARDED)
     if draft.status == "published" or pub == "sent":
@@ -144,14 +151,15 @@ def draft_state(draft: Any, publication: Any, rendered_from: Source | None, fres
     if pub in ("sending", "uncertain", "failed"):
         return _with(base, State(pub))
     if base._differs:
-        diff = ""
-        if edited and fresh is not None:
-            diff = "".join(difflib.unified_diff((fresh.body or "").splitlines(keepends=True),
-                                                draft.body.splitlines(keepends=True),
-                                                "fresh render", "your edit"))
-        return DraftState(draft.id, State.STALE, edited, rendered_from, fresh, pub, diff)
+        diff = "".join(difflib.unified_diff(_lines(draft.body), _lines(fresh.body or ""),
+                                            "your edit" if edited else "stored draft", "fresh render"))
+        return DraftState(draft.id, draft.kind, State.STALE, edited, rendered_from, fresh, pub, diff)
     return _with(base, State.PARTS if parts > 1 else State.FRESH)
 
 
+def _lines(text: str) -> list[str]:
+    return [ln + "\n" for ln in text.splitlines()]
+
+
 def _with(s: DraftState, state: State) -> DraftState:
-    return DraftState(s.draft_id, state, s.edited, s.rendered_from, s.fresh, s.publication, s.diff)
+    return DraftState(s.draft_id, s.kind, state, s.edited, s.rendered_from, s.fresh, s.publication, s.diff)

@@ -47,7 +47,7 @@ def run(args) -> int:
             if st.stale:
                 print(f"       stale: {st.changed}; 'forummod publish {r.id} --stale-ok' sends it as it is"
                       + (f", 'forummod drafts --show {r.id}' shows your edit against the fresh render"
-                         if st.diff else ""))
+                         if st.edited else ""))
         return 0
 
 
@@ -77,7 +77,7 @@ def _show(ws, args) -> int:
         print(f"STALE: {st.changed}; 'forummod publish {r.id} --stale-ok' sends it as it is\n")
     print(r.body)
     if st.diff:
-        print("\nyour edit against the fresh render:\n" + st.diff)
+        print(("\nyour edit" if st.edited else "\nthe stored text") + " against the fresh render:\n" + st.diff)
     for h in hist:
         print(f"  rev {h['rev']} {h['at']} {h['status']}: {h['note']}")
     return 0
