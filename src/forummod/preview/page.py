@@ -38,9 +38,14 @@ class DraftCard:
     edited: bool
     updated: str
     publishable: bool
+    state: str = "fresh"  # draft_state.State: fresh, stale, parts, sending, uncertain, failed, published, ...
+    changed: str = ""  # stale: what changed since the draft was rendered
+    diff: str = ""  # stale: the stored text (the GM's edit) to the fresh render, a unified diff
+    url: str = ""  # the published post or PM, once the forum gave its link
 
 
-def card(row: Any, pub: Any) -> DraftCard:
+def card(row: Any, pub: Any, st: Any = None) -> DraftCard:
+    """`st`: the draft's `draft_state.DraftState` (the page shows the same state as `drafts`)."""
     return DraftCard(
         id=row.id, game=row.game, kind=row.kind, phase=row.phase, status=row.status, target=row.target,
         title=row.title, markup=row.markup, lang=row.lang, body=row.body,
@@ -48,7 +53,9 @@ def card(row: Any, pub: Any) -> DraftCard:
         publication=pub.state if pub is not None else "", remote=(pub.url or pub.remote_id or "") if pub else "",
         error=(pub.error or "") if pub is not None else "", edited=row.edited_by_gm,
         updated=f"{row.updated_at:%Y-%m-%d %H:%M}",
-        publishable=row.status == "draft" and row.kind not in GM_KINDS and row.target != "gm")
+        publishable=row.status == "draft" and row.kind not in GM_KINDS and row.target != "gm",
+        state=st.state.value if st is not None else row.status, changed=st.changed if st is not None else "",
+        diff=st.diff if st is not None else "", url=(pub.url or "") if pub is not None else "")
 
 
 _PAGE = """<!doctype html>
@@ -62,6 +69,8 @@ h1{font-size:1.4em} h2{margin-top:2em;border-bottom:1px solid #ccc}
 .flash.error{background:#fde2e1;border-color:#d88}
 .draft{background:#fff;border:1px solid #ccc;border-radius:6px;margin:1em 0;padding:.8em 1em}
 .draft.published{opacity:.75} .draft.discarded{opacity:.5}
+.draft.stale{border-color:#c60} .stale-note{background:#fff0e0;border:1px solid #c60;padding:.4em .8em}
+pre.diff{background:#f4f4f4;font:13px/1.4 ui-monospace,monospace;overflow-x:auto;padding:.5em}
 .meta{color:#666;font-size:.9em} .status{font-weight:bold}
 .rendered{border-left:3px solid #88a;padding:.3em 1em;margin:.6em 0;overflow-wrap:anywhere}
 .rendered blockquote{border-left:3px solid #ccc;margin:.5em 0;padding-left:.8em;color:#444}
@@ -80,13 +89,16 @@ button.discard{background:#eee;border:1px solid #aaa;padding:.4em 1em;border-rad
 {% for game, group in groups %}
 <h2>{{ game }}</h2>
 {% for c in group %}
-<section class="draft {{ c.status }}" id="draft-{{ c.id }}" data-id="{{ c.id }}" data-kind="{{ c.kind }}"
- data-status="{{ c.status }}" data-publication="{{ c.publication }}">
+<section class="draft {{ c.status }} {{ c.state }}" id="draft-{{ c.id }}" data-id="{{ c.id }}" data-kind="{{ c.kind }}"
+ data-status="{{ c.status }}" data-publication="{{ c.publication }}" data-state="{{ c.state }}">
 <div class="meta">#{{ c.id }} · <b>{{ c.kind }}</b> · {{ c.phase }} · to {{ c.target }} · {{ c.markup }}/{{ c.lang }}
- · <span class="status">{{ c.status }}{% if c.publication and c.publication != "sent" %} ({{ c.publication }}){% endif %}</span>
+ · <span class="status">{{ c.state }}</span>
  · updated {{ c.updated }}{% if c.edited %} · edited by you{% endif %}</div>
 <h3 class="title">{{ c.title }}</h3>
-{% if c.remote %}<p class="meta">Published: {{ c.remote }}</p>{% endif %}
+{% if c.remote %}<p class="meta">Published: {% if c.url.startswith("http") %}<a href="{{ c.url }}" class="published-link" rel="noreferrer">{{ c.url }}</a>{% else %}{{ c.remote }}{% endif %}</p>{% endif %}
+{% if c.state == "stale" %}<div class="stale-note" id="stale-{{ c.id }}"><p><b>Stale:</b> {{ c.changed }}.
+{% if c.edited %}Your edit is kept; here it is against the fresh render:{% else %}What a render now would change:{% endif %}</p>
+<pre class="diff">{{ c.diff }}</pre></div>{% endif %}
 {% if c.error %}<p class="flash error">Last attempt: {{ c.error }}</p>{% endif %}
 {% if c.kind in gm_kinds %}<p class="meta">Your notes: never posted.</p>{% endif %}
 <div class="rendered">{{ c.html }}</div>
@@ -95,7 +107,8 @@ button.discard{background:#eee;border:1px solid #aaa;padding:.4em 1em;border-rad
 {% if c.status == "draft" %}
 {% if c.publishable %}
 <form method="post" action="/drafts/{{ c.id }}/publish" class="inline"><input type="hidden" name="token" value="{{ token }}">
-<button type="submit" class="publish" id="publish-{{ c.id }}">Publish{% if c.target.startswith("pm:") %} as PM to {{ c.target[3:] }}{% else %} in the thread{% endif %}</button></form>
+{% if c.state == "stale" %}<input type="hidden" name="stale_ok" value="1">{% endif %}
+<button type="submit" class="publish" id="publish-{{ c.id }}">{% if c.state == "stale" %}Publish this stale text anyway{% else %}Publish{% endif %}{% if c.target.startswith("pm:") %} as PM to {{ c.target[3:] }}{% else %} in the thread{% endif %}</button></form>
 {% endif %}
 <form method="post" action="/drafts/{{ c.id }}/discard" class="inline"><input type="hidden" name="token" value="{{ token }}">
 <button type="submit" class="discard" id="discard-{{ c.id }}">Discard</button></form>

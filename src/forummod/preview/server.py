@@ -76,8 +76,11 @@ class PreviewServer:
             return self._page()
 
     def _page(self) -> str:
+        from forummod.drafting import draft_states
+
         rows = [r for r in self.ws.store.drafts() if self.games is None or r.game in self.games]
-        cards = [card(r, self.ws.store.publication(r.id)) for r in rows]
+        states = draft_states(self.ws, rows)  # stale or fresh: the same answer as `forummod drafts`
+        cards = [card(r, self.ws.store.publication(r.id), states[r.id]) for r in rows]
         msg, err = self.message, self.error
         self.message, self.error = "", False
         return render_page(cards, self.token, msg, err)
@@ -95,8 +98,9 @@ class PreviewServer:
         from forummod.publish import publish
 
         if action == "publish":
-            r = publish(self.ws, draft_id)
-            return {"sent": f"Draft {draft_id} published ({r.remote_id}).",
+            r = publish(self.ws, draft_id, stale_ok=form.get("stale_ok") == "1")  # the stale card's own button
+            where = r.url or r.remote_id
+            return {"sent": f"Draft {draft_id} published ({where}).",
                     "already_sent": f"Draft {draft_id} was already published; nothing sent.",
                     "recovered": f"Draft {draft_id} was found on the forum; recorded, not sent again."}[r.status]
         if action == "discard":
