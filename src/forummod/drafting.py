@@ -147,6 +147,28 @@ def draft_states(ws: Any, drafts: Sequence[Any], *, check: bool = True) -> dict[
     return out
 
 
+def revert_to_render(ws: Any, draft_id: int, analysis: Any = None) -> Fresh:
+    """The preview's Revert: replace the GM's edit of an open draft by a render from now."""
+    from forummod.errors import UsageError
+
+    d = ws.store.draft(draft_id)
+    if d is None or d.status != "draft":
+        raise UsageError(f"draft {draft_id} is not an open draft")
+    if ws.store.publication(draft_id) is not None:
+        raise UsageError(f"draft {draft_id} has a publication attempt; its text stays what was sent")
+    if analysis is None:
+        from forummod.service import analyse_game
+
+        analysis = analyse_game(ws, d.game)
+    f = rerender(ws, d, analysis)
+    if f.body is None:
+        raise UsageError(f"draft {draft_id} ({d.kind}) no longer applies: {f.source.describe()}; discard it")
+    ws.store.revert_draft(draft_id, f.title or d.title, f.body, ws.clock())
+    ws.store.set_draft_render(draft_id, f.source.render_hash, f.source.phase, f.source.last_post,
+                              f.source.last_event, ws.clock())
+    return f
+
+
 def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: DraftSettings,
                  marks: tuple[int | None, int | None] = (None, None)) -> list[int]:
     existing = ws.store.drafts(game_id)

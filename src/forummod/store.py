@@ -554,6 +554,16 @@ class Store:
                             (body, t, content_hash(t + "\0" + body), iso(at), draft_id))
             self._history(draft_id, body, "draft", at, "edited by the GM")
 
+    def revert_draft(self, draft_id: int, title: str, body: str, at: datetime) -> None:
+        """Drop the GM's edit: the open draft takes `body` (a fresh render) and polls update it again."""
+        with self.transaction():
+            row = self.draft(draft_id)
+            if row is None or row.status != "draft":
+                raise StoreError(f"draft {draft_id} is not an open draft")
+            self.db.execute("UPDATE drafts SET body=?, title=?, body_hash=?, edited_by_gm=0, updated_at=? WHERE id=?",
+                            (body, title, content_hash(title + "\0" + body), iso(at), draft_id))
+            self._history(draft_id, body, "draft", at, "reverted to the fresh render")
+
     def set_draft_status(self, draft_id: int, status: str, at: datetime, note: str = "") -> None:
         with self.transaction():
             row = self.draft(draft_id)

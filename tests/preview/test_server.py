@@ -151,3 +151,19 @@ def test_a_new_vote_marks_the_card_stale_and_only_its_publish_anyway_button_send
     assert post(server, f"/drafts/{did}/publish", stale_ok="1")[0] == 303
     assert len(outbox()) == 1 and "GM: mind the deadline." in outbox()[0]["bbcode"]
     assert 'data-state="published"' in _card(request(server, "GET", f"/?token={server.token}")[2], did)
+
+
+def test_revert_drops_the_gms_stale_edit_for_the_fresh_render_and_the_card_is_fresh_again(served, tmp_path):
+    server, ws, ids, outbox = served
+    did = ids[("votecount", "thread")]
+    post(server, f"/drafts/{did}/edit", body="[b]my own count[/b]")
+    _new_vote(ws, tmp_path, "Fay", "Bob")
+    card = _card(request(server, "GET", f"/?token={server.token}")[2], did)
+    assert 'data-state="stale"' in card and f'id="revert-{did}"' in card
+
+    assert post(server, f"/drafts/{did}/revert")[0] == 303
+    d = ws.store.draft(did)
+    assert not d.edited_by_gm and "my own count" not in d.body and "Fay" in d.body
+    card = _card(request(server, "GET", f"/?token={server.token}")[2], did)
+    assert 'data-state="fresh"' in card and f'id="revert-{did}"' not in card
+    assert any(h["note"] == "reverted to the fresh render" for h in ws.store.draft_history(did))

@@ -117,6 +117,8 @@ button.discard{background:#eee;border:1px solid #aaa;padding:.4em 1em;border-rad
 <textarea name="body" rows="14">{{ c.body }}</textarea><br>
 <button type="submit" id="save-{{ c.id }}">Save my version (later polls will not overwrite it)</button></form>
 </details>
+{% if c.edited %}<form method="post" action="/drafts/{{ c.id }}/revert" class="inline"><input type="hidden" name="token" value="{{ token }}">
+<button type="submit" class="discard" id="revert-{{ c.id }}">Revert to the fresh render (drops your edit)</button></form>{% endif %}
 {% endif %}
 </section>
 {% endfor %}

@@ -31,7 +31,7 @@ log = logging.getLogger("forummod.preview")
 MAX_BODY = 1 << 20
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; "
        "base-uri 'none'; frame-ancestors 'none'")
-_ACTION = re.compile(r"^/drafts/(\d+)/(publish|discard|edit)$")
+_ACTION = re.compile(r"^/drafts/(\d+)/(publish|discard|edit|revert)$")
 
 
 class PreviewServer:
@@ -106,6 +106,11 @@ class PreviewServer:
         if action == "discard":
             discard(self.ws, draft_id)
             return f"Draft {draft_id} discarded."
+        if action == "revert":
+            from forummod.drafting import revert_to_render
+
+            revert_to_render(self.ws, draft_id)
+            return f"Draft {draft_id} is the fresh render again; your edit is in its history."
         body = form.get("body", "").replace("\r\n", "\n")
         self.ws.store.edit_draft(draft_id, body, self.ws.clock())
         return f"Your version of draft {draft_id} is saved."
