@@ -135,14 +135,14 @@ def test_a_new_vote_marks_the_card_stale_and_only_its_publish_anyway_button_send
     server, ws, ids, outbox = served
     did = ids[("votecount", "thread")]
     page = request(server, "GET", f"/?token={server.token}")[2]
-    assert 'data-state="fresh"' in _card(page, did) and "Publish this stale text anyway" not in _card(page, did)
+    assert 'data-state="fresh"' in _card(page, did) and "this stale text anyway" not in _card(page, did)
     post(server, f"/drafts/{did}/edit", body=ws.store.draft(did).body + "\nGM: mind the deadline.")
     _new_vote(ws, tmp_path, "Fay", "Bob")
 
     card = _card(request(server, "GET", f"/?token={server.token}")[2], did)
     assert 'data-state="stale"' in card and "Stale:" in card and "Your edit is kept" in card
     assert "--- your edit" in card and "+++ fresh render" in card and "-GM: mind the deadline." in card
-    assert 'name="stale_ok" value="1"' in card and "Publish this stale text anyway" in card
+    assert 'name="stale_ok" value="1"' in card and "Yes, publish this stale text anyway" in card
 
     # a publish without the stale card's consent (a page loaded before the vote) is refused
     post(server, f"/drafts/{did}/publish")

@@ -1,6 +1,6 @@
 """The preview page's HTML (pure): drafts as the forum would show them, raw markup, buttons.
 
-No JavaScript at all: buttons are plain forms posting to the same origin with the access
+No JavaScript at all: Publish opens a confirmation (a `<details>`), buttons are plain forms posting to the same origin with the access
 token, so the page works under a CSP that allows no script, and anything a sanitizer
 missed still could not run.
 """
@@ -77,11 +77,13 @@ pre.diff{background:#f4f4f4;font:13px/1.4 ui-monospace,monospace;overflow-x:auto
 textarea{width:100%;font:13px/1.4 ui-monospace,monospace;min-height:8em}
 form.inline{display:inline} button{margin:.2em .4em .2em 0}
 button.publish{background:#2a7;color:#fff;border:0;padding:.4em 1em;border-radius:4px}
+details.inline{display:inline-block} summary.publish{display:inline-block;cursor:pointer;background:#2a7;color:#fff;padding:.4em 1em;border-radius:4px;margin:.2em .4em .2em 0}
 button.discard{background:#eee;border:1px solid #aaa;padding:.4em 1em;border-radius:4px}
 </style></head>
 <body>
 <h1>forummod — drafts</h1>
-{% if message %}<p class="flash{% if error %} error{% endif %}" id="flash">{{ message }}</p>{% endif %}
+{% if message %}<p class="flash{% if error %} error{% endif %}" id="flash">{{ message }}{% if link %}
+<a href="{{ link }}" id="flash-link" rel="noreferrer">Open the published post</a>{% endif %}</p>{% endif %}
 <form method="post" action="/refresh" class="inline"><input type="hidden" name="token" value="{{ token }}">
 <button type="submit" id="refresh">Re-render drafts from the latest poll</button></form>
 {% if not cards %}<p id="empty">No drafts yet. Poll the game, then press the button above
@@ -106,9 +108,13 @@ button.discard{background:#eee;border:1px solid #aaa;padding:.4em 1em;border-rad
 <textarea class="raw" readonly rows="10">{{ c.body }}</textarea></details>
 {% if c.status == "draft" %}
 {% if c.publishable %}
+<details class="confirm inline"><summary class="publish" id="ask-publish-{{ c.id }}">Publish…</summary>
+<p>Post draft #{{ c.id }} {% if c.target.startswith("pm:") %}as a PM to {{ c.target[3:] }}{% else %}as a reply in the game thread{% endif %}?
+It is sent once and cannot be taken back from here.{% if c.state == "stale" %} It is <b>stale</b>: see above.{% endif %}</p>
 <form method="post" action="/drafts/{{ c.id }}/publish" class="inline"><input type="hidden" name="token" value="{{ token }}">
 {% if c.state == "stale" %}<input type="hidden" name="stale_ok" value="1">{% endif %}
-<button type="submit" class="publish" id="publish-{{ c.id }}">{% if c.state == "stale" %}Publish this stale text anyway{% else %}Publish{% endif %}{% if c.target.startswith("pm:") %} as PM to {{ c.target[3:] }}{% else %} in the thread{% endif %}</button></form>
+<button type="submit" class="publish" id="publish-{{ c.id }}">Yes, publish{% if c.state == "stale" %} this stale text anyway{% endif %}{% if c.target.startswith("pm:") %} as PM to {{ c.target[3:] }}{% else %} in the thread{% endif %}</button></form>
+</details>
 {% endif %}
 <form method="post" action="/drafts/{{ c.id }}/discard" class="inline"><input type="hidden" name="token" value="{{ token }}">
 <button type="submit" class="discard" id="discard-{{ c.id }}">Discard</button></form>
@@ -130,11 +136,12 @@ _ENV = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
 _TEMPLATE = _ENV.from_string(_PAGE)
 
 
-def render_page(cards: Sequence[DraftCard], token: str, message: str = "", error: bool = False) -> str:
+def render_page(cards: Sequence[DraftCard], token: str, message: str = "", error: bool = False,
+                link: str = "") -> str:
     """Open drafts first (newest first), then what was published or discarded, per game."""
     order = {"draft": 0, "published": 1, "discarded": 2}
     groups: dict[str, list[DraftCard]] = {}
     for c in sorted(cards, key=lambda c: (order.get(c.status, 3), -c.id)):
         groups.setdefault(c.game, []).append(c)
     return _TEMPLATE.render(cards=cards, groups=sorted(groups.items()), token=token, message=message, error=error,
-                            gm_kinds=GM_KINDS)
+                            gm_kinds=GM_KINDS, link=link if link.startswith(("http://", "https://")) else "")

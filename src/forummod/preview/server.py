@@ -45,6 +45,7 @@ class PreviewServer:
         self.refresh = refresh or refresh_all
         self.message = ""
         self.error = False
+        self.link = ""  # the post or PM just published, shown with the message
         self.lock = threading.Lock()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
         self.httpd.daemon_threads = True
@@ -81,9 +82,9 @@ class PreviewServer:
         rows = [r for r in self.ws.store.drafts() if self.games is None or r.game in self.games]
         states = draft_states(self.ws, rows)  # stale or fresh: the same answer as `forummod drafts`
         cards = [card(r, self.ws.store.publication(r.id), states[r.id]) for r in rows]
-        msg, err = self.message, self.error
-        self.message, self.error = "", False
-        return render_page(cards, self.token, msg, err)
+        msg, err, link = self.message, self.error, self.link
+        self.message, self.error, self.link = "", False, ""
+        return render_page(cards, self.token, msg, err, link)
 
     def act(self, draft_id: int, action: str, form: dict[str, str]) -> str:
         with self.lock:
@@ -100,6 +101,7 @@ class PreviewServer:
         if action == "publish":
             r = publish(self.ws, draft_id, stale_ok=form.get("stale_ok") == "1")  # the stale card's own button
             where = r.url or r.remote_id
+            self.link = r.url or ""
             return {"sent": f"Draft {draft_id} published ({where}).",
                     "already_sent": f"Draft {draft_id} was already published; nothing sent.",
                     "recovered": f"Draft {draft_id} was found on the forum; recorded, not sent again."}[r.status]
