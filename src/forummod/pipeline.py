@@ -78,7 +78,7 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
         if publish and (report is None or report.ok):  # never auto-publish a count from a failed poll
             from forummod.publish import auto_publish
 
-            published = len(auto_publish(ws, game_id, changed))
+            published = len(auto_publish(ws, game_id, changed, analysis=a))
         st = a.run.state
         out = PassReport(game_id, report, st.phase.name if st.phase else None, votes_changed, len(new),
                          len(findings), len(changed), published, tuple(p.key for p in st.pending()),

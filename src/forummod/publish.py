@@ -128,12 +128,13 @@ def _open_draft(ws: Any, draft_id: int) -> Any:
 
 
 def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = False,
-            stale_ok: bool = False) -> PublishResult:
+            stale_ok: bool = False, analysis: Any = None) -> PublishResult:
     """Publish one draft exactly once (see the module docstring for how).
 
     `dry_run`: return what would be sent and touch nothing. `resend`: the GM checked the
     forum and the post is not there, for an adapter that cannot search (`find_published`).
-    `stale_ok`: send a stale draft as it stands (the GM read what changed).
+    `stale_ok`: send a stale draft as it stands (the GM read what changed). `analysis`: the
+    game's analysis just made (a poll pass), to render the draft again from.
     """
     d = _open_draft(ws, draft_id)
     pub = ws.store.publication(draft_id)
@@ -145,7 +146,7 @@ def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = Fal
     if pub is None or pub.state == "failed":  # a new send: never one of a stale text unless the GM says so
         from forummod.drafting import draft_state_of
 
-        st = draft_state_of(ws, d)
+        st = draft_state_of(ws, d, analysis if analysis is not None and analysis.game_id == d.game else None)
     if dry_run:
         return PublishResult(draft_id, "dry_run", out, state=st)
     if st is not None and st.refusal() and not stale_ok:
@@ -308,7 +309,7 @@ def _send(ws: Any, adapter: Any, out: Outgoing) -> PublishResult:
     return PublishResult(out.draft_id, "sent", out, res.remote_id, res.url)
 
 
-def auto_publish(ws: Any, game_id: str, draft_ids: Iterable[int]) -> list[PublishResult]:
+def auto_publish(ws: Any, game_id: str, draft_ids: Iterable[int], analysis: Any = None) -> list[PublishResult]:
     """Publish the drafts whose kind the game's `publish.auto` lists (for the scheduler).
 
     Open drafts only; a draft with an earlier failed or unfinished attempt is left to the GM
@@ -326,7 +327,7 @@ def auto_publish(ws: Any, game_id: str, draft_ids: Iterable[int]) -> list[Publis
                         "'forummod publish %s')", did, d.kind, pub.state, did)
             continue
         try:
-            results.append(publish(ws, did))
+            results.append(publish(ws, did, analysis=analysis))  # a stale (edited) draft is refused
         except PublishError as e:
             log.warning("auto-publish of draft %s (%s) failed: %s", did, d.kind, e)
     return results

@@ -124,3 +124,21 @@ def test_an_edited_stale_draft_keeps_the_edit_and_shows_it_against_the_fresh_ren
 
     rc, out, err = cli(capsys, "publish", str(did), game)
     assert rc != 0 and "--stale-ok" in err and "Your edit is kept" in err and outbox(game) == []
+
+
+def test_tick_auto_publishes_counts_but_never_a_stale_edit(tmp_path, capsys):
+    write_posts(tmp_path, POSTS, T0)
+    players = players_toml(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"], {"Ann": "mafia"})
+    cfg = tmp_path / "forummod.toml"
+    day = f'[games.g.schedule]\nstart = "{T0.isoformat()}"\nvote_close = "20000h"\nday_end = "20000h"\n'
+    cfg.write_text(archive_config(tmp_path, players, tables=day + '[games.g.publish]\nauto = ["votecount"]\n'),
+                   encoding="utf-8")
+    assert main(["poll", "--config", str(cfg)]) == 0
+    did = drafted_votecount(capsys, cfg)
+    with Store(tmp_path / "s.sqlite") as s:
+        s.edit_draft(did, s.draft(did).body + "\nMod: hammer is on.", datetime.now(timezone.utc))
+    write_posts(tmp_path, POSTS + [("Dan", "[b]vote: Eve[/b]")], T0)
+    capsys.readouterr()
+    main(["tick", "--config", str(cfg)])
+    assert "g: D1" in capsys.readouterr().out  # still the day the edited count is about
+    assert outbox(cfg) == [] and state(capsys, cfg, did)["state"] == "stale"
