@@ -21,7 +21,7 @@ there. Nothing is published automatically unless the game's `publish.auto` lists
 kind (`auto_publish`, for the scheduler).
 
 Before a first send (or a send after a refused one) the draft is rendered again from what the
-store knows now (`drafting.draft_state_of`): a stale draft — its re-render differs from the
+store knows now (`freshness.draft_state_of`): a stale draft — its re-render differs from the
 render its text comes from — is refused unless `stale_ok` (`--stale-ok`), the message saying
 what changed. The states and the flag each refusal names are `draft_state.State`'s.
 """
@@ -144,7 +144,7 @@ def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = Fal
         return PublishResult(draft_id, "already_sent", out, pub.remote_id, pub.url)
     st = None
     if pub is None or pub.state == "failed":  # a new send: never one of a stale text unless the GM says so
-        from forummod.drafting import draft_state_of
+        from forummod.freshness import draft_state_of
 
         st = draft_state_of(ws, d, analysis if analysis is not None and analysis.game_id == d.game else None)
     if dry_run:
