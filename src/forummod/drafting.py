@@ -10,36 +10,26 @@ overwritten. What was already published or discarded is not drafted again:
   same phase and player;
 - repeatable ones (vote count, prod, GM notes): only when the text differs from the last one
   published or discarded.
+
+Every stored render records what it was made from (`draft_renders`: phase, last post, last
+event, text hash); `draft_state_of` re-renders a stored draft now and decides, through the one
+state model of `draft_state`, whether it is fresh or stale (issue 15). A GM's edit keeps the
+render it was made from, so a later render that differs makes the edited draft stale.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from forummod.errors import TemplateFailure
+from forummod.draft_state import Fresh, content_key
+from forummod.freshness import (DraftSettings, draft_settings, draft_state_of, draft_states, input_marks,  # noqa: F401
+                                recorded_source, rerender)
 from forummod.render import KINDS, game_view, phrasebook_for, plan_drafts, plan_kind, render_post
 from forummod.render.plan import PlannedDraft
 
 ONE_SHOT = frozenset({"day_start", "day_end", "role_pm", "night_result", "game_over"})
 PER_PHASE = frozenset({"warnings", "prod"})  # an open one from an earlier phase is outdated
-
-
-@dataclass(frozen=True)
-class DraftSettings:
-    """How a game's drafts are written: language, markup and the user's templates folder."""
-
-    lang: str
-    markup: str
-    ruleset: str
-    user_dir: Path | None
-
-
-def draft_settings(ws: Any, game_id: str, ruleset: Any) -> DraftSettings:
-    game = ws.cfg.game(game_id)
-    return DraftSettings(lang=game.language or ruleset.language, markup=game.markup, ruleset=game.ruleset,
-                         user_dir=ws.cfg.workspace.templates_dir)
 
 
 def refresh_drafts(ws: Any, game_id: str, analysis: Any = None, findings: Sequence[Any] = (),
@@ -56,7 +46,7 @@ def refresh_drafts(ws: Any, game_id: str, analysis: Any = None, findings: Sequen
     pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir).with_tz(analysis.game.tz)
     gv = game_view(analysis, tuple(findings))
     planned = plan_drafts(gv, pb, kinds)
-    ids = store_drafts(ws, game_id, planned, s, failures)
+    ids = store_drafts(ws, game_id, planned, s, failures, marks=input_marks(analysis))
     _retire_outdated(ws, game_id, gv.state.phase.name if gv.state.phase else None)
     return ids
 
@@ -78,13 +68,37 @@ def draft_now(ws: Any, game_id: str, kind: str, *, analysis: Any = None, finding
         body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir)
         did = None
         if store and public:  # the GM view of a vote count is printed, never stored
-            did = _upsert(ws, game_id, d, body, s)
+            did = _upsert(ws, game_id, d, body, s, input_marks(analysis))
+            body = ws.store.draft(did).body  # one id, one text: a GM's edit is kept and shown as such
         out.append((did, d, body))
     return out
 
 
+def revert_to_render(ws: Any, draft_id: int, analysis: Any = None) -> Fresh:
+    """The preview's Revert: replace the GM's edit of an open draft by a render from now."""
+    from forummod.errors import UsageError
+
+    d = ws.store.draft(draft_id)
+    if d is None or d.status != "draft":
+        raise UsageError(f"draft {draft_id} is not an open draft")
+    if ws.store.publication(draft_id) is not None:
+        raise UsageError(f"draft {draft_id} has a publication attempt; its text stays what was sent")
+    if analysis is None:
+        from forummod.service import analyse_game
+
+        analysis = analyse_game(ws, d.game)
+    f = rerender(ws, d, analysis)
+    if f.body is None:
+        raise UsageError(f"draft {draft_id} ({d.kind}) no longer applies: {f.source.describe()}; discard it")
+    ws.store.revert_draft(draft_id, f.title or d.title, f.body, ws.clock())
+    ws.store.set_draft_render(draft_id, f.source.render_hash, f.source.phase, f.source.last_post,
+                              f.source.last_event, ws.clock())
+    return f
+
+
 def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: DraftSettings,
-                 failures: list[Any] | None = None) -> list[int]:
+                 failures: list[Any] | None = None,
+                 marks: tuple[int | None, int | None] = (None, None)) -> list[int]:
     existing = ws.store.drafts(game_id)
     ids: list[int] = []
     for d in planned:
@@ -107,13 +121,17 @@ def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: Draf
             continue
         if d.kind == "warnings" and getattr(d.post, "empty", False) and not open_:
             continue
-        ids.append(_upsert(ws, game_id, d, body, s))
+        ids.append(_upsert(ws, game_id, d, body, s, marks))
     return ids
 
 
-def _upsert(ws: Any, game_id: str, d: PlannedDraft, body: str, s: DraftSettings) -> int:
+def _upsert(ws: Any, game_id: str, d: PlannedDraft, body: str, s: DraftSettings,
+            marks: tuple[int | None, int | None]) -> int:
     did, _changed = ws.store.upsert_draft(game=game_id, kind=d.kind, phase=d.phase, slot=d.slot, target=d.target,
                                           markup=s.markup, lang=s.lang, title=d.title, body=body, at=ws.clock())
+    row = ws.store.draft(did)
+    if not row.edited_by_gm:  # the text is this render: record what it was made from
+        ws.store.set_draft_render(did, content_key(d.title, body), d.phase, marks[0], marks[1], ws.clock())
     return did
 
 

@@ -88,7 +88,7 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
         if publish and (report is None or report.ok):  # never auto-publish a count from a failed poll
             from forummod.publish import auto_publish
 
-            published = len(auto_publish(ws, game_id, changed))
+            published = len(auto_publish(ws, game_id, changed, analysis=a))
         from forummod.alerts.send import alert_pass
 
         alerted = alert_pass(ws, a, a.now)

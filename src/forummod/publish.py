@@ -19,6 +19,11 @@ searches when run, a later `poll`/`tick` searches when a point of the schedule i
 the next `publish` looks for the post first, and sends again when the forum shows it is not
 there. Nothing is published automatically unless the game's `publish.auto` lists the draft's
 kind (`auto_publish`, for the scheduler).
+
+Before a first send (or a send after a refused one) the draft is rendered again from what the
+store knows now (`freshness.draft_state_of`): a stale draft — its re-render differs from the
+render its text comes from — is refused unless `stale_ok` (`--stale-ok`), the message saying
+what changed. The states and the flag each refusal names are `draft_state.State`'s.
 """
 
 from __future__ import annotations
@@ -87,6 +92,7 @@ class PublishResult:
     outgoing: Outgoing
     remote_id: str | None = None
     url: str | None = None
+    state: Any = None  # the draft's `draft_state.DraftState` when publish checked it
 
     @property
     def sent_now(self) -> bool:
@@ -121,11 +127,14 @@ def _open_draft(ws: Any, draft_id: int) -> Any:
     return d
 
 
-def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = False) -> PublishResult:
+def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = False,
+            stale_ok: bool = False, analysis: Any = None) -> PublishResult:
     """Publish one draft exactly once (see the module docstring for how).
 
     `dry_run`: return what would be sent and touch nothing. `resend`: the GM checked the
     forum and the post is not there, for an adapter that cannot search (`find_published`).
+    `stale_ok`: send a stale draft as it stands (the GM read what changed). `analysis`: the
+    game's analysis just made (a poll pass), to render the draft again from.
     """
     d = _open_draft(ws, draft_id)
     pub = ws.store.publication(draft_id)
@@ -133,18 +142,25 @@ def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = Fal
     out = outgoing(ws, d, marker)
     if pub is not None and pub.state == "sent":
         return PublishResult(draft_id, "already_sent", out, pub.remote_id, pub.url)
+    st = None
+    if pub is None or pub.state == "failed":  # a new send: never one of a stale text unless the GM says so
+        from forummod.freshness import draft_state_of
+
+        st = draft_state_of(ws, d, analysis if analysis is not None and analysis.game_id == d.game else None)
     from forummod import publish_parts
 
     parts = publish_parts.plan(ws, d)  # PostTooLong: the GM is told before anything is sent
     if parts.split and dry_run:
-        return PublishResult(draft_id, "dry_run", _parts_preview(out, parts))
+        return PublishResult(draft_id, "dry_run", _parts_preview(out, parts), state=st)
     if dry_run:
-        return PublishResult(draft_id, "dry_run", out)
+        return PublishResult(draft_id, "dry_run", out, state=st)
+    if st is not None and st.refusal() and not stale_ok:
+        raise PublishError(st.refusal())
     adapter = ws.adapter(ws.cfg.game(d.game).site)
     if parts.split:
         remote_id, url = publish_parts.publish_split(ws, d, pub, adapter, parts, marker, resend=resend)
         log.info("published draft %s (%s) in %d parts, the first as %s", draft_id, d.kind, len(parts.parts), remote_id)
-        return PublishResult(draft_id, "sent", out, remote_id, url)
+        return PublishResult(draft_id, "sent", out, remote_id, url, st)
     if pub is None:
         pub = ws.store.begin_publication(draft_id, d.game, marker, ws.clock())
         if pub.marker != marker:  # another run recorded its own attempt between our read and write
@@ -163,7 +179,8 @@ def publish(ws: Any, draft_id: int, dry_run: bool = False, *, resend: bool = Fal
         if pub.state in UNSETTLED and not resend and not ruled_out(ws, pub):
             raise PublishError(_still_uncertain(ws, out, pub))
         ws.store.retry_publication(draft_id, ws.clock())
-    return _send(ws, adapter, out)
+    res = _send(ws, adapter, out)
+    return PublishResult(res.draft_id, res.status, res.outgoing, res.remote_id, res.url, st)
 
 
 def _parts_preview(out: Outgoing, parts: Any) -> Outgoing:
@@ -311,7 +328,7 @@ def _send(ws: Any, adapter: Any, out: Outgoing) -> PublishResult:
     return PublishResult(out.draft_id, "sent", out, res.remote_id, res.url)
 
 
-def auto_publish(ws: Any, game_id: str, draft_ids: Iterable[int]) -> list[PublishResult]:
+def auto_publish(ws: Any, game_id: str, draft_ids: Iterable[int], analysis: Any = None) -> list[PublishResult]:
     """Publish the drafts whose kind the game's `publish.auto` lists (for the scheduler).
 
     Open drafts only; a draft with an earlier failed or unfinished attempt is left to the GM
@@ -329,7 +346,7 @@ def auto_publish(ws: Any, game_id: str, draft_ids: Iterable[int]) -> list[Publis
                         "'forummod publish %s')", did, d.kind, pub.state, did)
             continue
         try:
-            results.append(publish(ws, did))
+            results.append(publish(ws, did, analysis=analysis))  # a stale (edited) draft is refused
         except PublishError as e:
             log.warning("auto-publish of draft %s (%s) failed: %s", did, d.kind, e)
     return results

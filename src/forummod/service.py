@@ -117,6 +117,10 @@ class Workspace:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
+    def analyse(self, game_id: str, **kw: Any) -> "GameAnalysis":
+        """`analyse_game` on this workspace, for modules the service imports (publish, freshness)."""
+        return analyse_game(self, game_id, **kw)
+
     def game_ids(self, game: str | None = None, active_only: bool = False) -> list[str]:
         if game is not None:
             self.cfg.game(game)

@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 from forummod.errors import StoreError
 from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -109,6 +109,12 @@ _MIGRATIONS: dict[int, str] = {
         phase TEXT NOT NULL, text TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
         first_at TEXT NOT NULL, updated_at TEXT NOT NULL, error TEXT,
         PRIMARY KEY (game, akey, channel));
+    """,
+    # what each draft's text was rendered from, to tell a stale draft (issue 15)
+    5: """
+    CREATE TABLE draft_renders (
+        draft_id INTEGER PRIMARY KEY, render_hash TEXT NOT NULL, phase TEXT NOT NULL,
+        last_post INTEGER, last_event INTEGER, at TEXT NOT NULL);
     """,
 }
 
@@ -578,6 +584,16 @@ class Store:
                             (body, t, content_hash(t + "\0" + body), iso(at), draft_id))
             self._history(draft_id, body, "draft", at, "edited by the GM")
 
+    def revert_draft(self, draft_id: int, title: str, body: str, at: datetime) -> None:
+        """Drop the GM's edit: the open draft takes `body` (a fresh render) and polls update it again."""
+        with self.transaction():
+            row = self.draft(draft_id)
+            if row is None or row.status != "draft":
+                raise StoreError(f"draft {draft_id} is not an open draft")
+            self.db.execute("UPDATE drafts SET body=?, title=?, body_hash=?, edited_by_gm=0, updated_at=? WHERE id=?",
+                            (body, title, content_hash(title + "\0" + body), iso(at), draft_id))
+            self._history(draft_id, body, "draft", at, "reverted to the fresh render")
+
     def set_draft_status(self, draft_id: int, status: str, at: datetime, note: str = "") -> None:
         with self.transaction():
             row = self.draft(draft_id)
@@ -605,6 +621,18 @@ class Store:
             q += " AND status=?"
             args.append(status)
         return [_draft_row(r) for r in self.db.execute(q + " ORDER BY id", args)]
+
+    def set_draft_render(self, draft_id: int, render_hash: str, phase: str, last_post: int | None,
+                         last_event: int | None, at: datetime) -> None:
+        """Record the render a draft's text comes from (issue 15: a stale draft is one whose
+        re-render differs from this one); a GM's edit keeps the render it was made from."""
+        with self.transaction():
+            self.db.execute("INSERT OR REPLACE INTO draft_renders(draft_id, render_hash, phase, last_post, last_event,"
+                            " at) VALUES (?,?,?,?,?,?)", (draft_id, render_hash, phase, last_post, last_event, iso(at)))
+
+    def draft_render(self, draft_id: int) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT * FROM draft_renders WHERE draft_id=?", (draft_id,)).fetchone()
+        return None if row is None else dict(row, at=from_iso(row["at"]))
 
     def draft_history(self, draft_id: int) -> list[dict[str, Any]]:
         return [dict(r) for r in self.db.execute(

@@ -80,7 +80,9 @@ def test_preview_renders_drafts_safely_and_publishes_one_exactly_once(served, br
     assert "<script>window.__pwned=1</script>" in notes.text
     assert browser.find_elements(By.ID, f"publish-{ids[('warnings', 'gm')]}") == []
 
-    # publish the vote count from the page
+    # publish the vote count from the page: Publish… asks first
+    assert not browser.find_element(By.ID, f"publish-{vc}").is_displayed()
+    browser.find_element(By.ID, f"ask-publish-{vc}").click()
     browser.find_element(By.ID, f"publish-{vc}").click()
     flash = _wait_for(browser, "#flash")
     assert f"Draft {vc} published" in flash.text

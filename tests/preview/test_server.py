@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import json
 from urllib.parse import urlencode
 
 from forummod.preview.html import render_markup
@@ -110,3 +111,59 @@ def test_sanitizer_keeps_forum_markup_and_drops_everything_active():
     assert "<script" not in html
     md = render_markup("**b** <img src=x onerror=alert(1)> [x](javascript:alert(1))", "markdown")
     assert "<strong>b</strong>" in md and "<img" not in md and 'href="javascript' not in md
+
+
+def _new_vote(ws, tmp_game_root, voter: str, target: str) -> None:
+    """A new post in the archive thread, polled into the store the page reads."""
+    from forummod.service import poll_game
+
+    posts = tmp_game_root / "posts.jsonl"
+    lines = posts.read_text(encoding="utf-8").splitlines()
+    n = len(lines) + 1
+    lines.append(json.dumps({"id": n, "number": n, "author": voter, "created_at": "2026-03-02T10:50:00+00:00",
+                             "bbcode": f"[b]Vote: {target}[/b]"}))
+    posts.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    poll_game(ws, "g")
+
+
+def _card(page: str, did: int) -> str:
+    start = page.index(f'id="draft-{did}"')
+    return page[start:page.index("</section>", start)]
+
+
+def test_a_new_vote_marks_the_card_stale_and_only_its_publish_anyway_button_sends_it(served, tmp_path):
+    server, ws, ids, outbox = served
+    did = ids[("votecount", "thread")]
+    page = request(server, "GET", f"/?token={server.token}")[2]
+    assert 'data-state="fresh"' in _card(page, did) and "this stale text anyway" not in _card(page, did)
+    post(server, f"/drafts/{did}/edit", body=ws.store.draft(did).body + "\nGM: mind the deadline.")
+    _new_vote(ws, tmp_path, "Fay", "Bob")
+
+    card = _card(request(server, "GET", f"/?token={server.token}")[2], did)
+    assert 'data-state="stale"' in card and "Stale:" in card and "Your edit is kept" in card
+    assert "--- your edit" in card and "+++ fresh render" in card and "-GM: mind the deadline." in card
+    assert 'name="stale_ok" value="1"' in card and "Yes, publish this stale text anyway" in card
+
+    # a publish without the stale card's consent (a page loaded before the vote) is refused
+    post(server, f"/drafts/{did}/publish")
+    page = request(server, "GET", f"/?token={server.token}")[2]
+    assert "is stale" in page and "--stale-ok" in page and outbox() == []
+    assert post(server, f"/drafts/{did}/publish", stale_ok="1")[0] == 303
+    assert len(outbox()) == 1 and "GM: mind the deadline." in outbox()[0]["bbcode"]
+    assert 'data-state="published"' in _card(request(server, "GET", f"/?token={server.token}")[2], did)
+
+
+def test_revert_drops_the_gms_stale_edit_for_the_fresh_render_and_the_card_is_fresh_again(served, tmp_path):
+    server, ws, ids, outbox = served
+    did = ids[("votecount", "thread")]
+    post(server, f"/drafts/{did}/edit", body="[b]my own count[/b]")
+    _new_vote(ws, tmp_path, "Fay", "Bob")
+    card = _card(request(server, "GET", f"/?token={server.token}")[2], did)
+    assert 'data-state="stale"' in card and f'id="revert-{did}"' in card
+
+    assert post(server, f"/drafts/{did}/revert")[0] == 303
+    d = ws.store.draft(did)
+    assert not d.edited_by_gm and "my own count" not in d.body and "Fay" in d.body
+    card = _card(request(server, "GET", f"/?token={server.token}")[2], did)
+    assert 'data-state="fresh"' in card and f'id="revert-{did}"' not in card
+    assert any(h["note"] == "reverted to the fresh render" for h in ws.store.draft_history(did))

@@ -2,6 +2,8 @@
 
 `draft all` re-renders every kind that applies (what a poll does). The GM view of the vote
 count (`draft votecount --gm`) shows secret votes and weights: it is printed, never stored.
+`--print` shows the stored draft's text (a GM's edit stays the text under its id) and its
+state (`draft_state`): a stale edit says so and what changed.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ class _Kinds:
 
 
 def run(args) -> int:
-    from forummod.drafting import draft_now, refresh_drafts
+    from forummod.drafting import draft_now, draft_state_of, refresh_drafts
     from forummod.service import analyse_game
 
     with open_workspace(args, writes=not args.gm) as ws:
@@ -62,9 +64,11 @@ def run(args) -> int:
                     print("nothing to draft now")
             return 0
         made = draft_now(ws, gid, args.kind, analysis=a, phase=args.phase, player=args.to, public=not args.gm)
+        states = {did: draft_state_of(ws, ws.store.draft(did), a) for did, _, _ in made if did is not None}
         if args.json:
             print_json("draft", {"drafts": [{"id": did, "game": gid, "kind": d.kind, "phase": d.phase,
-                                             "target": d.target, "title": d.title, "body": body}
+                                             "target": d.target, "title": d.title, "body": body,
+                                             "draft_state": states[did].to_json() if did in states else None}
                                             for did, d, body in made]})
             return 0
         if not made:
@@ -72,7 +76,12 @@ def run(args) -> int:
             return 1
         for did, d, body in made:
             label = f"draft {did}" if did is not None else "not stored (GM view)"
-            print(f"{label}: {d.kind} {d.phase} → {d.target}  {d.title}")
+            st = states.get(did)
+            mark = f" [{st.state.value}{', edited' if st.edited else ''}]" if st is not None else ""
+            print(f"{label}: {d.kind} {d.phase} → {d.target}  {d.title}{mark}")
+            if st is not None and st.stale:
+                print(f"  stale (your edit is kept): {st.changed}; 'forummod drafts --show {did}' "
+                      "shows it against the fresh render")
             if args.print_body or did is None:
                 print(body)
         return 0

@@ -1,4 +1,8 @@
-"""`forummod drafts`: list the stored drafts (id, kind, phase, status, target, last update)."""
+"""`forummod drafts`: list the stored drafts (id, kind, phase, status, target, last update).
+
+Each open draft is rendered again from what the store knows now, so the list says which are
+stale (`draft_state`: a newer render reads differently) and, for a stale draft the GM edited,
+`--show` prints the edit against the fresh render as a unified diff."""
 
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from forummod.drafting import draft_states
+
     with open_workspace(args) as ws:
         if args.show is not None:
             return _show(ws, args)
@@ -24,22 +30,28 @@ def run(args) -> int:
             ws.cfg.game(gid)
         rows = ws.store.drafts(gid, status=args.status)
         pubs = {r.id: ws.store.publication(r.id) for r in rows}
+        states = draft_states(ws, rows)
         if args.json:
-            print_json("drafts", {"drafts": [_row(r, pubs[r.id]) for r in rows]})
+            print_json("drafts", {"drafts": [dict(_row(r, pubs[r.id]), draft_state=states[r.id].to_json())
+                                             for r in rows]})
             return 0
         if not rows:
             print("no drafts (render them with 'forummod draft all')")
             return 0
         print(f"{'id':>5}  {'game':<10} {'kind':<13} {'phase':<6} {'status':<10} {'target':<20} updated")
         for r in rows:
-            p = pubs[r.id]
-            status = r.status if p is None or p.state == "sent" else f"{r.status}/{p.state}"
+            st = states[r.id]
+            status = st.state.value
             edited = " (edited)" if r.edited_by_gm else ""
             print(f"{r.id:>5}  {r.game:<10} {r.kind:<13} {r.phase:<6} {status:<10} {r.target:<20} "
                   f"{r.updated_at:%Y-%m-%d %H:%M}{edited}")
             fit = _fit(ws, r)
             if fit:
                 print(f"{'':>7}{fit}")
+            if st.stale:
+                print(f"       stale: {st.changed}; 'forummod publish {r.id} --stale-ok' sends it as it is"
+                      + (f", 'forummod drafts --show {r.id}' shows your edit against the fresh render"
+                         if st.edited else ""))
         return 0
 
 
@@ -62,18 +74,24 @@ def _row(r, p) -> dict:
 
 
 def _show(ws, args) -> int:
+    from forummod.drafting import draft_states
     from forummod.errors import UsageError
 
     r = ws.store.draft(args.show)
     if r is None:
         raise UsageError(f"no draft {args.show}")
     hist = ws.store.draft_history(r.id)
+    st = draft_states(ws, [r])[r.id]
     if args.json:
-        print_json("drafts", {"draft": dict(_row(r, ws.store.publication(r.id)), body=r.body,
+        print_json("drafts", {"draft": dict(_row(r, ws.store.publication(r.id)), body=r.body, draft_state=st.to_json(),
                                             history=[{k: h[k] for k in ("rev", "status", "at", "note")} for h in hist])})
         return 0
-    print(f"draft {r.id}: {r.kind} {r.phase} → {r.target} [{r.status}]  {r.title}\n")
+    print(f"draft {r.id}: {r.kind} {r.phase} → {r.target} [{st.state.value}]  {r.title}\n")
+    if st.stale:
+        print(f"STALE: {st.changed}; 'forummod publish {r.id} --stale-ok' sends it as it is\n")
     print(r.body)
+    if st.diff:
+        print(("\nyour edit" if st.edited else "\nthe stored text") + " against the fresh render:\n" + st.diff)
     for h in hist:
         print(f"  rev {h['rev']} {h['at']} {h['status']}: {h['note']}")
     return 0

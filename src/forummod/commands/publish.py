@@ -16,6 +16,8 @@ def add_arguments(p) -> None:
     p.add_argument("--resend", action="store_true",
                    help="after checking the forum yourself: send again although an earlier attempt cannot be "
                         "verified (only for forums whose adapter cannot search for the marker)")
+    p.add_argument("--stale-ok", action="store_true",
+                   help="publish a stale draft as it stands (newer posts or events would render it differently)")
 
 
 def run(args) -> int:
@@ -26,12 +28,13 @@ def run(args) -> int:
         if not args.dry_run:
             _secrets_first(ws, args.id)
         for did in args.id:
-            r = publish(ws, did, dry_run=args.dry_run, resend=args.resend)
+            r = publish(ws, did, dry_run=args.dry_run, resend=args.resend, stale_ok=args.stale_ok)
             results.append(r)
             if args.json:
                 continue
             if r.status == "dry_run":
-                print("DRY RUN — nothing sent\n" + r.outgoing.describe())
+                stale = r.state.refusal() if r.state is not None else None
+                print("DRY RUN — nothing sent\n" + (f"WARNING: {stale}\n" if stale else "") + r.outgoing.describe())
             elif r.status == "already_sent":
                 print(f"draft {did} was already published ({r.remote_id or '?'}{', ' + r.url if r.url else ''}); "
                       "nothing sent")
@@ -43,7 +46,8 @@ def run(args) -> int:
         print_json("publish", {"publications": [
             {"draft_id": r.draft_id, "game": r.outgoing.game, "kind": r.outgoing.kind, "status": r.status, "remote_id": r.remote_id, "url": r.url,
              "channel": r.outgoing.channel, "thread": r.outgoing.thread, "to": r.outgoing.to,
-             "subject": r.outgoing.subject, "marker": r.outgoing.marker, "body": r.outgoing.body}
+             "subject": r.outgoing.subject, "marker": r.outgoing.marker, "body": r.outgoing.body,
+             "draft_state": r.state.to_json() if r.state is not None else None}
             for r in results]})
     return 0
 

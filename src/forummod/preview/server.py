@@ -31,7 +31,7 @@ log = logging.getLogger("forummod.preview")
 MAX_BODY = 1 << 20
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; "
        "base-uri 'none'; frame-ancestors 'none'")
-_ACTION = re.compile(r"^/drafts/(\d+)/(publish|discard|edit)$")
+_ACTION = re.compile(r"^/drafts/(\d+)/(publish|discard|edit|revert)$")
 
 
 class PreviewServer:
@@ -45,6 +45,7 @@ class PreviewServer:
         self.refresh = refresh or refresh_all
         self.message = ""
         self.error = False
+        self.link = ""  # the post or PM just published, shown with the message
         self.lock = threading.Lock()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
         self.httpd.daemon_threads = True
@@ -76,11 +77,15 @@ class PreviewServer:
             return self._page()
 
     def _page(self) -> str:
+        from forummod.drafting import draft_states
+
         rows = [r for r in self.ws.store.drafts() if self.games is None or r.game in self.games]
-        cards = [card(r, self.ws.store.publication(r.id), engine_markup(self.ws.cfg, r.game)) for r in rows]
-        msg, err = self.message, self.error
-        self.message, self.error = "", False
-        return render_page(cards, self.token, msg, err)
+        states = draft_states(self.ws, rows)  # stale or fresh: the same answer as `forummod drafts`
+        cards = [card(r, self.ws.store.publication(r.id), engine_markup(self.ws.cfg, r.game), states[r.id])
+                 for r in rows]
+        msg, err, link = self.message, self.error, self.link
+        self.message, self.error, self.link = "", False, ""
+        return render_page(cards, self.token, msg, err, link)
 
     def act(self, draft_id: int, action: str, form: dict[str, str]) -> str:
         with self.lock:
@@ -95,13 +100,20 @@ class PreviewServer:
         from forummod.publish import publish
 
         if action == "publish":
-            r = publish(self.ws, draft_id)
-            return {"sent": f"Draft {draft_id} published ({r.remote_id}).",
+            r = publish(self.ws, draft_id, stale_ok=form.get("stale_ok") == "1")  # the stale card's own button
+            where = r.url or r.remote_id
+            self.link = r.url or ""
+            return {"sent": f"Draft {draft_id} published ({where}).",
                     "already_sent": f"Draft {draft_id} was already published; nothing sent.",
                     "recovered": f"Draft {draft_id} was found on the forum; recorded, not sent again."}[r.status]
         if action == "discard":
             discard(self.ws, draft_id)
             return f"Draft {draft_id} discarded."
+        if action == "revert":
+            from forummod.drafting import revert_to_render
+
+            revert_to_render(self.ws, draft_id)
+            return f"Draft {draft_id} is the fresh render again; your edit is in its history."
         body = form.get("body", "").replace("\r\n", "\n")
         self.ws.store.edit_draft(draft_id, body, self.ws.clock())
         return f"Your version of draft {draft_id} is saved."

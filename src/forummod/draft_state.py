@@ -1,0 +1,165 @@
+"""The one state model of a draft's publication, shared by `drafts`, `draft`, `publish`, the
+preview page and their JSON (issue 15, item 3).
+
+A draft is, in this order of precedence:
+
+- discarded: the GM (or the game moving on) dropped it; nothing to publish;
+- published: the forum has it (a sent publication);
+- sending / uncertain / failed: an attempt exists and its outcome decides what happens next
+  (`publish` looks for the marker first; `--resend` only after the GM checked the forum);
+- stale: a re-render from the posts and events known now differs from the render its text
+  comes from (`publish` refuses unless `--stale-ok`);
+- parts: fresh, but longer than the forum takes: it goes out as numbered parts;
+- fresh: what `publish` would send is what a render would write now.
+
+Every state that stops `publish` names the one flag that overrides it (`State.flag`), so the
+CLI, the page and the JSON give the GM the same words. Pure: the caller reads the store and
+renders; this module only decides.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class State(str, Enum):
+    FRESH = "fresh"
+    STALE = "stale"
+    PARTS = "parts"
+    SENDING = "sending"
+    UNCERTAIN = "uncertain"
+    FAILED = "failed"
+    PUBLISHED = "published"
+    DISCARDED = "discarded"
+
+    @property
+    def flag(self) -> str | None:
+        """The `publish` flag that sends despite this state (None: nothing to override)."""
+        return _FLAGS.get(self)
+
+
+_FLAGS = {State.STALE: "--stale-ok", State.SENDING: "--resend", State.UNCERTAIN: "--resend"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a render was made from: the phase, the last post number and the last event id
+    counted, and the hash of the text it produced."""
+
+    phase: str
+    last_post: int | None
+    last_event: int | None
+    render_hash: str
+
+    def describe(self) -> str:
+        posts = f"posts up to #{self.last_post}" if self.last_post is not None else "no posts"
+        events = f"GM events up to #{self.last_event}" if self.last_event is not None else "no GM events"
+        return f"{self.phase}, {posts}, {events}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"phase": self.phase, "last_post": self.last_post, "last_event": self.last_event,
+                "render_hash": self.render_hash}
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """A re-render of a stored draft now: its text (None when the draft no longer applies)."""
+
+    title: str | None
+    body: str | None
+    source: Source
+
+
+@dataclass(frozen=True)
+class DraftState:
+    draft_id: int
+    kind: str
+    state: State
+    edited: bool
+    rendered_from: Source | None  # the render the draft's text comes from
+    fresh: Fresh | None  # the render now (None: not checked)
+    publication: str | None  # the publication record's state, if any
+    diff: str = ""  # stale: the stored text (the GM's edit, if edited) to the fresh render, a unified diff
+
+    @property
+    def stale(self) -> bool:
+        return self.state == State.STALE
+
+    @property
+    def changed(self) -> str:
+        """What changed since the draft was rendered, in the GM's words ("" when fresh)."""
+        if self.fresh is None or not self._differs:
+            return ""
+        now = self.fresh.source
+        if self.fresh.body is None:
+            return f"it no longer applies (now {now.describe()})"
+        was = self.rendered_from.describe() if self.rendered_from else "an earlier render"
+        return f"rendered from {was}; a render from {now.describe()} reads differently"
+
+    @property
+    def _differs(self) -> bool:
+        f, was = self.fresh, self.rendered_from
+        # no recorded render (a draft stored before renders were recorded, or not by a render):
+        # nothing to compare with; the next poll's render records one for an unedited draft
+        return f is not None and was is not None and f.source.render_hash != was.render_hash
+
+    def refusal(self) -> str | None:
+        """Why `publish` must not send this draft as it stands, naming the flag (None: send)."""
+        if self.state == State.STALE:
+            edit = (f"Your edit is kept; 'forummod drafts --show {self.draft_id}' shows it against the fresh "
+                    "render." if self.edited else f"Render it again with 'forummod draft {self.kind}'.")
+            return "\n".join([f"draft {self.draft_id} ({self.kind}) is stale: {self.changed}.", *self._changed_lines(),
+                              f"{edit} To publish it as it is: 'forummod publish {self.draft_id} {State.STALE.flag}'"])
+        return None
+
+    def _changed_lines(self, limit: int = 6) -> list[str]:
+        lines = [ln for ln in self.diff.splitlines() if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
+        said = {"-": "  draft: ", "+": "  now:   "}
+        more = [f"  … {len(lines) - limit} more changed lines"] if len(lines) > limit else []
+        return [said[ln[0]] + ln[1:] for ln in lines[:limit]] + more
+
+    def to_json(self) -> dict[str, Any]:
+        return {"state": self.state.value, "flag": self.state.flag, "edited": self.edited,
+                "publication": self.publication, "changed": self.changed or None,
+                "rendered_from": self.rendered_from.to_json() if self.rendered_from else None,
+                "fresh_from": self.fresh.source.to_json() if self.fresh else None,
+                "diff": self.diff or None}
+
+
+def content_key(title: str, body: str) -> str:
+    """The hash a render is known by (over title and text)."""
+    return hashlib.sha256((title + "\0" + body).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def draft_state(draft: Any, publication: Any, rendered_from: Source | None, fresh: Fresh | None,
+                *, parts: int = 1) -> DraftState:
+    """Decide a draft's state from its store rows, its recorded render and a render now.
+
+    `parts`: how many posts the draft needs on its forum (more than one: `State.PARTS`).
+    """
+    pub = publication.state if publication is not None else None
+    edited = bool(draft.edited_by_gm)
+    base = DraftState(draft.id, draft.kind, State.FRESH, edited, rendered_from, fresh, pub)
+    if draft.status == "discarded":
+        return _with(base, State.DISCARDED)
+    if draft.status == "published" or pub == "sent":
+        return _with(base, State.PUBLISHED)
+    if pub in ("sending", "uncertain", "failed"):
+        return _with(base, State(pub))
+    if base._differs:
+        diff = "".join(difflib.unified_diff(_lines(draft.body), _lines(fresh.body or ""),
+                                            "your edit" if edited else "stored draft", "fresh render"))
+        return DraftState(draft.id, draft.kind, State.STALE, edited, rendered_from, fresh, pub, diff)
+    return _with(base, State.PARTS if parts > 1 else State.FRESH)
+
+
+def _lines(text: str) -> list[str]:
+    return [ln + "\n" for ln in text.splitlines()]
+
+
+def _with(s: DraftState, state: State) -> DraftState:
+    return DraftState(s.draft_id, s.kind, state, s.edited, s.rendered_from, s.fresh, s.publication, s.diff)

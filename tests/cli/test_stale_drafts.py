@@ -1,0 +1,145 @@
+"""Issue 15, item 3: never publish a stale draft. Through the CLI on an archive game: a vote
+count is drafted, a new vote arrives and `drafts` marks the draft stale, `publish` refuses
+naming --stale-ok (not --resend), `publish --stale-ok` sends it; a post that does not change
+the count keeps the draft fresh; a stale GM edit is shown against the fresh render; `draft
+KIND --print` shows the stored text under its id."""
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from forummod.cli import main
+from forummod.store import Store
+
+from tests.archive_game import archive_config, players_toml, write_posts
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+POSTS = [("Mod", "Day 1 begins"), ("Bob", "[b]vote: Eve[/b]"), ("Cat", "[b]vote: Eve[/b]")]
+
+
+@pytest.fixture
+def game(tmp_path):
+    write_posts(tmp_path, POSTS, T0)
+    players = players_toml(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"], {"Ann": "mafia"})
+    cfg = tmp_path / "forummod.toml"
+    cfg.write_text(archive_config(tmp_path, players), encoding="utf-8")
+    assert main(["poll", "--config", str(cfg)]) == 0
+    return cfg
+
+
+def cli(capsys, *argv):
+    capsys.readouterr()
+    rc = main([*argv[:1], "--config", str(argv[-1]), *argv[1:-1]])
+    got = capsys.readouterr()
+    return rc, got.out, got.err
+
+
+def cli_json(capsys, *argv):
+    rc, out, _ = cli(capsys, *argv[:-1], "--json", argv[-1])
+    data = json.loads(out)  # JSON v1: the command's list under its plural key
+    return rc, next((data[k] for k in ("drafts", "publications", "passes") if k in data), data)
+
+
+def new_posts(cfg: Path, *posts) -> None:
+    write_posts(cfg.parent, POSTS + list(posts), T0)
+    assert main(["poll", "--config", str(cfg)]) == 0
+
+
+def drafted_votecount(capsys, cfg) -> int:
+    rc, made = cli_json(capsys, "draft", "votecount", cfg)
+    assert rc == 0 and made[0]["draft_state"]["state"] == "fresh"
+    return made[0]["id"]
+
+
+def state(capsys, cfg, did) -> dict:
+    rc, rows = cli_json(capsys, "drafts", cfg)
+    assert rc == 0
+    return next(r for r in rows if r["id"] == did)["draft_state"]
+
+
+def outbox(cfg: Path) -> list[dict]:
+    p = cfg.parent / "posts.outbox.jsonl"
+    return [json.loads(ln) for ln in p.read_text(encoding="utf-8").splitlines()] if p.exists() else []
+
+
+def test_a_new_vote_makes_the_drafted_count_stale_and_publish_refuses_until_stale_ok(game, capsys):
+    did = drafted_votecount(capsys, game)
+    new_posts(game, ("Dan", "[b]vote: Eve[/b]"))
+
+    st = state(capsys, game, did)
+    assert st["state"] == "stale" and st["flag"] == "--stale-ok"
+    assert st["rendered_from"]["last_post"] == 3 and st["fresh_from"]["last_post"] == 4
+    rc, out, _ = cli(capsys, "drafts", game)
+    assert f"{did}" in out and "stale" in out and f"forummod publish {did} --stale-ok" in out
+
+    rc, out, err = cli(capsys, "publish", str(did), game)
+    assert rc != 0 and outbox(game) == []
+    assert "is stale" in err and "--stale-ok" in err and "--resend" not in err
+    assert "Dan (#4" in err  # what changed: the new vote, as the fresh render reads
+
+    rc, out, err = cli(capsys, "publish", str(did), "--stale-ok", game)
+    assert rc == 0 and f"draft {did} published" in out
+    [sent] = outbox(game)
+    assert "Eve[/b] (2)" in sent["bbcode"] and "Dan (#4" not in sent["bbcode"]  # the draft as it stood
+    assert state(capsys, game, did)["state"] == "published"
+
+
+def test_a_post_that_does_not_change_the_count_keeps_the_draft_fresh_and_publishable(game, capsys):
+    did = drafted_votecount(capsys, game)
+    new_posts(game, ("Fay", "good morning, who do we suspect?"))
+    assert state(capsys, game, did)["state"] == "fresh"
+    rc, out, _ = cli(capsys, "publish", str(did), game)
+    assert rc == 0 and f"draft {did} published" in out and len(outbox(game)) == 1
+
+
+def test_a_poll_pass_rerenders_an_unedited_stale_count_so_it_is_fresh_again(game, capsys):
+    did = drafted_votecount(capsys, game)
+    new_posts(game, ("Dan", "[b]vote: Eve[/b]"))
+    assert state(capsys, game, did)["state"] == "stale"
+    rc, made = cli_json(capsys, "draft", "votecount", game)  # what a poll pass does: render and store
+    assert made[0]["id"] == did and "Dan (#4" in made[0]["body"]
+    assert state(capsys, game, did)["state"] == "fresh"
+
+
+def test_an_edited_stale_draft_keeps_the_edit_and_shows_it_against_the_fresh_render(game, capsys):
+    did = drafted_votecount(capsys, game)
+    with Store(game.parent / "s.sqlite") as s:  # what the preview's Edit form does
+        body = s.draft(did).body
+        s.edit_draft(did, body + "\nMod note: day ends at the deadline, no extensions.", datetime.now(timezone.utc))
+    assert state(capsys, game, did)["state"] == "fresh"  # an edit alone is not stale: the count is current
+    new_posts(game, ("Dan", "[b]vote: Eve[/b]"))
+
+    st = state(capsys, game, did)
+    assert st["state"] == "stale" and st["edited"]
+    assert "+++ fresh render" in st["diff"] and "--- your edit" in st["diff"]
+    assert "-Mod note: day ends at the deadline" in st["diff"] and "+[b]Eve[/b] (3)" in st["diff"]
+    rc, out, _ = cli(capsys, "drafts", "--show", str(did), game)
+    assert "STALE" in out and "your edit against the fresh render" in out and "+[b]Eve[/b] (3)" in out
+
+    # draft --print shows the stored text (the GM's edit) under the id, and says it is stale
+    rc, out, _ = cli(capsys, "draft", "votecount", "--print", game)
+    assert f"draft {did}:" in out and "[stale, edited]" in out and "Mod note: day ends" in out
+    assert "Dan (#4" not in out
+
+    rc, out, err = cli(capsys, "publish", str(did), game)
+    assert rc != 0 and "--stale-ok" in err and "Your edit is kept" in err and outbox(game) == []
+
+
+def test_tick_auto_publishes_counts_but_never_a_stale_edit(tmp_path, capsys):
+    write_posts(tmp_path, POSTS, T0)
+    players = players_toml(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"], {"Ann": "mafia"})
+    cfg = tmp_path / "forummod.toml"
+    day = f'[games.g.schedule]\nstart = "{T0.isoformat()}"\nvote_close = "20000h"\nday_end = "20000h"\n'
+    cfg.write_text(archive_config(tmp_path, players, tables=day + '[games.g.publish]\nauto = ["votecount"]\n'),
+                   encoding="utf-8")
+    assert main(["poll", "--config", str(cfg)]) == 0
+    did = drafted_votecount(capsys, cfg)
+    with Store(tmp_path / "s.sqlite") as s:
+        s.edit_draft(did, s.draft(did).body + "\nMod: hammer is on.", datetime.now(timezone.utc))
+    write_posts(tmp_path, POSTS + [("Dan", "[b]vote: Eve[/b]")], T0)
+    capsys.readouterr()
+    main(["tick", "--config", str(cfg)])
+    assert "g: D1" in capsys.readouterr().out  # still the day the edited count is about
+    assert outbox(cfg) == [] and state(capsys, cfg, did)["state"] == "stale"

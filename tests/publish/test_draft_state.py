@@ -1,0 +1,58 @@
+"""The one state model of a draft's publication (issue 15, item 3): precedence of the states
+and the flag each refusal names."""
+
+from dataclasses import dataclass
+
+from forummod.draft_state import Fresh, Source, State, content_key, draft_state
+
+
+@dataclass(frozen=True)
+class Row:
+    id: int = 7
+    kind: str = "votecount"
+    phase: str = "D1"
+    title: str = "Vote Count"
+    body: str = "Eve (2)"
+    status: str = "draft"
+    edited_by_gm: bool = False
+
+
+@dataclass(frozen=True)
+class Pub:
+    state: str
+
+
+WAS = Source("D1", 3, None, content_key("Vote Count", "Eve (2)"))
+
+
+def fresh(body: str, last_post: int = 4) -> Fresh:
+    return Fresh("Vote Count", body, Source("D1", last_post, None, content_key("Vote Count", body)))
+
+
+def test_an_identical_rerender_is_fresh_and_a_different_one_stale_naming_stale_ok():
+    assert draft_state(Row(), None, WAS, fresh("Eve (2)")).state == State.FRESH
+    st = draft_state(Row(), None, WAS, fresh("Eve (3)"))
+    assert st.state == State.STALE and st.state.flag == "--stale-ok"
+    assert "--stale-ok" in st.refusal() and "--resend" not in st.refusal()
+    assert "posts up to #3" in st.changed and "posts up to #4" in st.changed
+    assert "-Eve (2)" in st.diff and "+Eve (3)" in st.diff
+
+
+def test_an_unsettled_publication_outranks_staleness_and_names_resend():
+    for pub in ("sending", "uncertain"):
+        st = draft_state(Row(), Pub(pub), WAS, fresh("Eve (3)"))
+        assert st.state == State(pub) and st.state.flag == "--resend" and st.refusal() is None  # publish explains
+
+
+def test_published_discarded_parts_and_unchecked_drafts():
+    assert draft_state(Row(status="published"), Pub("sent"), WAS, None).state == State.PUBLISHED
+    assert draft_state(Row(status="discarded"), None, WAS, fresh("x")).state == State.DISCARDED
+    assert draft_state(Row(), None, WAS, fresh("Eve (2)"), parts=2).state == State.PARTS
+    assert draft_state(Row(), None, WAS, None).state == State.FRESH  # not re-rendered: nothing says stale
+    assert draft_state(Row(), None, None, fresh("Eve (3)")).state == State.FRESH  # no recorded render
+
+
+def test_a_draft_that_no_longer_applies_is_stale():
+    gone = Fresh(None, None, Source("D1", 9, 2, ""))
+    st = draft_state(Row(), None, WAS, gone)
+    assert st.state == State.STALE and "no longer applies" in st.changed
