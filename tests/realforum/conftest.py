@@ -1,10 +1,10 @@
-"""Fixtures of the real-forum suite: FlaskBB, Spirit, MyBB and phpBB on 127.0.0.1, seeded with
+"""Fixtures of the real-forum suite: FlaskBB, Spirit, MyBB, phpBB and SMF on 127.0.0.1, seeded with
 game_script.toml.
 
-    flaskbb_forum, spirit_forum, mybb_forum, phpbb_forum
+    flaskbb_forum, spirit_forum, mybb_forum, phpbb_forum, smf_forum
                                   session scope: installed (cached), seeded (cached), started once
     real_forum                    session scope, parametrized over every engine
-    flaskbb_fresh, spirit_fresh, mybb_fresh, phpbb_fresh, fresh_forum
+    flaskbb_fresh, spirit_fresh, mybb_fresh, phpbb_fresh, smf_fresh, fresh_forum
                                   function scope: the same servers, reset to the seeded state
                                   after the test (use them in tests that write)
     game_script                   the parsed game script (no server)
