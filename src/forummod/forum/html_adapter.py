@@ -180,17 +180,14 @@ class HtmlAdapter(FormWriter):
         # message per row, e.g. phpBB); otherwise it is a conversation id (FlaskBB, Spirit),
         # another numbering that can equal a stored message's id and must not hide a new PM.
         rows_are_messages = not spec.page.id
-        read_here: set[str] = set()
         for row in rows:
             key = f"row:{row.id}"
-            if ((rows_are_messages or spec.folder_pages) and row.id in known_ids) or (row.version and seen.get(key) == row.version) \
-                    or (spec.folder_pages and row.id in read_here):  # an earlier page showed it
+            if (rows_are_messages and row.id in known_ids) or (row.version and seen.get(key) == row.version):
                 new_seen[key] = row.version
                 continue
             for msg in self.read_message(row):
-                if msg.message_id not in known_ids and msg.message_id not in read_here:
+                if msg.message_id not in known_ids:
                     messages.append(msg)
-                    read_here.add(msg.message_id)
             new_seen[key] = row.version
         new_cursor = Cursor(stream="inbox", last_page=1, pages_total=1,
                             last_post_id=messages[-1].message_id if messages else (cursor.last_post_id if cursor else None),

@@ -359,9 +359,6 @@ class InboxSpec:
     page_subject: tuple[Extractor, ...] = ()
     page_recipients: tuple[Extractor, ...] = ()
     message_url: str = ""  # template with {id} when rows carry no link
-    #: a message page shows the folder's page of messages (SMF's default display mode), so rows
-    #: are message ids and one page read covers every row whose message it showed
-    folder_pages: bool = False
     marks_read: str = ""  # what reading does to unread state on this engine (documentation)
 
 
@@ -625,7 +622,6 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
             page_subject=_extractors(inbox, "subject", f"{where}: inbox"),
             page_recipients=_extractors(inbox, "recipients", f"{where}: inbox"),
             message_url=inbox.get("message_url", ""),
-            folder_pages=bool(inbox.get("folder_pages", False)),
             marks_read=inbox.get("marks_read", ""),
         ),
         reply=_write_spec(data.get("reply", {}), f"{where}: reply"),
