@@ -1,10 +1,10 @@
-"""Fixtures of the real-forum suite: FlaskBB, Spirit, MyBB and phpBB on 127.0.0.1, seeded with
+"""Fixtures of the real-forum suite: FlaskBB, Spirit, MyBB, phpBB and SMF on 127.0.0.1, seeded with
 game_script.toml.
 
-    flaskbb_forum, spirit_forum, mybb_forum, phpbb_forum
+    flaskbb_forum, spirit_forum, mybb_forum, phpbb_forum, smf_forum
                                   session scope: installed (cached), seeded (cached), started once
     real_forum                    session scope, parametrized over every engine
-    flaskbb_fresh, spirit_fresh, mybb_fresh, phpbb_fresh, fresh_forum
+    flaskbb_fresh, spirit_fresh, mybb_fresh, phpbb_fresh, smf_fresh, fresh_forum
                                   function scope: the same servers, reset to the seeded state
                                   after the test (use them in tests that write)
     game_script                   the parsed game script (no server)
@@ -30,10 +30,11 @@ from .harness import EngineUnavailable
 from .mybb_engine import MyBBForum
 from .phpbb_engine import PhpBBForum
 from .script import GameScript
+from .smf_engine import SmfForum
 from .spirit_engine import SpiritForum
 
 ENGINES: dict[str, type[RealForum]] = {"flaskbb": FlaskBBForum, "spirit": SpiritForum, "mybb": MyBBForum,
-                                    "phpbb": PhpBBForum}
+                                    "phpbb": PhpBBForum, "smf": SmfForum}
 FORUM_FIXTURES = frozenset({f"{e}_{kind}" for e in ENGINES for kind in ("forum", "fresh")} | {"real_forum", "fresh_forum"})
 _started: list[RealForum] = []
 _unavailable: dict[str, str] = {}
@@ -99,6 +100,13 @@ def phpbb_forum(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealForum]
     forum.close()
 
 
+@pytest.fixture(scope="session")
+def smf_forum(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealForum]:
+    forum = _provide("smf", tmp_path_factory)
+    yield forum
+    forum.close()
+
+
 @pytest.fixture(scope="session", params=sorted(ENGINES))
 def real_forum(request: pytest.FixtureRequest) -> RealForum:
     return request.getfixturevalue(f"{request.param}_forum")
@@ -129,6 +137,11 @@ def mybb_fresh(mybb_forum: RealForum) -> Iterator[RealForum]:
 @pytest.fixture
 def phpbb_fresh(phpbb_forum: RealForum) -> Iterator[RealForum]:
     yield from _fresh(phpbb_forum)
+
+
+@pytest.fixture
+def smf_fresh(smf_forum: RealForum) -> Iterator[RealForum]:
+    yield from _fresh(smf_forum)
 
 
 @pytest.fixture
