@@ -22,8 +22,15 @@ from __future__ import annotations
 import difflib
 import hashlib
 from dataclasses import dataclass
+from datetime import timedelta
 from enum import Enum
 from typing import Any
+
+#: When, after an uncertain send, the marker is searched for (by `publish`, `poll` and `tick`).
+#: Nothing found at the last point rules the post out: a forum that applies a POST late does it
+#: within seconds, and shows it in the thread or the sent folder by then. Whole drafts and
+#: each part of a split one follow the same schedule.
+SEARCH_SCHEDULE = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))
 
 
 class State(str, Enum):

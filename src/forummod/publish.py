@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Literal
 
+from forummod.draft_state import SEARCH_SCHEDULE  # when an uncertain send is searched for
 from forummod.errors import ForumError, PublishError, UsageError
 from forummod.forum.base import ThreadRef
 from forummod.forum.write import PublishUncertain
@@ -46,11 +47,6 @@ log = logging.getLogger("forummod.publish")
 #: A "sending" record younger than this may belong to a send still in flight (another
 #: process); if the forum does not show the post yet, wait rather than send a second copy.
 SENDING_GRACE = timedelta(minutes=2)
-
-#: When, after an uncertain send, the marker is searched for (by `publish`, `poll` and `tick`).
-#: Nothing found at the last point rules the post out: a forum that applies a POST late does it
-#: within seconds, and shows it in the thread or the sent folder by then.
-SEARCH_SCHEDULE = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))
 
 _ADVICE = re.compile(r"[;.:]?\s*(?:it may have been posted: )?look for it(?: \(find_published\))?"
                      r"(?: before sending again)?", re.IGNORECASE)

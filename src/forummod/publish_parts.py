@@ -17,15 +17,15 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
+from forummod.draft_state import SEARCH_SCHEDULE
 from forummod.errors import ForumError, PublishError
 from forummod.forum.base import ThreadRef
 from forummod.forum.write import PublishUncertain
 from forummod.render.marker import embed_marker
 
-SEARCH_SCHEDULE = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))  # as publish.py
 
 #: Room kept for "(12/12)" and the blank line after it.
 HEADER_ROOM = len("(99/99)\n\n")

@@ -29,6 +29,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -210,16 +211,26 @@ class RealForum:
     def db_conversations(self, user: str | None = None) -> list[ForumConversation]:
         raise NotImplementedError
 
+    def page_readers(self) -> Any:
+        """The engine module's own page readers: `parse_thread_page(html, thread_id)`,
+        `parse_inbox(html)` and `parse_conversation(html, conversation_id)`."""
+        return sys.modules[type(self).__module__]
+
     def http_posts(self, page: int = 1, thread: str = "game",
                    session: requests.Session | None = None) -> list[ForumPost]:
-        raise NotImplementedError
+        s = session or self.session()
+        return self.page_readers().parse_thread_page(self._get(s, self.thread_url(page, thread)).text,
+                                                     self.thread_info(thread)["id"])
 
     def http_inbox(self, user: str | None = None, session: requests.Session | None = None) -> list[dict]:
-        raise NotImplementedError
+        s = session or self.login(user or self.script.gm)
+        return self.page_readers().parse_inbox(self._get(s, self.inbox_url()).text)
 
     def http_conversation(self, user: str | None, conversation_id: int,
                           session: requests.Session | None = None) -> ForumConversation:
-        raise NotImplementedError
+        s = session or self.login(user or self.script.gm)
+        return self.page_readers().parse_conversation(self._get(s, self.conversation_url(conversation_id)).text,
+                                                      conversation_id)
 
     #: the engine keeps sessions on the server, so a test can make it forget one
     can_expire_sessions: ClassVar[bool] = False

@@ -151,20 +151,6 @@ class MyBBForum(PhpForum):
         return self.send_pm(name, names[other], subject, text, session=session,
                             path=f"private.php?action=send&pmid={conversation_id}&do=reply")
 
-    def http_posts(self, page: int = 1, thread: str = "game",
-                   session: requests.Session | None = None) -> list[ForumPost]:
-        s = session or self.session()
-        return parse_thread_page(self._get(s, self.thread_url(page, thread)).text, self.thread_info(thread)["id"])
-
-    def http_inbox(self, user: str | None = None, session: requests.Session | None = None) -> list[dict]:
-        s = session or self.login(user or self.script.gm)
-        return parse_inbox(self._get(s, self.inbox_url()).text)
-
-    def http_conversation(self, user: str | None, conversation_id: int,
-                          session: requests.Session | None = None) -> ForumConversation:
-        s = session or self.login(user or self.script.gm)
-        return parse_conversation(self._get(s, self.conversation_url(conversation_id)).text, conversation_id)
-
     # ------------------------------------------------------------------ database
 
     can_expire_sessions = True

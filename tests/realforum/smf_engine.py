@@ -403,15 +403,6 @@ class SmfForum(PhpForum):
             values["to"] = self._names()[int(to)]
         return self._pm(s, name, f"index.php?action=pm;sa=send;f=inbox;pmsg={last};quote;u={author}", values)
 
-    def http_posts(self, page: int = 1, thread: str = "game",
-                   session: requests.Session | None = None) -> list[ForumPost]:
-        s = session or self.session()
-        return parse_thread_page(self._get(s, self.thread_url(page, thread)).text, self.thread_info(thread)["id"])
-
-    def http_inbox(self, user: str | None = None, session: requests.Session | None = None) -> list[dict]:
-        s = session or self.login(user or self.script.gm)
-        return parse_inbox(self._get(s, self.inbox_url()).text)
-
     def http_conversation(self, user: str | None, conversation_id: int,
                           session: requests.Session | None = None) -> ForumConversation:
         s = session or self.login(user or self.script.gm)
