@@ -91,6 +91,7 @@ class DraftState:
     fresh: Fresh | None  # the render now (None: not checked)
     publication: str | None  # the publication record's state, if any
     diff: str = ""  # stale: the stored text (the GM's edit, if edited) to the fresh render, a unified diff
+    stored_hash: str = ""  # the stored text's own hash: what a draft without a recorded render is compared by
 
     @property
     def stale(self) -> bool:
@@ -104,15 +105,20 @@ class DraftState:
         now = self.fresh.source
         if self.fresh.body is None:
             return f"it no longer applies (now {now.describe()})"
-        was = self.rendered_from.describe() if self.rendered_from else "an earlier render"
+        was = self.rendered_from.describe() if self.rendered_from else "an earlier render (not recorded)"
         return f"rendered from {was}; a render from {now.describe()} reads differently"
 
     @property
     def _differs(self) -> bool:
         f, was = self.fresh, self.rendered_from
-        # no recorded render (a draft stored before renders were recorded, or not by a render):
-        # nothing to compare with; the next poll's render records one for an unedited draft
-        return f is not None and was is not None and f.source.render_hash != was.render_hash
+        if f is None:
+            return False
+        if was is None:
+            # no recorded render (a store from before migration 5, or a text not written by a
+            # render): its own text is all there is to compare, so it is fresh only when a render
+            # now writes exactly it; an edit without a record is always shown against the render
+            return f.source.render_hash != self.stored_hash
+        return f.source.render_hash != was.render_hash
 
     def refusal(self) -> str | None:
         """Why `publish` must not send this draft as it stands, naming the flag (None: send)."""
@@ -150,7 +156,8 @@ def draft_state(draft: Any, publication: Any, rendered_from: Source | None, fres
     """
     pub = publication.state if publication is not None else None
     edited = bool(draft.edited_by_gm)
-    base = DraftState(draft.id, draft.kind, State.FRESH, edited, rendered_from, fresh, pub)
+    stored = content_key(draft.title, draft.body)
+    base = DraftState(draft.id, draft.kind, State.FRESH, edited, rendered_from, fresh, pub, stored_hash=stored)
     if draft.status == "discarded":
         return _with(base, State.DISCARDED)
     if draft.status == "published" or pub == "sent":
@@ -160,7 +167,7 @@ def draft_state(draft: Any, publication: Any, rendered_from: Source | None, fres
     if base._differs:
         diff = "".join(difflib.unified_diff(_lines(draft.body), _lines(fresh.body or ""),
                                             "your edit" if edited else "stored draft", "fresh render"))
-        return DraftState(draft.id, draft.kind, State.STALE, edited, rendered_from, fresh, pub, diff)
+        return DraftState(draft.id, draft.kind, State.STALE, edited, rendered_from, fresh, pub, diff, stored)
     return _with(base, State.PARTS if parts > 1 else State.FRESH)
 
 
@@ -169,4 +176,5 @@ def _lines(text: str) -> list[str]:
 
 
 def _with(s: DraftState, state: State) -> DraftState:
-    return DraftState(s.draft_id, s.kind, state, s.edited, s.rendered_from, s.fresh, s.publication, s.diff)
+    return DraftState(s.draft_id, s.kind, state, s.edited, s.rendered_from, s.fresh, s.publication, s.diff,
+                      s.stored_hash)

@@ -143,3 +143,50 @@ def test_tick_auto_publishes_counts_but_never_a_stale_edit(tmp_path, capsys):
     main(["tick", "--config", str(cfg)])
     assert "g: D1" in capsys.readouterr().out  # still the day the edited count is about
     assert outbox(cfg) == [] and state(capsys, cfg, did)["state"] == "stale"
+
+
+
+def _as_schema_4_store(cfg: Path) -> None:
+    """The store as a forummod before migration 5 left it: drafts, but no render records."""
+    import sqlite3
+
+    db = sqlite3.connect(cfg.parent / "s.sqlite")
+    db.execute("DROP TABLE draft_renders")
+    db.execute("UPDATE meta SET value='4' WHERE key='schema_version'")
+    db.commit()
+    db.close()
+
+
+def test_a_draft_from_a_schema_4_store_is_rerendered_and_compared_not_taken_as_fresh(game, capsys):
+    did = drafted_votecount(capsys, game)
+    _as_schema_4_store(game)
+    with Store(game.parent / "s.sqlite") as s:  # migration 5 runs; the old draft has no render record
+        assert s.draft_render(did) is None and s.draft(did).status == "draft"
+    assert state(capsys, game, did)["state"] == "fresh"  # a render now writes exactly its text
+
+    new_posts(game, ("Dan", "[b]vote: Eve[/b]"))  # a poll fetches; it does not re-render the draft
+    st = state(capsys, game, did)
+    assert st["state"] == "stale" and st["rendered_from"] is None and "not recorded" in st["changed"]
+    assert "+[b]Eve[/b] (3)" in st["diff"]
+    rc, out, err = cli(capsys, "publish", str(did), game)
+    assert rc != 0 and "--stale-ok" in err and outbox(game) == []
+
+    rc, made = cli_json(capsys, "draft", "votecount", game)  # the next render records what it came from
+    assert made[0]["id"] == did and state(capsys, game, did)["state"] == "fresh"
+    with Store(game.parent / "s.sqlite") as s:
+        assert s.draft_render(did) is not None
+
+
+def test_draft_print_and_the_stored_draft_show_one_text_under_one_id(game, capsys):
+    did = drafted_votecount(capsys, game)
+    for edit in (None, "[b]My own count[/b]\nEve (2)"):
+        if edit is not None:
+            with Store(game.parent / "s.sqlite") as s:
+                s.edit_draft(did, edit, datetime.now(timezone.utc))
+        rc, out, _ = cli(capsys, "draft", "votecount", "--print", game)
+        with Store(game.parent / "s.sqlite") as s:
+            stored = s.draft(did).body
+        assert rc == 0 and out.splitlines()[0].startswith(f"draft {did}:")
+        assert "\n".join(out.splitlines()[1:]).strip() == stored.strip()
+        rc, made = cli_json(capsys, "draft", "votecount", game)
+        assert [m["id"] for m in made] == [did] and made[0]["body"] == stored
