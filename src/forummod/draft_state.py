@@ -178,3 +178,28 @@ def _lines(text: str) -> list[str]:
 def _with(s: DraftState, state: State) -> DraftState:
     return DraftState(s.draft_id, s.kind, state, s.edited, s.rendered_from, s.fresh, s.publication, s.diff,
                       s.stored_hash)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a game stands, for ordering its drafts: its phase now ("setup" before the first)
+    and whether it is over (an outcome, or the game switched off in the config)."""
+
+    phase: str
+    finished: bool = False
+
+
+def past_reason(kind: str, phase: str, status: str, pos: Position | None) -> str:
+    """Why an open draft belongs to the past ("" when it is part of what the GM does now).
+
+    Such a draft is folded away on the page and published only from the unfolded part: a vote
+    count of yesterday or a dawn post of a finished game is rarely what the GM means to send.
+    Role PMs stay current (a replacement's comes in any phase); the game-over post is the
+    current step of a finished game."""
+    if status != "draft" or pos is None:
+        return ""
+    if pos.finished:
+        return "" if kind == "game_over" else "the game is over"
+    if kind in ("role_pm", "game_over") or not pos.phase or phase == pos.phase:
+        return ""
+    return f"of {phase}; the game is in {pos.phase} now"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from forummod.draft_state import DraftState, Fresh, Source, content_key, draft_state
+from forummod.draft_state import DraftState, Fresh, Position, Source, content_key, draft_state
 from forummod.render import game_view, phrasebook_for, plan_kind, render_post
 from forummod.render.plan import END, GM, SETUP, THREAD
 
@@ -75,9 +75,11 @@ def draft_state_of(ws: Any, draft: Any, analysis: Any = None, *, check: bool = T
     return draft_state(draft, ws.store.publication(draft.id), recorded_source(ws, draft.id), fresh)
 
 
-def draft_states(ws: Any, drafts: Sequence[Any], *, check: bool = True) -> dict[int, DraftState]:
-    """`draft_state_of` for many drafts, analysing each game once."""
-    analyses: dict[str, Any] = {}
+def draft_states(ws: Any, drafts: Sequence[Any], *, check: bool = True,
+                 analyses: dict[str, Any] | None = None) -> dict[int, DraftState]:
+    """`draft_state_of` for many drafts, analysing each game once (`analyses`: a dict to reuse
+    analyses from and keep the ones made here in, by game id)."""
+    analyses = {} if analyses is None else analyses
     out = {}
     for d in drafts:
         a = None
@@ -87,3 +89,14 @@ def draft_states(ws: Any, drafts: Sequence[Any], *, check: bool = True) -> dict[
             a = analyses[d.game]
         out[d.id] = draft_state_of(ws, d, a, check=check and a is not None)
     return out
+
+
+def game_position(ws: Any, game_id: str, analysis: Any = None) -> Position | None:
+    """The game's phase now and whether it is over (None: a game no longer in the config)."""
+    if game_id not in ws.cfg.games:
+        return None
+    if analysis is None:
+        analysis = ws.analyse(game_id)
+    st = analysis.state
+    return Position(st.phase.name if st.phase is not None else SETUP,
+                    st.outcome is not None or not ws.cfg.game(game_id).active)

@@ -211,14 +211,61 @@ def _note_not_found(ws: Any, pub: Any) -> None:
                       {"started_at": pub.started_at.isoformat(), "not_found": done}, ws.clock())
 
 
+def _by_hand_key(draft_id: int) -> str:
+    return f"publication-by-hand:{draft_id}"
+
+
+def by_hand(ws: Any, pub: Any) -> datetime | None:
+    """When the GM took this attempt's text to post it by hand (None: forummod sends it)."""
+    got = ws.store.snapshot(pub.game, _by_hand_key(pub.draft_id)) or {}
+    return pub.started_at if got.get("started_at") == pub.started_at.isoformat() else None
+
+
+def record_by_hand(ws: Any, draft_id: int, *, stale_ok: bool = False) -> Outgoing:
+    """The GM posts this draft by hand (a forum forummod cannot post to, or a browser at hand):
+    record the attempt with its marker first, as `publish` does, and return the exact text to
+    paste, marker included. Every later `poll`/`tick` searches for the marker until the post is
+    found (then the draft is published, with its link); `publish` never sends it a second time
+    unless `--resend` (the GM did not post it after all). A stale draft is refused as `publish`
+    refuses it; a draft longer than the forum takes is refused (only `publish` splits)."""
+    d = _open_draft(ws, draft_id)
+    pub = ws.store.publication(draft_id)
+    if d.status == "published" or (pub is not None and pub.state == "sent"):
+        raise UsageError(f"draft {draft_id} is already published; nothing to post")
+    if not ws.cfg.game(d.game).publish.marker:
+        raise UsageError(f"draft {draft_id}: the game's publish.marker is off, so a post made by hand cannot be "
+                         "recognised; copy the raw text, post it, then discard the draft")
+    if pub is not None:  # an attempt exists (copied before, or a send that went wrong): the same marker
+        return outgoing(ws, d, pub.marker)
+    from forummod import publish_parts
+    from forummod.freshness import draft_state_of
+
+    st = draft_state_of(ws, d)
+    if st.refusal() and not stale_ok:
+        raise PublishError(st.refusal())
+    if publish_parts.plan(ws, d).split:
+        raise UsageError(f"draft {draft_id} is longer than one post on this forum: publish it from forummod, "
+                         "which sends it in numbered parts")
+    pub = ws.store.begin_publication(draft_id, d.game, new_marker(draft_id), ws.clock())
+    ws.store.remember(d.game, _by_hand_key(draft_id), {"started_at": pub.started_at.isoformat()}, ws.clock())
+    ws.store.finish_publication(draft_id, ws.clock(), remote_id=None, url=None, state="uncertain",
+                                error="copied to post by hand")
+    return outgoing(ws, d, pub.marker)
+
+
 def ruled_out(ws: Any, pub: Any) -> bool:
-    """A search at or after the schedule's last point found nothing: the post is not there."""
+    """A search at or after the schedule's last point found nothing: the post is not there.
+    A post made by hand may come any time: only the GM rules it out (`--resend`)."""
+    if by_hand(ws, pub):
+        return False
     last = pub.started_at + SEARCH_SCHEDULE[-1]
     return any(t >= last for t in searches(ws, pub))
 
 
 def search_due(ws: Any, pub: Any) -> bool:
-    """A point of the schedule has passed with no search since it."""
+    """A point of the schedule has passed with no search since it (a post made by hand: every poll)."""
+    if by_hand(ws, pub):
+        return True
     now, done = ws.clock(), searches(ws, pub)
     due = [pub.started_at + step for step in SEARCH_SCHEDULE if pub.started_at + step <= now]
     return bool(due) and not any(t >= due[-1] for t in done)
@@ -227,6 +274,11 @@ def search_due(ws: Any, pub: Any) -> bool:
 def _still_uncertain(ws: Any, out: Outgoing, pub: Any) -> str:
     done = searches(ws, pub)
     where = "the game thread's last pages" if out.channel == "reply" else f"your sent messages (to {out.to})"
+    if by_hand(ws, pub):
+        return (f"draft {out.draft_id} ({out.kind}): you took its text at {pub.started_at:%Y-%m-%d %H:%M} to post "
+                f"by hand, and {where} show no post carrying its marker {pub.marker} yet. Once you posted it "
+                "(marker line included), 'forummod poll' records it as published. If you did not post it, "
+                f"'forummod publish {out.draft_id} --resend' sends it from here.")
     nxt = next((pub.started_at + step for step in SEARCH_SCHEDULE
                 if not any(t >= pub.started_at + step for t in done)), None)
     plan = ", ".join(f"+{_fmt(step)}" for step in SEARCH_SCHEDULE)

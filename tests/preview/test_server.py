@@ -53,12 +53,17 @@ def test_a_foreign_host_header_is_refused(served):
     assert request(server, "GET", f"/?token={server.token}", host="evil.example")[0] == 403
 
 
-def test_the_page_allows_no_script_and_shows_no_injected_markup(served):
+def test_the_page_allows_only_its_own_script_file_and_shows_no_injected_markup(served):
+    import re
+
     server, ws, ids, _ = served
     status, headers, page = request(server, "GET", f"/?token={server.token}")
-    assert "script-src" not in headers["Content-Security-Policy"]
-    assert headers["Content-Security-Policy"].startswith("default-src 'none'")
-    assert "<script" not in page.lower() and "onerror=" not in page and "javascript:" not in page.lower()
+    csp = headers["Content-Security-Policy"]
+    assert csp.startswith("default-src 'none'") and "script-src 'self';" in csp and "connect-src 'self';" in csp
+    assert "unsafe-inline" not in csp.split("style-src")[0] and "unsafe-eval" not in csp
+    assert re.findall(r"<script[^>]*>", page, re.I) == [f'<script src="/drafts.js?token={server.token}" defer>']
+    assert "</script>" in page and re.search(r"<script[^>]*>\s*[^<\s]", page) is None  # nothing inline
+    assert "onerror=" not in page and "javascript:" not in page.lower()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the player's name, as text
 
 
@@ -120,7 +125,8 @@ def _new_vote(ws, tmp_game_root, voter: str, target: str) -> None:
     posts = tmp_game_root / "posts.jsonl"
     lines = posts.read_text(encoding="utf-8").splitlines()
     n = len(lines) + 1
-    lines.append(json.dumps({"id": n, "number": n, "author": voter, "created_at": "2026-03-02T10:50:00+00:00",
+    lines.append(json.dumps({"id": n, "number": n, "author": voter, "created_at": "2026-01-05T14:50:00+00:00",  # in D1, before now (at(6))
+                            
                              "bbcode": f"[b]Vote: {target}[/b]"}))
     posts.write_text("\n".join(lines) + "\n", encoding="utf-8")
     poll_game(ws, "g")

@@ -1,18 +1,25 @@
 """The preview page's HTML (pure): drafts as the forum would show them, raw markup, buttons.
 
-No JavaScript at all: Publish opens a confirmation (a `<details>`), buttons are plain forms posting to the same origin with the access
-token, so the page works under a CSP that allows no script, and anything a sanitizer
-missed still could not run.
+Per game, the vote count first, then the drafts in the order the GM acts on them
+(`next_step`); open drafts of an earlier phase or a finished game are folded away (a closed
+`<details>`), and only their unfolded form can publish them (it carries `folded_ok`, which the
+server asks for). Everything works without JavaScript: Publish opens a confirmation (a
+`<details>`), buttons are plain forms posting to the same origin with the access token, the
+raw text sits in a readonly textarea, "Preview" re-renders the page with the unsaved edit.
+The one small script (`DRAFTS_JS`, served from the server's own origin: the CSP allows no
+inline script and no other source) adds the copy buttons and the live preview while editing.
+`drafts_section` is the drafts part alone, for a page that embeds it (the console).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from jinja2 import Environment
 from markupsafe import Markup
 
+from forummod.draft_state import Position, past_reason
 from forummod.preview.html import render_markup
 from forummod.render.models import GM_KINDS
 
@@ -43,10 +50,57 @@ class DraftCard:
     changed: str = ""  # stale: what changed since the draft was rendered
     diff: str = ""  # stale: the stored text (the GM's edit) to the fresh render, a unified diff
     url: str = ""  # the published post or PM, once the forum gave its link
+    past: str = ""  # why an open draft belongs to the past (earlier phase, finished game): folded away
+    game_phase: str = ""  # the game's phase now ("" not known)
+    outgoing: str = ""  # exactly what the forum gets, marker included, once an attempt recorded its marker
+    by_hand: str = ""  # when the GM took the text to post it by hand ("" not)
 
     @property
     def markup_mismatch(self) -> bool:
         return bool(self.engine_markup) and self.engine_markup != self.markup
+
+    @property
+    def shown_markup(self) -> str:
+        """The markup the rendering uses: the forum's when the draft's does not match it."""
+        return self.engine_markup if self.markup_mismatch else self.markup
+
+    @property
+    def gm_only(self) -> bool:
+        return self.kind in GM_KINDS or self.target == "gm"
+
+    @property
+    def todo(self) -> str:
+        """What the GM does next with this draft, in a few words."""
+        if self.status != "draft":
+            return ""
+        if self.gm_only:
+            return "Read: your notes, never posted"
+        if self.by_hand and self.state in ("uncertain", "sending"):
+            return "Posted by hand? The next poll finds it by its marker"
+        if self.state in ("uncertain", "sending"):
+            return "Settle: the last send may have reached the forum"
+        if self.state == "failed":
+            return "Retry: the last send failed"
+        where = f"PM to {self.target[3:]}" if self.target.startswith("pm:") else "reply in the game thread"
+        return ("Check, then send: stale since rendered" if self.state == "stale" else "Send") + f" ({where})"
+
+
+#: The order of what the GM does in a phase: the count, then closing the day, the night's
+#: results, the new day, PMs, prods; their own notes last (read, never posted).
+NEXT_STEP = ("votecount", "game_over", "day_end", "night_result", "day_start", "role_pm", "prod", "warnings")
+
+
+def next_step(c: DraftCard) -> tuple[int, int, int]:
+    """Sort key of the open drafts of now: the vote count first, then a send to settle (an
+    uncertain or failed attempt), then posts to the thread before PMs, in `NEXT_STEP` order."""
+    kind = NEXT_STEP.index(c.kind) if c.kind in NEXT_STEP else len(NEXT_STEP)
+    if c.kind == "votecount":
+        return (0, 0, c.id)
+    if c.state in ("uncertain", "sending", "failed"):
+        return (1, kind, c.id)
+    if c.gm_only:
+        return (4, kind, c.id)
+    return (2 if c.target == "thread" else 3, kind, c.id)
 
 
 def engine_markup(cfg: Any, game_id: str) -> str:
@@ -61,10 +115,13 @@ def engine_markup(cfg: Any, game_id: str) -> str:
     return prof.markup if prof is not None else ""
 
 
-def card(row: Any, pub: Any, engine: str = "", st: Any = None) -> DraftCard:
+def card(row: Any, pub: Any, engine: str = "", st: Any = None, position: Position | None = None,
+         outgoing: str = "", by_hand: str = "") -> DraftCard:
     """`engine`: the forum's markup. When the draft's differs, the card shows what the forum
     would really display: the draft's text read as the forum's markup (raw tags and all).
-    `st`: the draft's `draft_state.DraftState` (the page shows the same state as `drafts`)."""
+    `st`: the draft's `draft_state.DraftState` (the page shows the same state as `drafts`).
+    `position`: where the game stands (folds away drafts of the past). `outgoing`: the text
+    with its marker, once an attempt recorded one; `by_hand`: when the GM took it by hand."""
     if row.kind in GM_KINDS or row.target == "gm":
         engine = ""  # the GM's own notes are never posted: shown as written
     shown = engine if engine and engine != row.markup else row.markup
@@ -78,14 +135,13 @@ def card(row: Any, pub: Any, engine: str = "", st: Any = None) -> DraftCard:
         publishable=row.status == "draft" and row.kind not in GM_KINDS and row.target != "gm",
         engine_markup=engine,
         state=st.state.value if st is not None else row.status, changed=st.changed if st is not None else "",
-        diff=st.diff if st is not None else "", url=(pub.url or "") if pub is not None else "")
+        diff=st.diff if st is not None else "", url=(pub.url or "") if pub is not None else "",
+        past=past_reason(row.kind, row.phase, row.status, position),
+        game_phase=position.phase if position is not None else "", outgoing=outgoing, by_hand=by_hand)
 
 
-_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>forummod — drafts</title>
-<style>
+
+_STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:980px;padding:1em;color:#222;background:#f6f6f3}
 h1{font-size:1.4em} h2{margin-top:2em;border-bottom:1px solid #ccc}
 .flash{background:#fff6d6;border:1px solid #e0c96a;padding:.5em 1em}
@@ -93,82 +149,269 @@ h1{font-size:1.4em} h2{margin-top:2em;border-bottom:1px solid #ccc}
 .draft{background:#fff;border:1px solid #ccc;border-radius:6px;margin:1em 0;padding:.8em 1em}
 .draft.published{opacity:.75} .draft.discarded{opacity:.5}
 .draft.stale{border-color:#c60} .stale-note{background:#fff0e0;border:1px solid #c60;padding:.4em .8em}
+.todo{font-weight:bold;color:#1a5e3a} .past-note{background:#eef;border:1px solid #99b;padding:.4em .8em}
 pre.diff{background:#f4f4f4;font:13px/1.4 ui-monospace,monospace;overflow-x:auto;padding:.5em}
-.meta{color:#666;font-size:.9em} .status{font-weight:bold}
+.meta{color:#595959;font-size:.9em} .status{font-weight:bold}
 .rendered{border-left:3px solid #88a;padding:.3em 1em;margin:.6em 0;overflow-wrap:anywhere}
+.rendered.live{border-left-color:#2a7;background:#fafffa}
 .mismatch{background:#fde2e1;border:1px solid #d88;padding:.4em .8em}
 .rendered blockquote{border-left:3px solid #ccc;margin:.5em 0;padding-left:.8em;color:#444}
-textarea{width:100%;font:13px/1.4 ui-monospace,monospace;min-height:8em}
+textarea{width:100%;box-sizing:border-box;font:13px/1.4 ui-monospace,monospace;min-height:8em}
 form.inline{display:inline} button{margin:.2em .4em .2em 0}
-button.publish{background:#2a7;color:#fff;border:0;padding:.4em 1em;border-radius:4px}
-details.inline{display:inline-block} summary.publish{display:inline-block;cursor:pointer;background:#2a7;color:#fff;padding:.4em 1em;border-radius:4px;margin:.2em .4em .2em 0}
-button.discard{background:#eee;border:1px solid #aaa;padding:.4em 1em;border-radius:4px}
-</style></head>
-<body>
-<h1>forummod — drafts</h1>
-{% if message %}<p class="flash{% if error %} error{% endif %}" id="flash">{{ message }}{% if link %}
-<a href="{{ link }}" id="flash-link" rel="noreferrer">Open the published post</a>{% endif %}</p>{% endif %}
-<form method="post" action="/refresh" class="inline"><input type="hidden" name="token" value="{{ token }}">
-<button type="submit" id="refresh">Re-render drafts from the latest poll</button></form>
-{% if not cards %}<p id="empty">No drafts yet. Poll the game, then press the button above
-(or run <code>forummod draft all</code>).</p>{% endif %}
-{% for game, group in groups %}
-<h2>{{ game }}</h2>
-{% for c in group %}
+button.publish{background:#1e7a4f;color:#fff;border:0;padding:.4em 1em;border-radius:4px}
+details.inline{display:inline-block} summary.publish{display:inline-block;cursor:pointer;background:#1e7a4f;color:#fff;padding:.4em 1em;border-radius:4px;margin:.2em .4em .2em 0}
+button.discard,button.copy,button.plain{background:#eee;color:#222;border:1px solid #888;padding:.4em 1em;border-radius:4px}
+details.folded{border:1px dashed #999;border-radius:6px;margin:1em 0;padding:.3em .8em;background:#efefea}
+details.folded>summary{cursor:pointer;font-weight:bold;color:#333}
+.copied{color:#1a5e3a;font-size:.9em}
+@media (max-width:600px){body{padding:.5em} .draft{padding:.6em} summary.publish,button{display:inline-block;margin:.3em .3em .3em 0}}
+"""
+
+_DRAFTS = """
+{% macro draft_card(c, folded) %}
 <section class="draft {{ c.status }} {{ c.state }}" id="draft-{{ c.id }}" data-id="{{ c.id }}" data-kind="{{ c.kind }}"
- data-status="{{ c.status }}" data-publication="{{ c.publication }}" data-state="{{ c.state }}">
+ data-status="{{ c.status }}" data-publication="{{ c.publication }}" data-state="{{ c.state }}"{% if c.past %} data-past="1"{% endif %}>
 <div class="meta">#{{ c.id }} · <b>{{ c.kind }}</b> · {{ c.phase }} · to {{ c.target }} · {{ c.markup }}/{{ c.lang }}
  · <span class="status">{{ c.state }}</span>
  · updated {{ c.updated }}{% if c.edited %} · edited by you{% endif %}</div>
 <h3 class="title">{{ c.title }}</h3>
+{% if c.todo %}<p class="todo" id="todo-{{ c.id }}">{{ c.todo }}</p>{% endif %}
+{% if c.past %}<p class="past-note">This draft is {{ c.past }}: check it is what you mean to send.</p>{% endif %}
 {% if c.remote %}<p class="meta">Published: {% if c.url.startswith("http") %}<a href="{{ c.url }}" class="published-link" rel="noreferrer">{{ c.url }}</a>{% else %}{{ c.remote }}{% endif %}</p>{% endif %}
 {% if c.state == "stale" %}<div class="stale-note" id="stale-{{ c.id }}"><p><b>Stale:</b> {{ c.changed }}.
 {% if c.edited %}Your edit is kept; here it is against the fresh render:{% else %}What a render now would change:{% endif %}</p>
 <pre class="diff">{{ c.diff }}</pre></div>{% endif %}
-{% if c.error %}<p class="flash error">Last attempt: {{ c.error }}</p>{% endif %}
-{% if c.kind in gm_kinds %}<p class="meta">Your notes: never posted.</p>{% endif %}
+{% if c.by_hand and c.state in ("uncertain", "sending") %}<p class="stale-note" id="by-hand-{{ c.id }}">You took this text at
+{{ c.by_hand }} to post it by hand. Once it is posted, the next poll finds it by its marker and records it as published.
+Not posted after all? Publish it from here: forummod asks you to confirm it is not on the forum.</p>
+{% elif c.error %}<p class="flash error">Last attempt: {{ c.error }}</p>{% endif %}
+{% if c.gm_only %}<p class="meta">Your notes: never posted.</p>{% endif %}
 {% if c.markup_mismatch %}<p class="mismatch" id="mismatch-{{ c.id }}">This draft is {{ c.markup }} but the forum
 renders {{ c.engine_markup }}: below is what the forum would show, raw tags and all. Set the game's
 <code>markup = "{{ c.engine_markup }}"</code> and re-render before publishing.</p>{% endif %}
-<div class="rendered" data-markup="{{ c.engine_markup if c.markup_mismatch else c.markup }}">{{ c.html }}</div>
-<details><summary>Raw {{ c.markup }} to copy</summary>
-<textarea class="raw" readonly rows="10">{{ c.body }}</textarea></details>
+<div class="rendered" data-markup="{{ c.shown_markup }}">{{ c.html }}</div>
+{{ raw_text(c, folded) }}
 {% if c.status == "draft" %}
 {% if c.publishable %}
 <details class="confirm inline"><summary class="publish" id="ask-publish-{{ c.id }}">Publish…</summary>
 <p>Post draft #{{ c.id }} {% if c.target.startswith("pm:") %}as a PM to {{ c.target[3:] }}{% else %}as a reply in the game thread{% endif %}?
-It is sent once and cannot be taken back from here.{% if c.state == "stale" %} It is <b>stale</b>: see above.{% endif %}</p>
+It is sent once and cannot be taken back from here.{% if c.state == "stale" %} It is <b>stale</b>: see above.{% endif %}{% if c.past %} It is {{ c.past }}.{% endif %}</p>
 <form method="post" action="/drafts/{{ c.id }}/publish" class="inline"><input type="hidden" name="token" value="{{ token }}">
 {% if c.state == "stale" %}<input type="hidden" name="stale_ok" value="1">{% endif %}
-<button type="submit" class="publish" id="publish-{{ c.id }}">Yes, publish{% if c.state == "stale" %} this stale text anyway{% endif %}{% if c.target.startswith("pm:") %} as PM to {{ c.target[3:] }}{% else %} in the thread{% endif %}</button></form>
+{% if folded %}<input type="hidden" name="folded_ok" value="1">{% endif %}
+{% if c.state in ("uncertain", "sending") and c.by_hand %}<input type="hidden" name="resend" value="1">{% endif %}
+<button type="submit" class="publish" id="publish-{{ c.id }}">Yes, publish{% if c.state == "stale" %} this stale text anyway{% endif %}{% if c.target.startswith("pm:") %} as PM to {{ c.target[3:] }}{% else %} in the thread{% endif %}{% if c.by_hand and c.state in ("uncertain", "sending") %} (it is not on the forum){% endif %}</button></form>
 </details>
 {% endif %}
 <form method="post" action="/drafts/{{ c.id }}/discard" class="inline"><input type="hidden" name="token" value="{{ token }}">
 <button type="submit" class="discard" id="discard-{{ c.id }}">Discard</button></form>
-<details><summary>Edit</summary>
-<form method="post" action="/drafts/{{ c.id }}/edit"><input type="hidden" name="token" value="{{ token }}">
-<textarea name="body" rows="14">{{ c.body }}</textarea><br>
-<button type="submit" id="save-{{ c.id }}">Save my version (later polls will not overwrite it)</button></form>
-</details>
+{{ editor(c) }}
 {% if c.edited %}<form method="post" action="/drafts/{{ c.id }}/revert" class="inline"><input type="hidden" name="token" value="{{ token }}">
 <button type="submit" class="discard" id="revert-{{ c.id }}">Revert to the fresh render (drops your edit)</button></form>{% endif %}
 {% endif %}
 </section>
+{% endmacro %}
+
+{% macro raw_text(c, folded) %}
+<details class="raw-box"{% if c.id == opened %} open{% endif %}><summary>Raw {{ c.markup }} text{% if not c.gm_only %} to post by hand{% endif %}</summary>
+{% if c.outgoing %}
+<p class="meta" id="marker-note-{{ c.id }}">This is exactly what the forum gets, its marker on the last line. Paste it
+as it is: the marker is how the next poll recognises the post and records this draft as published.</p>
+<textarea class="raw" id="raw-{{ c.id }}" readonly rows="10" aria-label="Raw text of draft {{ c.id }} with its marker">{{ c.outgoing }}</textarea>
+<button type="button" class="copy" id="copy-{{ c.id }}" data-copy="raw-{{ c.id }}" hidden>Copy the text</button>
+<span class="copied" id="copied-{{ c.id }}" role="status"></span>
+{% else %}
+<textarea class="raw" id="raw-{{ c.id }}" readonly rows="10" aria-label="Raw text of draft {{ c.id }}">{{ c.body }}</textarea>
+{% if c.status == "draft" and c.publishable %}
+<p class="meta">To post it by hand, take it with its marker (the last line): forummod records that you post it, and the
+next poll recognises the post by the marker and marks this draft published; it is then never sent twice.</p>
+<form method="post" action="/drafts/{{ c.id }}/by-hand" class="inline by-hand" data-raw="raw-{{ c.id }}" data-status="copied-{{ c.id }}">
+<input type="hidden" name="token" value="{{ token }}">
+{% if c.state == "stale" %}<input type="hidden" name="stale_ok" value="1">{% endif %}
+{% if folded %}<input type="hidden" name="folded_ok" value="1">{% endif %}
+<button type="submit" class="copy" id="by-hand-{{ c.id }}">{% if c.state == "stale" %}Post this stale text by hand anyway: {% endif %}Copy with its marker to post by hand</button></form>
+<span class="copied" id="copied-{{ c.id }}" role="status"></span>
+{% else %}
+<button type="button" class="copy" id="copy-{{ c.id }}" data-copy="raw-{{ c.id }}" hidden>Copy the text</button>
+<span class="copied" id="copied-{{ c.id }}" role="status"></span>
+{% endif %}
+{% endif %}
+</details>
+{% endmacro %}
+
+{% macro editor(c) %}
+{% set unsaved = previewing.get(c.id) %}
+<details class="edit"{% if unsaved is not none %} open{% endif %}><summary>Edit</summary>
+<form method="post" action="/drafts/{{ c.id }}/edit"><input type="hidden" name="token" value="{{ token }}">
+<label for="body-{{ c.id }}">Your version of draft #{{ c.id }} ({{ c.markup }})</label>
+<textarea name="body" id="body-{{ c.id }}" class="edit" rows="14" data-preview="live-{{ c.id }}"
+ data-url="/drafts/{{ c.id }}/preview">{{ c.body if unsaved is none else unsaved[0] }}</textarea><br>
+<button type="submit" id="save-{{ c.id }}">Save my version (later polls will not overwrite it)</button>
+<button type="submit" class="plain" id="preview-{{ c.id }}" formaction="/drafts/{{ c.id }}/preview">Preview (not saved)</button>
+</form>
+<p class="meta">{% if unsaved is not none %}<b>Preview of your unsaved edit</b>: Save to keep it.{% else %}As the forum will show it (updates while you type):{% endif %}</p>
+<div class="rendered live" id="live-{{ c.id }}" data-markup="{{ c.shown_markup }}" aria-live="polite">{{ c.html if unsaved is none else unsaved[1] }}</div>
+</details>
+{% endmacro %}
+
+<div class="drafts" id="drafts">
+{% if not groups %}<p id="empty">No drafts yet. Poll the game, then re-render the drafts
+(or run <code>forummod draft all</code>).</p>{% endif %}
+{% for g in groups %}
+<section class="game" id="game-{{ g.game }}">
+<h2>{{ g.game }}{% if g.phase %} · {{ g.phase }}{% endif %}{% if g.finished %} · game over{% endif %}</h2>
+{% for c in g.now %}{{ draft_card(c, False) }}{% endfor %}
+{% if not g.now %}<p class="meta" id="nothing-now-{{ g.game }}">Nothing to send now.</p>{% endif %}
+{% if g.past %}
+<details class="folded past" id="past-{{ g.game }}"><summary>{% if g.finished %}Drafts of the finished game{% else %}Drafts of earlier phases{% endif %}:
+{{ g.past|length }} open — open this to see or publish them</summary>
+{% for c in g.past %}{{ draft_card(c, True) }}{% endfor %}
+</details>
+{% endif %}
+{% if g.done %}
+<details class="folded done" id="done-{{ g.game }}"><summary>Published and discarded: {{ g.done|length }}</summary>
+{% for c in g.done %}{{ draft_card(c, True) }}{% endfor %}
+</details>
+{% endif %}
+</section>
 {% endfor %}
-{% endfor %}
+</div>
+"""
+
+_PAGE = """<!doctype html>
+<html lang="{{ lang }}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>forummod — drafts</title>
+<style>{{ style }}</style></head>
+<body>
+<h1>forummod — drafts</h1>
+{% if message %}<p class="flash{% if error %} error{% endif %}" id="flash" role="status">{{ message }}{% if link %}
+<a href="{{ link }}" id="flash-link" rel="noreferrer">Open the published post</a>{% endif %}</p>{% endif %}
+<form method="post" action="/refresh" class="inline"><input type="hidden" name="token" value="{{ token }}">
+<button type="submit" id="refresh">Re-render drafts from the latest poll</button></form>
+{{ drafts }}
+{{ script }}
 </body></html>
 """
 
 _ENV = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+_DRAFTS_TEMPLATE = _ENV.from_string(_DRAFTS)
 _TEMPLATE = _ENV.from_string(_PAGE)
+
+#: The page's one script, served by the preview server at `SCRIPT_PATH` (same origin; the CSP
+#: allows no other script). It only adds to what the forms already do without it: copy
+#: buttons, and a live rendering of an edit through the same-origin preview route.
+SCRIPT_PATH = "/drafts.js"
+
+DRAFTS_JS = r"""(function () {
+  "use strict";
+  function say(id, text) { var el = document.getElementById(id); if (el) { el.textContent = text; } }
+  function copy(text, area) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text);
+    }
+    return new Promise(function (resolve, reject) {
+      area.focus(); area.select();
+      try { if (document.execCommand("copy")) { resolve(); } else { reject(new Error("copy refused")); } }
+      catch (e) { reject(e); }
+    });
+  }
+  function post(url, form, extra) {
+    var data = new URLSearchParams(new FormData(form));
+    Object.keys(extra).forEach(function (k) { data.set(k, extra[k]); });
+    return fetch(url, {method: "POST", body: data, credentials: "same-origin"}).then(function (r) {
+      return r.text().then(function (t) { if (!r.ok) { throw new Error(t || r.statusText); } return t; });
+    });
+  }
+  function manual(area, status) {  // the clipboard refused: the text is selected, the GM copies it
+    area.closest("details").open = true; area.focus(); area.select();
+    say(status, "Selected: press Ctrl+C (Cmd+C) to copy.");
+  }
+  document.querySelectorAll("button.copy[data-copy]").forEach(function (b) {
+    var area = document.getElementById(b.dataset.copy), status = "copied-" + b.id.slice(5);
+    b.hidden = false;
+    b.addEventListener("click", function () {
+      copy(area.value, area).then(function () { say(status, "Copied."); }, function () { manual(area, status); });
+    });
+  });
+  document.querySelectorAll("form.by-hand").forEach(function (f) {
+    f.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var area = document.getElementById(f.dataset.raw);
+      post(f.action, f, {js: "1"}).then(function (text) {
+        area.value = text;
+        return copy(text, area).then(function () {
+          say(f.dataset.status, "Copied with its marker: paste it as it is. The next poll records the post.");
+        }, function () { manual(area, f.dataset.status); });
+      }).catch(function (e) { say(f.dataset.status, "Not recorded: " + e.message); });
+    });
+  });
+  document.querySelectorAll("textarea.edit[data-preview]").forEach(function (area) {
+    var out = document.getElementById(area.dataset.preview), timer = null, seq = 0;
+    function render() {
+      var n = ++seq;
+      post(area.dataset.url, area.form, {js: "1"}).then(function (html) {
+        if (n === seq) { out.innerHTML = html; out.dataset.state = "live"; }  // sanitized by the server
+      }, function () { if (n === seq) { out.dataset.state = "error"; } });
+    }
+    area.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(render, 250); });
+  });
+})();
+"""
+
+
+@dataclass(frozen=True)
+class GameGroup:
+    """One game's drafts on the page: what the GM does now (in order), the past, what is done."""
+
+    game: str
+    phase: str
+    finished: bool
+    now: tuple[DraftCard, ...]
+    past: tuple[DraftCard, ...]
+    done: tuple[DraftCard, ...]
+
+
+def group_cards(cards: Sequence[DraftCard], positions: Mapping[str, Position] | None = None) -> list[GameGroup]:
+    """Per game (sorted by id): open drafts of now by `next_step`, then the past and the done ones
+    (newest first)."""
+    by_game: dict[str, list[DraftCard]] = {}
+    for c in cards:
+        by_game.setdefault(c.game, []).append(c)
+    out = []
+    for game, cs in sorted(by_game.items()):
+        pos = (positions or {}).get(game)
+        phase = pos.phase if pos is not None else next((c.game_phase for c in cs if c.game_phase), "")
+        now = sorted((c for c in cs if c.status == "draft" and not c.past), key=next_step)
+        past = sorted((c for c in cs if c.status == "draft" and c.past), key=lambda c: -c.id)
+        done = sorted((c for c in cs if c.status != "draft"), key=lambda c: -c.id)
+        finished = pos.finished if pos is not None else any(c.past == "the game is over" for c in cs)
+        out.append(GameGroup(game, phase, finished, tuple(now), tuple(past), tuple(done)))
+    return out
+
+
+def drafts_section(cards: Sequence[DraftCard], token: str, *, positions: Mapping[str, Position] | None = None,
+                   previewing: Mapping[int, tuple[str, str]] | None = None, opened: int | None = None) -> Markup:
+    """The drafts part of a page (for the preview page and the console): per game, the vote
+    count first, then what the GM does next; the past and the done folded away. `previewing`:
+    draft id → (unsaved text, its rendering), shown in that card's open editor (the no-JS
+    Preview). `opened`: a card whose raw text box starts open. Needs `script_tag(token)` on
+    the page for the copy buttons and the live preview (everything works without)."""
+    return Markup(_DRAFTS_TEMPLATE.render(groups=group_cards(cards, positions), token=token,
+                                          gm_kinds=GM_KINDS, previewing=previewing or {}, opened=opened))
+
+
+def script_tag(token: str) -> Markup:
+    """The `<script>` element loading `DRAFTS_JS` from the server (`SCRIPT_PATH`)."""
+    return Markup('<script src="{}?token={}" defer></script>').format(SCRIPT_PATH, token)
 
 
 def render_page(cards: Sequence[DraftCard], token: str, message: str = "", error: bool = False,
-                link: str = "") -> str:
-    """Open drafts first (newest first), then what was published or discarded, per game."""
-    order = {"draft": 0, "published": 1, "discarded": 2}
-    groups: dict[str, list[DraftCard]] = {}
-    for c in sorted(cards, key=lambda c: (order.get(c.status, 3), -c.id)):
-        groups.setdefault(c.game, []).append(c)
-    return _TEMPLATE.render(cards=cards, groups=sorted(groups.items()), token=token, message=message, error=error,
-                            gm_kinds=GM_KINDS, link=link if link.startswith(("http://", "https://")) else "")
+                link: str = "", *, positions: Mapping[str, Position] | None = None,
+                previewing: Mapping[int, tuple[str, str]] | None = None, opened: int | None = None,
+                lang: str = "en") -> str:
+    """The whole preview page: the flash message, the refresh button and `drafts_section`."""
+    return _TEMPLATE.render(style=Markup(_STYLE), drafts=drafts_section(cards, token, positions=positions,
+                                                                         previewing=previewing, opened=opened),
+                            script=script_tag(token), token=token, message=message, error=error, lang=lang,
+                            link=link if link.startswith(("http://", "https://")) else "")

@@ -8,6 +8,9 @@ Every request needs the token (query string for GET, form field for POST). A POS
 come from the page itself: its Origin (or, failing that, Referer) must be this server, and a
 `Sec-Fetch-Site` other than same-origin is refused, so another site open in the GM's browser
 cannot publish or discard a draft. The Host header must name this server (DNS rebinding).
+The page's one script (`page.DRAFTS_JS`: copy buttons, live edit preview) is served from
+`page.SCRIPT_PATH` with the same token and Host checks; the CSP allows scripts and fetches from
+this origin only, never inline. A fetch from the script is a POST like a form's: same checks.
 Requests run in threads (a browser's idle preconnection must not stall the page), but
 reading and acting on drafts happens under one lock, so two clicks never publish at once.
 """
@@ -24,14 +27,18 @@ from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
 from forummod.errors import ForummodError
-from forummod.preview.page import card, engine_markup, render_page
+from forummod.render.models import GM_KINDS
+from forummod.preview.html import render_markup
+from forummod.preview.page import DRAFTS_JS, SCRIPT_PATH, card, engine_markup, render_page
 
 log = logging.getLogger("forummod.preview")
 
 MAX_BODY = 1 << 20
-CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; "
-       "base-uri 'none'; frame-ancestors 'none'")
-_ACTION = re.compile(r"^/drafts/(\d+)/(publish|discard|edit|revert)$")
+CSP = ("default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src https: data:; "
+       "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+_ACTION = re.compile(r"^/drafts/(\d+)/(publish|discard|edit|revert|preview|by-hand)$")
+#: Actions a script may ask for its answer in the response (`js=1`) instead of a redirect.
+_FRAGMENTS = ("preview", "by-hand")
 
 
 class PreviewServer:
@@ -46,6 +53,8 @@ class PreviewServer:
         self.message = ""
         self.error = False
         self.link = ""  # the post or PM just published, shown with the message
+        self.previewing: dict[int, tuple[str, str]] = {}  # no-JS Preview: the unsaved edit, shown once
+        self.opened: int | None = None  # a card whose raw text opens (taken to post by hand, no JS)
         self.lock = threading.Lock()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
         self.httpd.daemon_threads = True
@@ -77,15 +86,32 @@ class PreviewServer:
             return self._page()
 
     def _page(self) -> str:
+        cards, positions = self.cards()
+        msg, err, link, previewing, opened = self.message, self.error, self.link, self.previewing, self.opened
+        self.message, self.error, self.link, self.previewing, self.opened = "", False, "", {}, None
+        return render_page(cards, self.token, msg, err, link, positions=positions, previewing=previewing,
+                           opened=opened)
+
+    def cards(self) -> tuple[list[Any], dict[str, Any]]:
+        """The drafts as page cards and where each of their games stands (call under `lock`)."""
         from forummod.drafting import draft_states
+        from forummod.freshness import game_position
 
         rows = [r for r in self.ws.store.drafts() if self.games is None or r.game in self.games]
-        states = draft_states(self.ws, rows)  # stale or fresh: the same answer as `forummod drafts`
-        cards = [card(r, self.ws.store.publication(r.id), engine_markup(self.ws.cfg, r.game), states[r.id])
-                 for r in rows]
-        msg, err, link = self.message, self.error, self.link
-        self.message, self.error, self.link = "", False, ""
-        return render_page(cards, self.token, msg, err, link)
+        analyses: dict[str, Any] = {}
+        states = draft_states(self.ws, rows, analyses=analyses)  # stale or fresh: the same answer as `drafts`
+        positions = {}
+        for gid in sorted({r.game for r in rows if r.status == "draft"}):
+            pos = game_position(self.ws, gid, analyses.get(gid))
+            if pos is not None:
+                positions[gid] = pos
+        cards = []
+        for r in rows:
+            pub = self.ws.store.publication(r.id)
+            sent, hand = _taken_text(self.ws, r, pub)
+            cards.append(card(r, pub, engine_markup(self.ws.cfg, r.game), states[r.id], positions.get(r.game),
+                              outgoing=sent, by_hand=hand))
+        return cards, positions
 
     def act(self, draft_id: int, action: str, form: dict[str, str]) -> str:
         with self.lock:
@@ -95,12 +121,60 @@ class PreviewServer:
         with self.lock:
             return self.refresh(self.ws)
 
+    def fragment(self, draft_id: int, action: str, form: dict[str, str]) -> str:
+        """A script's request (`js=1`): the answer itself, not a redirect to the page."""
+        with self.lock:
+            if action == "preview":
+                return self._preview(draft_id, form)[1]
+            return self._by_hand(draft_id, form)
+
+    def _preview(self, draft_id: int, form: dict[str, str]) -> tuple[str, str]:
+        """The unsaved edit and its rendering as the forum will show it (nothing is stored)."""
+        d = self.ws.store.draft(draft_id)
+        if d is None:
+            raise ForummodError(f"no draft {draft_id}")
+        body = form.get("body", "").replace("\r\n", "\n")
+        shown = card(d, None, engine_markup(self.ws.cfg, d.game)).shown_markup
+        return body, render_markup(body, shown)
+
+    def _check_not_folded(self, draft_id: int, form: dict[str, str]) -> None:
+        """A draft of an earlier phase or a finished game is sent only from its unfolded form."""
+        from forummod.draft_state import past_reason
+        from forummod.errors import UsageError
+        from forummod.freshness import game_position
+
+        d = self.ws.store.draft(draft_id)
+        if d is None or form.get("folded_ok") == "1":
+            return
+        why = past_reason(d.kind, d.phase, d.status, game_position(self.ws, d.game))
+        if why:
+            raise UsageError(f"draft {draft_id} ({d.kind}) is {why}: nothing sent. Open its game's folded drafts "
+                             "and publish it from there if you mean to.")
+
+    def _by_hand(self, draft_id: int, form: dict[str, str]) -> str:
+        from forummod.publish import record_by_hand
+
+        self._check_not_folded(draft_id, form)
+        return record_by_hand(self.ws, draft_id, stale_ok=form.get("stale_ok") == "1").body
+
     def _act(self, draft_id: int, action: str, form: dict[str, str]) -> str:
         from forummod.commands.discard import discard
-        from forummod.publish import publish
+        from forummod.publish import by_hand, publish
 
+        if action == "preview":
+            self.previewing = {draft_id: self._preview(draft_id, form)}
+            return "Preview of your edit below; it is not saved."
+        if action == "by-hand":
+            self._by_hand(draft_id, form)
+            self.opened = draft_id
+            return (f"Draft {draft_id} is recorded as posted by you: copy its text below with the marker line, "
+                    "post it; the next poll recognises it.")
         if action == "publish":
-            r = publish(self.ws, draft_id, stale_ok=form.get("stale_ok") == "1")  # the stale card's own button
+            self._check_not_folded(draft_id, form)
+            pub = self.ws.store.publication(draft_id)
+            resend = form.get("resend") == "1" and pub is not None and by_hand(self.ws, pub) is not None
+            # the stale card's own button; a by-hand card's "it is not on the forum" (still searched first)
+            r = publish(self.ws, draft_id, stale_ok=form.get("stale_ok") == "1", resend=resend)
             where = r.url or r.remote_id
             self.link = r.url or ""
             return {"sent": f"Draft {draft_id} published ({where}).",
@@ -117,6 +191,20 @@ class PreviewServer:
         body = form.get("body", "").replace("\r\n", "\n")
         self.ws.store.edit_draft(draft_id, body, self.ws.clock())
         return f"Your version of draft {draft_id} is saved."
+
+
+def _taken_text(ws: Any, row: Any, pub: Any) -> tuple[str, str]:
+    """(the text with its marker, when the GM took it by hand) once an attempt recorded a marker."""
+    if pub is None or row.status != "draft" or row.kind in GM_KINDS or row.target == "gm":
+        return "", ""
+    from forummod.publish import by_hand, outgoing
+
+    try:
+        text = outgoing(ws, row, pub.marker).body
+    except ForummodError:  # e.g. a game no longer in the config
+        return "", ""
+    hand = by_hand(ws, pub)
+    return text, f"{hand:%Y-%m-%d %H:%M}" if hand is not None else ""
 
 
 def refresh_all(ws: Any) -> str:
@@ -178,10 +266,12 @@ def _handler(server: PreviewServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(404)
             if not self._host_ok():
                 return self._send(403, "wrong Host header")
-            if parts.path != "/":
+            if parts.path not in ("/", SCRIPT_PATH):
                 return self._send(404, "not found")
             if not self._token_ok(parse_qs(parts.query).get("token", [None])[0]):
                 return self._send(403, "missing or wrong token: open the URL 'forummod preview' printed")
+            if parts.path == SCRIPT_PATH:
+                return self._send(200, DRAFTS_JS, "text/javascript; charset=utf-8")
             self._send(200, server.page(), "text/html; charset=utf-8")
 
         def do_POST(self) -> None:
@@ -204,6 +294,13 @@ def _handler(server: PreviewServer) -> type[BaseHTTPRequestHandler]:
             if not self._token_ok(form.get("token")):
                 return self._send(403, "missing or wrong token")
             m = _ACTION.match(parts.path)
+            if m and form.get("js") == "1" and m.group(2) in _FRAGMENTS:
+                try:
+                    answer = server.fragment(int(m.group(1)), m.group(2), form)
+                except ForummodError as e:
+                    return self._send(409, str(e))
+                ctype = "text/html; charset=utf-8" if m.group(2) == "preview" else "text/plain; charset=utf-8"
+                return self._send(200, answer, ctype)
             anchor = ""
             try:
                 if parts.path == "/refresh":
