@@ -118,15 +118,15 @@ def test_sanitizer_keeps_forum_markup_and_drops_everything_active():
     assert "<strong>b</strong>" in md and "<img" not in md and 'href="javascript' not in md
 
 
-def _new_vote(ws, tmp_game_root, voter: str, target: str) -> None:
+def _new_vote(ws, tmp_game_root, voter: str, target: str, when: str = "2026-01-05T14:50:00+00:00") -> None:
     """A new post in the archive thread, polled into the store the page reads."""
     from forummod.service import poll_game
 
     posts = tmp_game_root / "posts.jsonl"
     lines = posts.read_text(encoding="utf-8").splitlines()
     n = len(lines) + 1
-    lines.append(json.dumps({"id": n, "number": n, "author": voter, "created_at": "2026-01-05T14:50:00+00:00",  # in D1, before now (at(6))
-                            
+    # in D1, before the workspace's now (at(6)): the game is still in the draft's phase
+    lines.append(json.dumps({"id": n, "number": n, "author": voter, "created_at": when,
                              "bbcode": f"[b]Vote: {target}[/b]"}))
     posts.write_text("\n".join(lines) + "\n", encoding="utf-8")
     poll_game(ws, "g")
@@ -173,3 +173,133 @@ def test_revert_drops_the_gms_stale_edit_for_the_fresh_render_and_the_card_is_fr
     card = _card(request(server, "GET", f"/?token={server.token}")[2], did)
     assert 'data-state="fresh"' in card and f'id="revert-{did}"' not in card
     assert any(h["note"] == "reverted to the fresh render" for h in ws.store.draft_history(did))
+
+
+# ---------------------------------------------------------------- issue 15, item 4: the page's new routes
+
+def test_the_script_file_needs_the_token_and_the_host_and_is_served_under_the_same_csp(served):
+    from forummod.preview.page import DRAFTS_JS
+
+    server, *_ = served
+    assert request(server, "GET", "/drafts.js")[0] == 403
+    assert request(server, "GET", f"/drafts.js?token={server.token}", host="evil.example")[0] == 403
+    status, headers, js = request(server, "GET", f"/drafts.js?token={server.token}")
+    assert status == 200 and js == DRAFTS_JS and headers["Content-Type"].startswith("text/javascript")
+    assert headers["Content-Security-Policy"].startswith("default-src 'none'; script-src 'self'")
+
+
+def test_live_preview_returns_the_sanitized_rendering_and_stores_nothing(served):
+    from tests.preview.conftest import HOSTILE_POST
+
+    server, ws, ids, _ = served
+    did = ids[("votecount", "thread")]
+    before = ws.store.draft(did)
+    status, headers, html = post(server, f"/drafts/{did}/preview", body="[b]Mine[/b] " + HOSTILE_POST, js="1")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    import lxml.html
+
+    root = lxml.html.fragment_fromstring(html, create_parent="div")
+    assert [e.text for e in root.iter("strong")][0] == "Mine" and not root.xpath("//script | //img | //a")
+    assert not [a for e in root.iter() for a in e.attrib if a.startswith("on")]
+    assert html == render_markup("[b]Mine[/b] " + HOSTILE_POST, "bbcode")
+    after = ws.store.draft(did)
+    assert (after.body, after.edited_by_gm, after.updated_at) == (before.body, False, before.updated_at)
+
+
+def test_live_preview_keeps_the_token_origin_and_host_checks(served):
+    server, ws, ids, _ = served
+    did = ids[("votecount", "thread")]
+    path = f"/drafts/{did}/preview"
+    assert post(server, path, origin="http://evil.example", body="x", js="1")[0] == 403
+    assert post(server, path, origin=None, body="x", js="1")[0] == 403
+    assert post(server, path, token="wrong", body="x", js="1")[0] == 403
+    assert post(server, path, headers={"Sec-Fetch-Site": "cross-site"}, body="x", js="1")[0] == 403
+    assert request(server, "POST", path, body={"token": server.token, "body": "x", "js": "1"},
+                   headers={"Origin": f"http://127.0.0.1:{server.port}"}, host="evil.example")[0] == 403
+    assert post(server, "/drafts/999/preview", body="x", js="1")[0] == 409  # no such draft: said, not a crash
+
+
+def test_preview_without_script_shows_the_unsaved_edit_once_on_the_page(served):
+    server, ws, ids, _ = served
+    did = ids[("votecount", "thread")]
+    status, headers, _ = post(server, f"/drafts/{did}/preview", body="[b]Unsaved words[/b]")
+    assert status == 303 and headers["Location"].endswith(f"#draft-{did}")
+    card = _card(request(server, "GET", f"/?token={server.token}")[2], did)
+    assert "Preview of your unsaved edit" in card and "<strong>Unsaved words</strong>" in card
+    assert '<details class="edit" open>' in card and ">[b]Unsaved words[/b]</textarea>" in card
+    assert not ws.store.draft(did).edited_by_gm
+    again = _card(request(server, "GET", f"/?token={server.token}")[2], did)
+    assert "Unsaved words" not in again  # shown once, like the flash message
+
+
+def _hand_post(tmp_path, marker: str) -> None:
+    """The GM pastes the text into the forum by hand: the archive forum now shows a post carrying the marker."""
+    with (tmp_path / "posts.outbox.jsonl").open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"id": "hand-1", "kind": "reply", "thread": "game", "author": "Mod", "marker": marker,
+                            "bbcode": f"my count\n[size=1]{marker}[/size]", "created_at": "2026-01-05T14:55:00+00:00"})
+                + "\n")
+
+
+def test_copy_to_post_by_hand_records_the_marker_and_the_next_poll_finds_the_post(served, tmp_path):
+    from forummod.service import poll_game
+
+    server, ws, ids, outbox = served
+    did = ids[("votecount", "thread")]
+    status, headers, text = post(server, f"/drafts/{did}/by-hand", js="1")
+    pub = ws.store.publication(did)
+    assert status == 200 and headers["Content-Type"].startswith("text/plain")
+    assert pub.state == "uncertain" and text == ws.store.draft(did).body.rstrip("\n") + f"\n[size=1]{pub.marker}[/size]\n"
+    assert outbox() == []  # nothing sent: the GM posts it
+
+    card = _card(request(server, "GET", f"/?token={server.token}")[2], did)
+    assert f"[size=1]{pub.marker}[/size]" in card and "marker on the last line" in card
+    assert "next poll finds it by its marker" in card and f'data-copy="raw-{did}"' in card
+
+    post(server, f"/drafts/{did}/publish")  # forummod does not send it a second time on its own
+    assert outbox() == [] and "you took its text" in request(server, "GET", f"/?token={server.token}")[2]
+    assert post(server, f"/drafts/{did}/by-hand", js="1")[2] == text  # copied again: the same marker
+
+    _hand_post(tmp_path, pub.marker)
+    poll_game(ws, "g")
+    assert ws.store.draft(did).status == "published" and ws.store.publication(did).remote_id == "hand-1"
+
+
+def test_copy_to_post_by_hand_without_script_redirects_to_the_open_raw_text(served):
+    server, ws, ids, outbox = served
+    did = ids[("role_pm", "Bob")]
+    assert post(server, f"/drafts/{did}/by-hand")[0] == 303
+    page = request(server, "GET", f"/?token={server.token}")[2]
+    card = _card(page, did)
+    assert "recorded as posted by you" in page and '<details class="raw-box" open>' in card
+    assert ws.store.publication(did).marker in card and outbox() == []
+
+
+def test_copy_to_post_by_hand_keeps_the_checks_and_refuses_a_stale_draft_without_consent(served, tmp_path):
+    server, ws, ids, outbox = served
+    did = ids[("votecount", "thread")]
+    assert post(server, f"/drafts/{did}/by-hand", origin="http://evil.example", js="1")[0] == 403
+    assert post(server, f"/drafts/{did}/by-hand", token="wrong", js="1")[0] == 403
+    assert ws.store.publication(did) is None
+    _new_vote(ws, tmp_path, "Fay", "Bob")
+    status, _, said = post(server, f"/drafts/{did}/by-hand", js="1")
+    assert status == 409 and "is stale" in said and ws.store.publication(did) is None
+    assert post(server, f"/drafts/{did}/by-hand", js="1", stale_ok="1")[0] == 200
+    gm = ids[("warnings", "gm")]
+    assert post(server, f"/drafts/{gm}/by-hand", js="1")[0] == 409  # the GM's notes are never posted
+
+
+def test_a_draft_of_an_earlier_phase_is_published_only_from_its_unfolded_form(served, tmp_path):
+    server, ws, ids, outbox = served
+    did = ids[("votecount", "thread")]
+    _new_vote(ws, tmp_path, "Fay", "Bob", when="2026-01-07T11:00:00+00:00")  # D1 is over: the night has begun
+    page = request(server, "GET", f"/?token={server.token}")[2]
+    folded = page[page.index('<details class="folded past"'):]
+    folded = folded[:folded.index("</details>\n</section>") if "</details>\n</section>" in folded else None]
+    assert f'id="draft-{did}"' in folded and '<details class="folded past" id="past-g">' in page  # closed
+    assert f'id="publish-{did}"' not in page.split('<details class="folded past"')[0]
+    assert 'name="folded_ok" value="1"' in _card(page, did) and "the game is in N1 now" in _card(page, did)
+
+    post(server, f"/drafts/{did}/publish")  # a form from before the fold (or a forged one) is refused
+    assert "is of D1" in request(server, "GET", f"/?token={server.token}")[2] and outbox() == []
+    post(server, f"/drafts/{did}/publish", folded_ok="1", stale_ok="1")
+    assert len(outbox()) == 1 and ws.store.draft(did).status == "published"

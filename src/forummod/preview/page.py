@@ -397,8 +397,9 @@ def drafts_section(cards: Sequence[DraftCard], token: str, *, positions: Mapping
     draft id → (unsaved text, its rendering), shown in that card's open editor (the no-JS
     Preview). `opened`: a card whose raw text box starts open. Needs `script_tag(token)` on
     the page for the copy buttons and the live preview (everything works without)."""
+    shown = {k: (text, Markup(html)) for k, (text, html) in (previewing or {}).items()}  # sanitized already
     return Markup(_DRAFTS_TEMPLATE.render(groups=group_cards(cards, positions), token=token,
-                                          gm_kinds=GM_KINDS, previewing=previewing or {}, opened=opened))
+                                          gm_kinds=GM_KINDS, previewing=shown, opened=opened))
 
 
 def script_tag(token: str) -> Markup:
