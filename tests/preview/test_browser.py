@@ -137,3 +137,56 @@ def test_a_form_on_another_site_cannot_publish_even_with_the_token(served, brows
         evil.shutdown()
         evil.server_close()
     assert outbox() == [] and ws.store.draft(vc).status == "draft"
+
+
+def _clipboard(browser) -> str:
+    return browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "navigator.clipboard.readText().then(done, e => done('ERROR ' + e));")
+
+
+def test_copy_takes_the_text_with_its_marker_and_the_live_preview_follows_the_edit(served, browser):
+    """Issue 15, item 4: one click copies exactly what the forum must get (marker included, so
+    the next poll recognises a post made by hand); typing in the editor re-renders the draft as
+    the forum will show it, through the same-origin preview route, without saving."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    server, ws, ids, outbox = served
+    vc = ids[("votecount", "thread")]
+    pm = ids[("role_pm", "Cat")]
+    origin = f"http://127.0.0.1:{server.port}"
+    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": [
+        "clipboardReadWrite", "clipboardSanitizedWrite"]})
+    browser.get(server.url)
+    _wait_for(browser, f"#draft-{vc}")
+
+    browser.find_element(By.CSS_SELECTOR, f"#draft-{vc} details.raw-box > summary").click()
+    browser.find_element(By.ID, f"by-hand-{vc}").click()
+    WebDriverWait(browser, 30).until(lambda d: "Copied with its marker" in d.find_element(By.ID, f"copied-{vc}").text)
+    pub = ws.store.publication(vc)
+    expected = ws.store.draft(vc).body.rstrip("\n") + f"\n[size=1]{pub.marker}[/size]\n"
+    assert _clipboard(browser) == expected and pub.state == "uncertain" and outbox() == []
+
+    browser.refresh()  # now the card holds the marked text; its plain copy button copies it again
+    _wait_for(browser, f"#copy-{vc}")
+    browser.execute_async_script("navigator.clipboard.writeText('other').then(arguments[arguments.length - 1])")
+    browser.find_element(By.CSS_SELECTOR, f"#draft-{vc} details.raw-box > summary").click()
+    copy = browser.find_element(By.ID, f"copy-{vc}")
+    assert copy.is_displayed()
+    copy.click()
+    WebDriverWait(browser, 30).until(lambda d: d.find_element(By.ID, f"copied-{vc}").text == "Copied.")
+    assert _clipboard(browser) == expected
+
+    before = ws.store.draft(pm)
+    browser.find_element(By.CSS_SELECTOR, f"#draft-{pm} details.edit > summary").click()
+    area = browser.find_element(By.ID, f"body-{pm}")
+    area.clear()
+    area.send_keys("[b]Live words[/b] and [i]more[/i]")
+    live = f"#live-{pm}"
+    WebDriverWait(browser, 30).until(
+        lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, f"{live} strong")] == ["Live words"])
+    assert browser.find_element(By.CSS_SELECTOR, live).get_attribute("data-state") == "live"
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, f"{live} em")] == ["more"]
+    assert ws.store.draft(pm).body == before.body and not ws.store.draft(pm).edited_by_gm  # nothing saved
+    assert browser.execute_script("return typeof window.__pwned") == "undefined"

@@ -181,9 +181,9 @@ _DRAFTS = """
 {% if c.state == "stale" %}<div class="stale-note" id="stale-{{ c.id }}"><p><b>Stale:</b> {{ c.changed }}.
 {% if c.edited %}Your edit is kept; here it is against the fresh render:{% else %}What a render now would change:{% endif %}</p>
 <pre class="diff">{{ c.diff }}</pre></div>{% endif %}
-{% if c.by_hand and c.state in ("uncertain", "sending") %}<p class="stale-note" id="by-hand-{{ c.id }}">You took this text at
-{{ c.by_hand }} to post it by hand. Once it is posted, the next poll finds it by its marker and records it as published.
-Not posted after all? Publish it from here: forummod asks you to confirm it is not on the forum.</p>
+{% if c.by_hand and c.state in ("uncertain", "sending") %}<p class="stale-note" id="taken-{{ c.id }}">You took this text at {{ c.by_hand }} to post it by hand.
+Once it is posted, the next poll finds it by its marker and records it as published. Not posted after all? Publish it
+from here: forummod looks for it on the forum first and sends it only if it is not there.</p>
 {% elif c.error %}<p class="flash error">Last attempt: {{ c.error }}</p>{% endif %}
 {% if c.gm_only %}<p class="meta">Your notes: never posted.</p>{% endif %}
 {% if c.markup_mismatch %}<p class="mismatch" id="mismatch-{{ c.id }}">This draft is {{ c.markup }} but the forum
@@ -263,8 +263,7 @@ next poll recognises the post by the marker and marks this draft published; it i
 {% for c in g.now %}{{ draft_card(c, False) }}{% endfor %}
 {% if not g.now %}<p class="meta" id="nothing-now-{{ g.game }}">Nothing to send now.</p>{% endif %}
 {% if g.past %}
-<details class="folded past" id="past-{{ g.game }}"><summary>{% if g.finished %}Drafts of the finished game{% else %}Drafts of earlier phases{% endif %}:
-{{ g.past|length }} open — open this to see or publish them</summary>
+<details class="folded past" id="past-{{ g.game }}"><summary>{% if g.finished %}Drafts of the finished game{% else %}Drafts of earlier phases{% endif %}: {{ g.past|length }} open — open this to see or publish them</summary>
 {% for c in g.past %}{{ draft_card(c, True) }}{% endfor %}
 </details>
 {% endif %}
