@@ -45,8 +45,9 @@ def test_the_vote_count_comes_first_then_what_the_gm_does_next():
     cards = [card(r, pubs.get(r.id), st=draft_state(r, pubs.get(r.id), None, None), position=NOW) for r in rows]
     root = lxml.html.fromstring(str(drafts_section(cards, "tok")))
     order = _ids_in(root, "//section[@class='game']/section[contains(@class, 'draft')]")
-    # count; the uncertain send to settle; thread posts (close the day, then the new one); PMs; the GM's notes
-    assert order == [6, 7, 5, 3, 2, 4, 1]
+    # the count; the uncertain send to settle; close the day, the night's results, role PMs, the new day;
+    # the GM's notes
+    assert order == [6, 7, 5, 2, 4, 3, 1]
     assert sorted(cards, key=next_step)[0].kind == "votecount"
     todo = {int(e.get("id")[5:]): e.text_content() for e in root.xpath("//p[@class='todo']")}
     assert todo[2] == "Send (PM to Ann)" and todo[5] == "Send (reply in the game thread)"

@@ -85,22 +85,21 @@ class DraftCard:
         return ("Check, then send: stale since rendered" if self.state == "stale" else "Send") + f" ({where})"
 
 
-#: The order of what the GM does in a phase: the count, then closing the day, the night's
-#: results, the new day, PMs, prods; their own notes last (read, never posted).
-NEXT_STEP = ("votecount", "game_over", "day_end", "night_result", "day_start", "role_pm", "prod", "warnings")
+#: The order of what the GM does around a phase change: the count, then closing the day, the
+#: night's results by PM, role PMs (before the opening post that says they were sent), the new
+#: day, prods; their own notes last (read, never posted).
+NEXT_STEP = ("votecount", "game_over", "day_end", "night_result", "role_pm", "day_start", "prod", "warnings")
 
 
 def next_step(c: DraftCard) -> tuple[int, int, int]:
     """Sort key of the open drafts of now: the vote count first, then a send to settle (an
-    uncertain or failed attempt), then posts to the thread before PMs, in `NEXT_STEP` order."""
-    kind = NEXT_STEP.index(c.kind) if c.kind in NEXT_STEP else len(NEXT_STEP)
+    uncertain or failed attempt), then the posts and PMs in `NEXT_STEP` order, the GM's notes last."""
+    kind = NEXT_STEP.index(c.kind) if c.kind in NEXT_STEP else len(NEXT_STEP) - 1
     if c.kind == "votecount":
         return (0, 0, c.id)
     if c.state in ("uncertain", "sending", "failed"):
         return (1, kind, c.id)
-    if c.gm_only:
-        return (4, kind, c.id)
-    return (2 if c.target == "thread" else 3, kind, c.id)
+    return (3 if c.gm_only else 2, kind, c.id)
 
 
 def engine_markup(cfg: Any, game_id: str) -> str:
