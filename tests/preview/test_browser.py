@@ -68,8 +68,10 @@ def test_preview_renders_drafts_safely_and_publishes_one_exactly_once(served, br
 
     # nothing injected ran or became active
     assert browser.execute_script("return typeof window.__pwned") == "undefined"
-    srcs = browser.execute_script("return Array.from(document.scripts, s => s.src + '|' + s.text)")
-    assert srcs == [f"http://127.0.0.1:{server.port}/drafts.js?token={server.token}|"]  # the page's own, no other
+    from forummod.preview.page import DRAFTS_JS
+
+    scripts = browser.execute_script("return Array.from(document.scripts, s => [s.src, s.text])")
+    assert scripts == [["", DRAFTS_JS]]  # the page's own script, no other
     assert browser.find_elements(By.CSS_SELECTOR, "img[onerror], [onerror], a[href^='javascript']") == []
     hostile = browser.find_element(By.CSS_SELECTOR, f"#draft-{pasted} .rendered")
     assert "window.__pwned=4" in hostile.text

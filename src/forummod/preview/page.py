@@ -6,13 +6,15 @@ Per game, the vote count first, then the drafts in the order the GM acts on them
 server asks for). Everything works without JavaScript: Publish opens a confirmation (a
 `<details>`), buttons are plain forms posting to the same origin with the access token, the
 raw text sits in a readonly textarea, "Preview" re-renders the page with the unsaved edit.
-The one small script (`DRAFTS_JS`, served from the server's own origin: the CSP allows no
-inline script and no other source) adds the copy buttons and the live preview while editing.
+The one small script (`DRAFTS_JS`, inline; the CSP allows exactly it by its hash,
+`SCRIPT_SOURCE`, so no other script can run) adds the copy buttons and the live preview.
 `drafts_section` is the drafts part alone, for a page that embeds it (the console).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -296,11 +298,9 @@ _ENV = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
 _DRAFTS_TEMPLATE = _ENV.from_string(_DRAFTS)
 _TEMPLATE = _ENV.from_string(_PAGE)
 
-#: The page's one script, served by the preview server at `SCRIPT_PATH` (same origin; the CSP
-#: allows no other script). It only adds to what the forms already do without it: copy
-#: buttons, and a live rendering of an edit through the same-origin preview route.
-SCRIPT_PATH = "/drafts.js"
-
+#: The page's one script, inline and allowed by its hash (`SCRIPT_SOURCE` in the CSP): no
+#: other script runs, injected or not. It only adds to what the forms already do without it:
+#: copy buttons, and a live rendering of an edit through the same-origin preview route.
 DRAFTS_JS = r"""(function () {
   "use strict";
   function say(id, text) { var el = document.getElementById(id); if (el) { el.textContent = text; } }
@@ -393,16 +393,25 @@ def drafts_section(cards: Sequence[DraftCard], token: str, *, positions: Mapping
     """The drafts part of a page (for the preview page and the console): per game, the vote
     count first, then what the GM does next; the past and the done folded away. `previewing`:
     draft id → (unsaved text, its rendering), shown in that card's open editor (the no-JS
-    Preview). `opened`: a card whose raw text box starts open. Needs `script_tag(token)` on
-    the page for the copy buttons and the live preview (everything works without)."""
+    Preview). `opened`: a card whose raw text box starts open. Needs `script_tag()` on
+    the page (, allowed by `SCRIPT_SOURCE`) for the copy buttons and the live
+    preview; everything works without."""
     shown = {k: (text, Markup(html)) for k, (text, html) in (previewing or {}).items()}  # sanitized already
     return Markup(_DRAFTS_TEMPLATE.render(groups=group_cards(cards, positions), token=token,
                                           gm_kinds=GM_KINDS, previewing=shown, opened=opened))
 
 
-def script_tag(token: str) -> Markup:
-    """The `<script>` element loading `DRAFTS_JS` from the server (`SCRIPT_PATH`)."""
-    return Markup('<script src="{}?token={}" defer></script>').format(SCRIPT_PATH, token)
+def script_source(code: str) -> str:
+    """The CSP source allowing exactly this inline script ('sha256-...')."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode() + "'"
+
+
+SCRIPT_SOURCE = script_source(DRAFTS_JS)
+
+
+def script_tag() -> Markup:
+    """The `<script>` element of `DRAFTS_JS`, at the end of the page (the CSP allows it by `SCRIPT_SOURCE`)."""
+    return Markup("<script>" + DRAFTS_JS + "</script>")
 
 
 def render_page(cards: Sequence[DraftCard], token: str, message: str = "", error: bool = False,
@@ -412,5 +421,5 @@ def render_page(cards: Sequence[DraftCard], token: str, message: str = "", error
     """The whole preview page: the flash message, the refresh button and `drafts_section`."""
     return _TEMPLATE.render(style=Markup(_STYLE), drafts=drafts_section(cards, token, positions=positions,
                                                                          previewing=previewing, opened=opened),
-                            script=script_tag(token), token=token, message=message, error=error, lang=lang,
+                            script=script_tag(), token=token, message=message, error=error, lang=lang,
                             link=link if link.startswith(("http://", "https://")) else "")

@@ -8,9 +8,9 @@ Every request needs the token (query string for GET, form field for POST). A POS
 come from the page itself: its Origin (or, failing that, Referer) must be this server, and a
 `Sec-Fetch-Site` other than same-origin is refused, so another site open in the GM's browser
 cannot publish or discard a draft. The Host header must name this server (DNS rebinding).
-The page's one script (`page.DRAFTS_JS`: copy buttons, live edit preview) is served from
-`page.SCRIPT_PATH` with the same token and Host checks; the CSP allows scripts and fetches from
-this origin only, never inline. A fetch from the script is a POST like a form's: same checks.
+The page's one script (`page.DRAFTS_JS`: copy buttons, live edit preview) is inline, and the
+CSP allows exactly it by its hash: no other script runs, whatever a draft contains. Its
+fetches go to this origin only and are POSTs like a form's: same checks.
 Requests run in threads (a browser's idle preconnection must not stall the page), but
 reading and acting on drafts happens under one lock, so two clicks never publish at once.
 """
@@ -29,13 +29,13 @@ from urllib.parse import parse_qs, urlsplit
 from forummod.errors import ForummodError
 from forummod.render.models import GM_KINDS
 from forummod.preview.html import render_markup
-from forummod.preview.page import DRAFTS_JS, SCRIPT_PATH, card, engine_markup, render_page
+from forummod.preview.page import SCRIPT_SOURCE, card, engine_markup, render_page
 
 log = logging.getLogger("forummod.preview")
 
 MAX_BODY = 1 << 20
-CSP = ("default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src https: data:; "
-       "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+CSP = (f"default-src 'none'; script-src {SCRIPT_SOURCE}; connect-src 'self'; style-src 'unsafe-inline'; "
+       "img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 _ACTION = re.compile(r"^/drafts/(\d+)/(publish|discard|edit|revert|preview|by-hand)$")
 #: Actions a script may ask for its answer in the response (`js=1`) instead of a redirect.
 _FRAGMENTS = ("preview", "by-hand")
@@ -266,12 +266,10 @@ def _handler(server: PreviewServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(404)
             if not self._host_ok():
                 return self._send(403, "wrong Host header")
-            if parts.path not in ("/", SCRIPT_PATH):
+            if parts.path != "/":
                 return self._send(404, "not found")
             if not self._token_ok(parse_qs(parts.query).get("token", [None])[0]):
                 return self._send(403, "missing or wrong token: open the URL 'forummod preview' printed")
-            if parts.path == SCRIPT_PATH:
-                return self._send(200, DRAFTS_JS, "text/javascript; charset=utf-8")
             self._send(200, server.page(), "text/html; charset=utf-8")
 
         def do_POST(self) -> None:
