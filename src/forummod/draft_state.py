@@ -91,7 +91,7 @@ class DraftState:
     fresh: Fresh | None  # the render now (None: not checked)
     publication: str | None  # the publication record's state, if any
     diff: str = ""  # stale: the stored text (the GM's edit, if edited) to the fresh render, a unified diff
-    stored_hash: str = ""  # the stored text's own hash: what a draft without a recorded render is compared by
+    stored_hash: str = ""  # the stored text's own hash: what a draft from before render records is compared by
 
     @property
     def stale(self) -> bool:
@@ -105,18 +105,20 @@ class DraftState:
         now = self.fresh.source
         if self.fresh.body is None:
             return f"it no longer applies (now {now.describe()})"
-        was = self.rendered_from.describe() if self.rendered_from else "an earlier render (not recorded)"
+        was = ("an earlier render (not recorded: a draft from before this version)"
+               if self.rendered_from is None or not self.rendered_from.render_hash else self.rendered_from.describe())
         return f"rendered from {was}; a render from {now.describe()} reads differently"
 
     @property
     def _differs(self) -> bool:
         f, was = self.fresh, self.rendered_from
-        if f is None:
+        if f is None or was is None:
+            # no record at all: a text no render wrote (a GM correction): nothing to compare with
             return False
-        if was is None:
-            # no recorded render (a store from before migration 5, or a text not written by a
-            # render): its own text is all there is to compare, so it is fresh only when a render
-            # now writes exactly it; an edit without a record is always shown against the render
+        if not was.render_hash:
+            # recorded without a hash: a draft from before renders were recorded (store migration
+            # 6 marks them); its own text is all there is, so it is fresh only when a render now
+            # writes exactly it
             return f.source.render_hash != self.stored_hash
         return f.source.render_hash != was.render_hash
 
@@ -129,7 +131,7 @@ class DraftState:
                               f"{edit} To publish it as it is: 'forummod publish {self.draft_id} {State.STALE.flag}'"])
         return None
 
-    def _changed_lines(self, limit: int = 6) -> list[str]:
+    def _changed_lines(self, limit: int = 10) -> list[str]:
         lines = [ln for ln in self.diff.splitlines() if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
         said = {"-": "  draft: ", "+": "  now:   "}
         more = [f"  … {len(lines) - limit} more changed lines"] if len(lines) > limit else []

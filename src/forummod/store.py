@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 from forummod.errors import StoreError
 from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -115,6 +115,13 @@ _MIGRATIONS: dict[int, str] = {
     CREATE TABLE draft_renders (
         draft_id INTEGER PRIMARY KEY, render_hash TEXT NOT NULL, phase TEXT NOT NULL,
         last_post INTEGER, last_event INTEGER, at TEXT NOT NULL);
+    """,
+    # an open draft from before renders were recorded: a record with no hash, so it is compared
+    # by its own text with a render now (issue 15) and never taken as fresh unseen
+    6: """
+    INSERT INTO draft_renders(draft_id, render_hash, phase, last_post, last_event, at)
+        SELECT id, '', phase, NULL, NULL, updated_at FROM drafts
+        WHERE status = 'draft' AND id NOT IN (SELECT draft_id FROM draft_renders);
     """,
 }
 

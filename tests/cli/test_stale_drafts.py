@@ -125,6 +125,8 @@ def test_an_edited_stale_draft_keeps_the_edit_and_shows_it_against_the_fresh_ren
 
     rc, out, err = cli(capsys, "publish", str(did), game)
     assert rc != 0 and "--stale-ok" in err and "Your edit is kept" in err and outbox(game) == []
+    # publish shows the edit beside the fresh render: the changed lines, the draft's against now
+    assert "  draft: Mod note: day ends at the deadline" in err and "  now:   [b]Eve[/b] (3)" in err
 
 
 def test_tick_auto_publishes_counts_but_never_a_stale_edit(tmp_path, capsys):
@@ -160,13 +162,13 @@ def _as_schema_4_store(cfg: Path) -> None:
 def test_a_draft_from_a_schema_4_store_is_rerendered_and_compared_not_taken_as_fresh(game, capsys):
     did = drafted_votecount(capsys, game)
     _as_schema_4_store(game)
-    with Store(game.parent / "s.sqlite") as s:  # migration 5 runs; the old draft has no render record
-        assert s.draft_render(did) is None and s.draft(did).status == "draft"
+    with Store(game.parent / "s.sqlite") as s:  # migrations 5 and 6: the old draft's record has no hash
+        assert s.draft_render(did)["render_hash"] == "" and s.draft(did).status == "draft"
     assert state(capsys, game, did)["state"] == "fresh"  # a render now writes exactly its text
 
     new_posts(game, ("Dan", "[b]vote: Eve[/b]"))  # a poll fetches; it does not re-render the draft
     st = state(capsys, game, did)
-    assert st["state"] == "stale" and st["rendered_from"] is None and "not recorded" in st["changed"]
+    assert st["state"] == "stale" and st["rendered_from"]["render_hash"] == "" and "not recorded" in st["changed"]
     assert "+[b]Eve[/b] (3)" in st["diff"]
     rc, out, err = cli(capsys, "publish", str(did), game)
     assert rc != 0 and "--stale-ok" in err and outbox(game) == []
@@ -174,7 +176,7 @@ def test_a_draft_from_a_schema_4_store_is_rerendered_and_compared_not_taken_as_f
     rc, made = cli_json(capsys, "draft", "votecount", game)  # the next render records what it came from
     assert made[0]["id"] == did and state(capsys, game, did)["state"] == "fresh"
     with Store(game.parent / "s.sqlite") as s:
-        assert s.draft_render(did) is not None
+        assert s.draft_render(did)["render_hash"] != ""
 
 
 def test_draft_print_and_the_stored_draft_show_one_text_under_one_id(game, capsys):

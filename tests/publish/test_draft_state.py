@@ -51,17 +51,19 @@ def test_published_discarded_parts_and_unchecked_drafts():
     assert draft_state(Row(), None, WAS, None).state == State.FRESH  # not re-rendered: nothing says stale
 
 
-def test_a_draft_without_a_recorded_render_is_compared_by_its_own_text():
-    """A store from before migration 5 has no render record: the stored text itself is what a
-    render now must write, else the draft is stale (never fresh by default)."""
-    assert draft_state(Row(), None, None, fresh("Eve (2)")).state == State.FRESH
-    st = draft_state(Row(), None, None, fresh("Eve (3)"))
+def test_a_draft_from_before_render_records_is_compared_by_its_own_text():
+    """Store migration 6 gives an open draft of an older store a record without a hash: its
+    stored text itself is what a render now must write, else the draft is stale (never fresh
+    unseen). A draft with no record at all (a GM correction, no render's text) stays as it is."""
+    legacy = Source("D1", None, None, "")
+    assert draft_state(Row(), None, legacy, fresh("Eve (2)")).state == State.FRESH
+    st = draft_state(Row(), None, legacy, fresh("Eve (3)"))
     assert st.state == State.STALE and "not recorded" in st.changed and "+Eve (3)" in st.diff
     assert "--stale-ok" in st.refusal()
-    assert draft_state(Row(edited_by_gm=True, body="mine"), None, None, fresh("Eve (2)")).state == State.STALE
-    gone = Fresh(None, None, Source("D1", 9, 2, ""))
-    assert draft_state(Row(), None, None, gone).state == State.STALE
-    assert draft_state(Row(), None, None, None).state == State.FRESH  # not re-rendered: nothing says stale
+    assert draft_state(Row(edited_by_gm=True, body="mine"), None, legacy, fresh("Eve (2)")).state == State.STALE
+    assert draft_state(Row(), None, legacy, Fresh(None, None, Source("D1", 9, 2, ""))).state == State.STALE
+    assert draft_state(Row(), None, legacy, None).state == State.FRESH  # not re-rendered: nothing says stale
+    assert draft_state(Row(), None, None, fresh("Eve (3)")).state == State.FRESH  # no record: not a render's text
 
 
 def test_a_draft_that_no_longer_applies_is_stale():

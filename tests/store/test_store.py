@@ -231,3 +231,33 @@ def test_each_version_of_a_post_keeps_its_own_guessed_date_flag(store):
     [got] = store.posts("f", "t1")
     assert [v.date_guessed for v in got.versions] == [True, False]
     assert got.date_guessed  # created_at comes from the first version: still a guess
+
+
+def test_a_version_five_store_marks_its_open_drafts_without_a_render_record_as_unrecorded_renders(tmp_path):
+    """Issue 15: migration 6 gives each open draft of an older store a render record without a
+    hash (compared by its own text from then on); a published draft and a recorded one keep
+    theirs; a draft stored later without a record (a GM correction) gets none."""
+    import sqlite3
+
+    from forummod import store as S
+
+    path = tmp_path / "v5.sqlite"
+    db = sqlite3.connect(path)
+    for v in range(1, 6):
+        for stmt in S._split_sql(S._MIGRATIONS[v]):
+            db.execute(stmt)
+    db.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '5')")
+    for i, status in ((1, "draft"), (2, "published"), (3, "draft")):
+        db.execute("INSERT INTO drafts(id, game, kind, phase, slot, target, markup, lang, title, body, body_hash,"
+                   " status, created_at, updated_at) VALUES (?, 'g', 'votecount', 'D1', ?, 'thread', 'bbcode', 'en',"
+                   " 't', 'b', 'h', ?, '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00')",
+                   (i, f"s{i}", status))
+    db.execute("INSERT INTO draft_renders VALUES (3, 'abc', 'D1', 4, NULL, '2026-01-01T00:00:00+00:00')")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert s.draft_render(1)["render_hash"] == "" and s.draft_render(1)["phase"] == "D1"
+        assert s.draft_render(2) is None and s.draft_render(3)["render_hash"] == "abc"
+        did, _ = s.upsert_draft(game="g", kind="day_end", phase="D1", slot="correction", target="thread",
+                                markup="bbcode", lang="en", title="c", body="x", at=T)
+        assert s.draft_render(did) is None
