@@ -217,7 +217,8 @@ It is sent once and cannot be taken back from here.{% if c.state == "stale" %} I
 <details class="raw-box"{% if c.id == opened %} open{% endif %}><summary>Raw {{ c.markup }} text{% if not c.gm_only %} to post by hand{% endif %}</summary>
 {% if c.outgoing %}
 <p class="meta" id="marker-note-{{ c.id }}">This is exactly what the forum gets, its marker on the last line. Paste it
-as it is: the marker is how the next poll recognises the post and records this draft as published.</p>
+as it is: the marker is how the next poll recognises the post and records this draft as published.{% if c.target.startswith("pm:") %}
+Send it as a PM to <b>{{ c.target[3:] }}</b>, subject “{{ c.title }}”.{% endif %}</p>
 <textarea class="raw" id="raw-{{ c.id }}" readonly rows="10" aria-label="Raw text of draft {{ c.id }} with its marker">{{ c.outgoing }}</textarea>
 <button type="button" class="copy" id="copy-{{ c.id }}" data-copy="raw-{{ c.id }}" hidden>Copy the text</button>
 <span class="copied" id="copied-{{ c.id }}" role="status"></span>
