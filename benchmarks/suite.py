@@ -361,42 +361,61 @@ def measure_recount(cfg_path: Path, game: SynthGame, opts: Options) -> dict[str,
     """The whole re-derivation from the store against reading its rows, run by run in turn.
 
     First: the very first recount of the game (nothing saved in the store, nothing remembered):
-    every post body is read. Cold: a fresh process after an earlier run (a `forummod tick` from
-    cron): extraction results come from the store, post bodies are not read again. Warm: the
-    best later run in the same process (the daemon's next pass)."""
+    every post body is read; `repeat` runs, each after the saved results are deleted and the
+    caches cleared. Cold: a fresh process after an earlier run (a `forummod tick` from cron):
+    `repeat` fresh interpreters (`benchmarks.recount_child`), extraction results come from the
+    store, post bodies are not read again. Warm: later runs in the same process (the daemon's
+    next pass). The median run of each counts; the read's median is the baseline."""
     from forummod.config import load_config
     from forummod.extract import clear_caches
     from forummod.service import Workspace
 
     now = analysis_now(game)
+    n = max(1, opts.repeat)
+    reads: list[float] = []
+
+    def read() -> None:
+        gc.collect()
+        t0 = cpu()
+        sqlite_read(store_path, SITE, thread, GAME_ID)
+        reads.append(cpu() - t0)
+        gc.collect()
+
     with Workspace(load_config(cfg_path), clock=lambda: now) as ws:
         thread = _thread_id(ws)
         store_path = ws.store.path
-        runs, reads = [], []
-        ws.store.db.execute("DELETE FROM extractions")
-        for i in range(max(3, opts.repeat + 2)):
-            if i < 2:
-                clear_caches()  # run 0: nothing saved or remembered; run 1: a fresh process, results saved
-            gc.collect()
-            t0 = cpu()
-            sqlite_read(store_path, SITE, thread, GAME_ID)
-            reads.append(cpu() - t0)
-            gc.collect()
-            runs.append(recount(ws, now))
-    read = statistics.median(reads)
-    later = sorted(runs[2:], key=lambda r: r["total"])
-    first, cold, warm = runs[0], runs[1], later[(len(later) - 1) // 2]  # the median later run
-    for r in (cold, warm):
+        firsts, warms = [], []
+        for _ in range(n):
+            ws.store.db.execute("DELETE FROM extractions")
+            ws.store.db.commit()
+            clear_caches()  # nothing saved or remembered
+            read()
+            firsts.append(recount(ws, now))
+        for _ in range(n):
+            read()
+            warms.append(recount(ws, now))
+    colds = []
+    for _ in range(n):  # the store now holds every result: a fresh process reads them
+        colds.append(_run_child("benchmarks.recount_child", [str(cfg_path), now.isoformat()]))
+        read()
+    read_s = statistics.median(reads)
+
+    def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+        return sorted(runs, key=lambda r: r["total"])[(len(runs) - 1) // 2]
+
+    first, cold, warm = median_run(firsts), median_run(colds), median_run(warms)
+    for r in (*firsts, *colds, *warms):
         if r["facts"] != first["facts"]:
-            raise RuntimeError(f"a later recount disagrees with the first one: {first['facts']} != {r['facts']}")
+            raise RuntimeError(f"recounts disagree: {first['facts']} != {r['facts']}")
 
-    def stages(r: dict[str, Any]) -> dict[str, Any]:
+    def stages(r: dict[str, Any], runs: list[dict[str, Any]]) -> dict[str, Any]:
         return {**{f"{k}_seconds": round(r[k], 4) for k in ("load", "extract", "fold", "checks", "total")},
-                "ratio_to_sqlite_read": round(r["total"] / read, 2),
-                "us_per_post": round(r["total"] / max(1, r["facts"]["posts"]) * 1e6, 1)}
+                "ratio_to_sqlite_read": round(r["total"] / read_s, 2),
+                "us_per_post": round(r["total"] / max(1, r["facts"]["posts"]) * 1e6, 1), "runs": len(runs)}
 
-    return {"sqlite_read_seconds": round(read, 4), "first": stages(first), "cold": stages(cold), "warm": stages(warm),
-            "process": measure_cold_process(cfg_path, game, thread, opts), **warm["facts"]}
+    return {"sqlite_read_seconds": round(read_s, 4), "first": stages(first, firsts), "cold": stages(cold, colds),
+            "warm": stages(warm, warms), "process": measure_cold_process(cfg_path, game, thread, opts),
+            **warm["facts"]}
 
 
 def measure_cold_process(cfg_path: Path, game: SynthGame, thread: str, opts: Options) -> dict[str, Any]:

@@ -353,7 +353,7 @@ def _default_store(cfg: Config) -> Config:
 
 def validate(cfg: Config) -> None:
     """Cross-key checks that single fields cannot express."""
-    from forummod.engine.registry import ruleset_names, load_ruleset_options
+    from forummod.engine.registry import is_ruleset, ruleset_names, load_ruleset_options
 
     for name, site in cfg.sites.items():
         p = f"sites.{name}"
@@ -389,7 +389,7 @@ def validate(cfg: Config) -> None:
             parse_timezone(game.timezone)
         except ValueError as e:
             raise ConfigError(f"{p}.timezone", str(e)) from None
-        if game.ruleset not in ruleset_names():
+        if not is_ruleset(game.ruleset):  # imports only that ruleset (a cron tally imports no other)
             from forummod.schema import _did_you_mean
 
             raise ConfigError(f"{p}.ruleset", f"unknown ruleset {game.ruleset!r}" + _did_you_mean(game.ruleset, ruleset_names())

@@ -30,11 +30,26 @@ def profile_files(dirs: Iterable[Path]) -> list[Path]:
 
 
 def read_profile_table(path: Path) -> dict[str, Any]:
-    """One profile file as a TOML table; ConfigError names the file when it is not TOML."""
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(str(path), f"not valid TOML: {e}") from None
+    """One profile file as a TOML table; ConfigError names the file when it is not TOML.
+
+    Read once per process while the file is unchanged (same modification time and size):
+    loading a config asks for every profile's name and markup, and a cron process would parse
+    each file twice. The table is shared: callers only read it."""
+    st = path.stat()
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    hit = _TABLES.get(key)
+    if hit is None:
+        try:
+            hit = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(str(path), f"not valid TOML: {e}") from None
+        if len(_TABLES) >= 256:
+            _TABLES.clear()
+        _TABLES[key] = hit
+    return hit
+
+
+_TABLES: dict[tuple[str, int, int], dict[str, Any]] = {}
 
 
 def profile_name(data: Mapping[str, Any], where: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from functools import lru_cache
+from functools import cached_property, lru_cache
 import random
 import time
 from dataclasses import dataclass, field, replace
@@ -726,9 +726,13 @@ class SeatHistory:
         """Every account and seat name -> the seat's first holder (who the setup deals to)."""
         return {acc: self.chains[seat][0][0] for acc, seat in self.account_seat.items()}
 
+    @cached_property
+    def nobody_replaced(self) -> bool:
+        return all(len(c) == 1 and c[0][0] == seat for seat, c in self.chains.items())
+
     def translate(self, e: Event) -> Event:
-        if all(len(c) == 1 and c[0][0] == seat for seat, c in self.chains.items()):
-            return e  # nobody was ever replaced
+        if self.nobody_replaced:  # (asked once, not for each of a game's thousands of events)
+            return e
         k = e.sort_key
         if isinstance(e, (VoteEvent, UnvoteEvent)):
             target = self.holder(e.target, k) if e.target else e.target

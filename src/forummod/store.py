@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from forummod.errors import StoreError
-from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
+from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost, stored_record
 
 SCHEMA_VERSION = 6
 
@@ -457,19 +457,21 @@ class Store:
                 d = stamps[s] = from_iso(s)
             return d  # type: ignore[return-value]
 
+        def version(r: tuple) -> PostVersion:
+            return stored_record(PostVersion, {
+                "version": r[1], "html": r[2], "content_hash": r[3], "fetched_at": stamp(r[4]),
+                "edited_at": stamp(r[5]), "edited": bool(r[12]), "date_guessed": bool(r[13])})
+
         keyed = []
         for pid, vs in grouped.items():
             first, last = vs[0], vs[-1]
-            if len(vs) == 1:
-                versions: tuple[PostVersion, ...] = (PostVersion(first[1], first[2], first[3], stamp(first[4]),
-                                                                 stamp(first[5]), bool(first[12]), bool(first[13])),)
-            else:
-                versions = tuple([PostVersion(r[1], r[2], r[3], stamp(r[4]), stamp(r[5]), bool(r[12]), bool(r[13]))
-                                  for r in vs])
+            versions: tuple[PostVersion, ...] = (version(first),) if len(vs) == 1 else tuple([version(r) for r in vs])
             created = from_iso(first[7])
             number = last[8]
-            post = Post(site=site, thread=thread, post_id=pid, author=last[6], created_at=created, versions=versions,
-                        number=number, author_id=last[9], url=last[10], deleted_at=stamp(last[11]))
+            post = stored_record(Post, {
+                "site": site, "thread": thread, "post_id": pid, "author": last[6], "created_at": created,
+                "versions": versions, "number": number, "author_id": last[9], "url": last[10],
+                "deleted_at": stamp(last[11])})
             keyed.append(((number if number is not None else 1 << 62, created, _num_key(pid)), len(keyed), post))
         keyed.sort()  # thread order (the index keeps equal keys in reading order, as a stable sort would)
         return [post for _, _, post in keyed]

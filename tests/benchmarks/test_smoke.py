@@ -38,6 +38,7 @@ def test_every_engine_and_size_has_every_metric(results):
         assert {"peak_rss_mb", "rss_after_imports_mb"} <= set(c["memory"])
         assert c["poll"]["first"]["peak_rss_mb"] > 0  # the first poll ran in a fresh interpreter
         assert {"tally_cpu_seconds", "read_cpu_seconds", "ratio_to_read"} <= set(c["recount"]["process"])
+        assert c["recount"]["cold"]["runs"] == c["recount"]["first"]["runs"] == 1  # cold: fresh interpreters
     assert results["machine"]["cpu"] is not None and results["targets"]
 
 

@@ -363,3 +363,23 @@ players = [{ name = "Ann" }, { name = "Bob" }]
     assert rc == 2 and "NO_SUCH_FORUMMOD_PASSWORD is not set" in err
     with Store(load_config(path).workspace.store_path()) as s:
         assert s.publication(did) is None  # nothing was started
+
+
+@pytest.mark.parametrize("argv, command", [
+    (["tally"], "tally"), (["--config", "tick", "tally"], "tally"), (["--config=x.toml", "-v", "tick"], "tick"),
+    (["-vv", "--conf", "status", "check"], "check"), (["--help"], None), (["nonsense"], None), ([], None),
+])
+def test_the_command_is_found_before_the_parser_is_built(argv, command):
+    from forummod.cli import command_named
+
+    assert command_named(argv) == command
+
+
+def test_the_parser_of_one_command_parses_as_the_whole_one_does():
+    from forummod.cli import command_named
+
+    argv = ["-v", "--config", "x.toml", "tally", "--json", "--at", "12"]
+    one = build_parser(command_named(argv)).parse_args(argv)
+    whole = build_parser().parse_args(argv)
+    assert {k: v for k, v in vars(one).items() if k != "_run"} == {k: v for k, v in vars(whole).items() if k != "_run"}
+    assert one._run is whole._run

@@ -261,3 +261,21 @@ def test_a_version_five_store_marks_its_open_drafts_without_a_render_record_as_u
         did, _ = s.upsert_draft(game="g", kind="day_end", phase="D1", slot="correction", target="thread",
                                 markup="bbcode", lang="en", title="c", body="x", at=T)
         assert s.draft_render(did) is None
+
+
+def test_stored_records_equal_records_built_the_usual_way(store):
+    """The store sets every field of its Post/PostVersion records at once (model.stored_record)."""
+    from dataclasses import fields
+
+    from forummod.model import Post, PostVersion
+
+    store.save_posts("site", "t1", [post("1", "<p>one</p>"), post("2", "<p>two</p>")], T)
+    store.save_posts("site", "t1", [post("1", "<p>one, edited</p>")], T + timedelta(hours=1))
+    for p in store.posts("site", "t1"):
+        again = Post(**{f.name: getattr(p, f.name) for f in fields(Post)})
+        assert p == again and hash(p) == hash(again) and repr(p) == repr(again)
+        assert set(vars(p)) == {f.name for f in fields(Post)}
+        for v in p.versions:
+            assert set(vars(v)) == {f.name for f in fields(PostVersion)}
+            assert v == PostVersion(**{f.name: getattr(v, f.name) for f in fields(PostVersion)})
+    assert [len(p.versions) for p in store.posts("site", "t1")] == [2, 1]

@@ -25,7 +25,7 @@ def add_arguments(p) -> None:
     add_common(p, game=True)
     p.add_argument("--at", metavar="TIME", help="when it happened (default: now)")
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.epilog = ruleset_reference() + "\n\n" + (p.epilog or "")
+    _epilog_when_shown(p, lambda: ruleset_reference() + "\n\n" + (p.epilog or ""))
     sub = p.add_subparsers(dest="gm_command", metavar="ACTION", required=True)
     a = sub.add_parser("approve", help="approve a proposal (see 'forummod status')")
     a.add_argument("key", help="proposal key, e.g. lynch:D2 or night:N3")
@@ -92,7 +92,18 @@ def add_arguments(p) -> None:
             action_parser.add_argument("--at", metavar="TIME", default=argparse.SUPPRESS,
                                        help="when it happened (default: now)")
     ac.formatter_class = argparse.RawDescriptionHelpFormatter
-    ac.epilog = ruleset_reference(roles=False)
+    _epilog_when_shown(ac, lambda: ruleset_reference(roles=False))
+
+
+def _epilog_when_shown(p, epilog) -> None:
+    """The ruleset reference is built from every ruleset: only when the help is shown, so that
+    building the command line (every command's parser, a cron `tally` too) imports none."""
+    def format_help() -> str:
+        p.epilog = epilog()
+        p.format_help = lambda: type(p).format_help(p)
+        return type(p).format_help(p)
+
+    p.format_help = format_help
 
 
 def ruleset_reference(*, roles: bool = True) -> str:

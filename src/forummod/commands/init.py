@@ -97,20 +97,22 @@ name = "SecondPlayer"
 
 
 def add_arguments(p) -> None:
-    from forummod.engine.registry import ruleset_names
+    from forummod.engine.registry import RulesetNames
     from forummod.cli import add_global
 
     add_global(p)  # -v, -q, --config after the command name too
 
     p.add_argument("path", nargs="?", type=Path, default=None,
                    help="where to write (default: --config, else $FORUMMOD_CONFIG, else ./forummod.toml)")
-    p.add_argument("--ruleset", default="mafia-majority", choices=ruleset_names())
+    # the names are listed when the help is shown (RulesetNames): building the parser imports no ruleset
+    p.add_argument("--ruleset", default="mafia-majority", choices=RulesetNames(), metavar="RULESET",
+                   help="the game's rules: %(choices)s (default %(default)s)")
     p.add_argument("--engine", default="phpbb", help="forum engine profile (default phpbb; see 'forummod doctor')")
     p.add_argument("--thread", metavar="URL", help="the game thread's address: sets the forum's base_url and the game's id")
     p.add_argument("--from-thread", metavar="URL",
                    help="as --thread, and read the (public) thread once: its posters become the candidate players, "
                         "its first poster the GM")
-    p.add_argument("--example", metavar="RULESET", choices=ruleset_names(),
+    p.add_argument("--example", metavar="RULESET", choices=RulesetNames(),
                    help="write a whole example game of RULESET (players and roles) instead of a starter")
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.add_argument("--print-reference", action="store_true",

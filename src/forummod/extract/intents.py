@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 from datetime import datetime
 
 from forummod.engine.catalog import ACTIONS
@@ -23,7 +24,7 @@ from forummod.extract.actions import ParsedAction, action_grammar
 from forummod.extract.context import ExtractContext
 from forummod.extract.names import NameIndex, NameMatch, name_index
 from forummod.extract.normalize import INVISIBLE
-from forummod.extract.text import PostText, post_text
+from forummod.extract.text import PostText, post_text, post_text_unless_free
 from forummod.extract.votes import VoteAction, grammar
 from forummod.model import (
     NO_LYNCH, ActionIntent, Extraction, Intent, Issue, Message, PlayerSlot, Post, PostVersion, Roster, Source,
@@ -87,11 +88,24 @@ def _memo_for(ctx: ExtractContext) -> dict[tuple, Extraction]:
     return memo
 
 
+_NOTHING = Extraction((), ())
+
+
 def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
-    index = name_index(ctx.roster, ctx.language)
     versions = post.versions
-    texts = {v.version: post_text(v.html) for v in versions}
-    read = {v: grammar(ctx.language).find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
+    g = grammar(ctx.language)
+    if g.skeleton is not None and not _day_verbs(ctx.ruleset):
+        # Most posts hold no vote: when no version's text can hold a vote keyword or tag (an
+        # exact test on the parsed body, `post_text_unless_free`), nothing below can find
+        # anything, and the text model is not built.
+        models = [post_text_unless_free(v.html, g.skeleton) for v in versions]
+        if all(m is None for m in models):
+            return _NOTHING
+        texts = {v.version: m if m is not None else post_text(v.html) for v, m in zip(versions, models)}
+    else:
+        texts = {v.version: post_text(v.html) for v in versions}
+    index = name_index(ctx.roster, ctx.language)
+    read = {v: g.find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
                                           margin=ctx.fuzzy_margin) for v, pt in texts.items()}
     chosen, edit_issues = _apply_edit_policy(post, ctx, read)
     acts = read[chosen.version] if chosen is not None else []
@@ -240,8 +254,7 @@ def _day_actions(post: Post, pt: PostText, actor: str, ctx: ExtractContext, inde
                  src: Source) -> tuple[list[Intent], list[Issue]]:
     """Day powers written in the thread (village buildings, the Jager's shot, ON D9):
     only lines with a role or building prefix, or bold lines starting with the keyword."""
-    specs = ACTIONS.get(ctx.ruleset, {})
-    verbs = frozenset(v for v, s in specs.items() if s.when in ("day", "any") and v not in _NOT_IN_POSTS)
+    verbs = _day_verbs(ctx.ruleset)
     if not verbs:
         return [], []
     ag = action_grammar(ctx.language, ctx.ruleset)
@@ -261,6 +274,13 @@ def _day_actions(post: Post, pt: PostText, actor: str, ctx: ExtractContext, inde
             parsed += ag.parse_line(pt.text[s:e], index, actor, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
                                     margin=ctx.fuzzy_margin, verbs=verbs, plain=True)
     return _actions_to_intents(parsed, actor, post.created_at, src, "thread")
+
+
+@lru_cache(maxsize=None)
+def _day_verbs(ruleset: str) -> frozenset[str]:
+    """The day powers a thread post can hold in this ruleset (none in most)."""
+    specs = ACTIONS.get(ruleset, {})
+    return frozenset(v for v, s in specs.items() if s.when in ("day", "any") and v not in _NOT_IN_POSTS)
 
 
 # --------------------------------------------------------------------------- messages

@@ -50,8 +50,18 @@ def fold_map(s: str) -> tuple[str, tuple[int, ...]]:
     return _fold_map(s) if len(s) <= 64 else _fold_map.__wrapped__(s)
 
 
+#: ASCII whitespace other than the space, and "_": each folds to a space (`_fold_char`).
+_ASCII_SPACES = str.maketrans({c: " " for c in "_\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"})
+
+
 @lru_cache(maxsize=8192)
 def _fold_map(s: str) -> tuple[str, tuple[int, ...]]:
+    if s.isascii():
+        # ASCII folds to its lowercase with "_" and whitespace as spaces (no invisible, accented
+        # or wide characters): when no spaces are to be collapsed, every character maps to itself
+        t = s.translate(_ASCII_SPACES).lower()
+        if "  " not in t and t[:1] != " " and t[-1:] != " ":
+            return t, tuple(range(len(s) + 1))
     out: list[str] = []
     idx: list[int] = []
     for i, ch in enumerate(s):
@@ -83,7 +93,7 @@ def is_cjk(ch: str) -> bool:
 
 
 def has_cjk(s: str) -> bool:
-    return any(is_cjk(c) for c in s)
+    return not s.isascii() and any(is_cjk(c) for c in s)
 
 
 def has_cyrillic(s: str) -> bool:

@@ -41,8 +41,14 @@ def context_fingerprint(ctx: ExtractContext) -> str:
 
 def post_cache_key(post: Post) -> str:
     """Cheap to compute for 10,000 posts: bodies enter by their content hash."""
-    versions = "/".join(f"{v.version}:{v.content_hash[:16]}:{v.edited_at.timestamp() if v.edited_at else ''}"
-                        f"{'e' if v.edited else ''}" for v in post.versions)
+    vs = post.versions
+    if len(vs) == 1:  # most posts: one version, never edited (no generator, no join)
+        v = vs[0]
+        versions = f"{v.version}:{v.content_hash[:16]}:{v.edited_at.timestamp() if v.edited_at else ''}" \
+                   f"{'e' if v.edited else ''}"
+    else:
+        versions = "/".join(f"{v.version}:{v.content_hash[:16]}:{v.edited_at.timestamp() if v.edited_at else ''}"
+                            f"{'e' if v.edited else ''}" for v in vs)
     return f"p|{post.thread}|{post.post_id}|{post.number}|{post.author}|{post.author_id}|" \
            f"{post.created_at.timestamp()}|{post.url}|{versions}"
 

@@ -52,6 +52,8 @@ _SIG_CLASSES = frozenset({"sig", "postsig", "post_sig", "post-sig", "signatureco
 _CONTAINER_CLASSES = frozenset({"postcontent", "messagetext", "selectquotecontainer", "bbwrapper", "message-body"})
 _VOTE_TAG_CLASSES = frozenset({"bbvote", "vote", "votetag", "vote-tag", "bbcode-vote", "bbcode_vote"})
 _WS = re.compile(r"[\s\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+#: Where `_WS` would change a text: two spaces, or a space character that is not " ".
+_WS_ODD = re.compile(r"[^\S ]|[\u00a0\u2000-\u200a\u202f\u205f\u3000]|  ")
 _WROTE = re.compile(r"^\s*(.+?)\s+(?:wrote|said|scrive|ha scritto|писал|писала|пишет|schreef|schrieb|写道|寫道|說|说)\b", re.I)
 _MAX_DEPTH = 400
 
@@ -152,7 +154,10 @@ class _Builder:
     def add(self, s: str | None) -> None:
         if not s:
             return
-        s = _WS.sub(" ", s.translate(INVISIBLE))
+        if not s.isascii():
+            s = s.translate(INVISIBLE)  # (every invisible character is outside ASCII)
+        if _WS_ODD.search(s) is not None:  # most texts have single spaces only: nothing to collapse
+            s = _WS.sub(" ", s)
         if s[:1] == " " and self.last in ("", " ", "\n"):
             s = s[1:]
         if not s:
@@ -300,14 +305,72 @@ def _post_text(html: str) -> PostText:
         except (lxml.etree.ParserError, ValueError):
             pt = _from_plain(re.sub(r"<[^>]*>", " ", html))
         else:
-            b = _Builder()
-            if parts and isinstance(parts[0], str):
-                b.add(parts[0])
-                parts = parts[1:]
-            for child in parts:
-                _walk(child, b, 1)
-            pt = b.result()
+            return _from_parts(parts)
     return apply_bbcode(pt)
+
+
+def _from_parts(parts: list) -> PostText:
+    b = _Builder()
+    if parts and isinstance(parts[0], str):
+        b.add(parts[0])
+        parts = parts[1:]
+    for child in parts:
+        _walk(child, b, 1)
+    return apply_bbcode(b.result())
+
+
+def post_text_unless_free(html: str, keywords: re.Pattern[str]) -> PostText | None:
+    """`post_text(html)`, or None when that model certainly holds no vote tag and no match of
+    `keywords` (`VoteGrammar.skeleton`: the vote keywords matched in lowercase text with the
+    whitespace taken out), decided on the parsed tree without building the model.
+
+    Most posts of a game hold no vote: for them the first recount need not walk the tree nor
+    run the vote grammar. The test is exact, not a guess: where the body has no element whose
+    text the model leaves out or marks (quotes, spoilers, code, signatures, struck or hidden
+    text, vote tags), no literal BBCode (``[``) and only ASCII letters, the model's text is all
+    the body's text with other whitespace; without whitespace and in lowercase the two are the
+    same string, and a keyword can match the model (case-insensitively) only where `keywords`
+    matches that string. Anything else is read the long way, from the same parse."""
+    if not isinstance(html, str) or not html.strip():
+        return post_text(html)
+    if "<" not in html:
+        return None if _keyword_free(html, keywords) else post_text(html)
+    try:
+        parts = _fragments(html)
+    except (lxml.etree.ParserError, ValueError):
+        return post_text(html)
+    texts: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            texts.append(part)
+        elif not isinstance(part.tag, str):  # a comment: only its tail is text (`_walk`)
+            texts.append(part.tail or "")
+        else:
+            texts.append(_text_content(part))  # every text node below, in order (libxml2 joins them)
+            texts.append(part.tail or "")
+    if not _keyword_free("".join(texts), keywords):
+        return _from_parts(parts)
+    for part in parts:  # the text holds no keyword: does the model read it all, unmarked?
+        if isinstance(part, str) or not isinstance(part.tag, str):
+            continue
+        for el in part.iter():
+            tag = el.tag
+            if not isinstance(tag, str):
+                continue
+            cls = el.get("class")
+            classes = cls.lower().split() if cls else []
+            sty = el.get("style")
+            if _excluded_kind(el, tag.lower(), classes, sty.lower().replace(" ", "") if sty else "") is not None \
+                    or (classes and not _VOTE_TAG_CLASSES.isdisjoint(classes)):
+                return _from_parts(parts)
+    return None
+
+
+def _keyword_free(text: str, keywords: re.Pattern[str]) -> bool:
+    if not text.isascii():
+        text = text.translate(INVISIBLE)  # the model drops them (`_Builder.add`)
+    squeezed = "".join(text.split()).lower()
+    return squeezed.isascii() and "[" not in squeezed and keywords.search(squeezed) is None
 
 
 _remembered = lru_cache(maxsize=20_000)(_post_text)

@@ -28,6 +28,7 @@ code, signatures and struck-through text never reach this module (see `text`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -101,6 +102,10 @@ class VoteGrammar:
         loose = "|".join((*w.unvote, *w.abstain, *w.vote))
         plain = loose == loose.lower() and not any(x in loose for x in ("(?=", "(?!", "(?<"))
         self.maybe = re.compile(loose) if plain else None
+        self.skeleton = _skeleton((*w.unvote, *w.abstain, *w.vote)) if "vote" in w.vote else None
+        # Anchors would read a line alone differently from the same line inside the text; without
+        # them, one scan of the whole text finds every line holding a keyword (`find`).
+        self.scan_lines = not any(a in p for p in (*w.unvote, *w.abstain, *w.vote) for a in ("^", "$", "\\A", "\\Z"))
 
     def _may_hold_keyword(self, text: str) -> bool:
         if self.maybe is None or not text.isascii():
@@ -128,7 +133,8 @@ class VoteGrammar:
         for t in pt.tags:
             add(self._segment(text, t.start, t.end, "tag", resolve, default=t.kind))
         keywords = self._may_hold_keyword(text)
-        line_at = _line_finder(text)  # pt.line_at scans the text: quadratic over a huge one-line post
+        if keywords and pt.bold:
+            line_at = _line_finder(text)  # pt.line_at scans the text: quadratic over a huge one-line post
         for b in (pt.bold if keywords else ()):
             for s, e in _line_pieces(text, b.start, b.end):
                 add(self._segment(text, s, e, "bold", resolve, anywhere=True, extend=True))
@@ -142,8 +148,23 @@ class VoteGrammar:
         for m in self.hash.finditer(text):
             kind = "unvote" if m.group("kind") else "vote"
             add([self._action(kind, m.group(0), m.start(), "hash", m.group("arg"), resolve, strong=True)])
-        for s, e in (pt.lines() if keywords else ()):
-            add(self._segment(text, s, e, "plain", resolve))
+        if keywords:
+            # A whole line reads the same in the text as alone (a newline or the text's edge on
+            # both sides), so a keyword in a line is part of a keyword match in the whole text:
+            # one scan finds them all, and only lines a match touches are read as segments.
+            scan = self.keyword
+            if self.maybe is not None and text.isascii():
+                # the loose keywords on lowercase ASCII text (far cheaper): they match wherever
+                # a keyword does, so the lines they touch include every line with a keyword
+                scan, text_ = self.maybe, text.lower()
+            else:
+                text_ = text
+            spans = [m.span() for m in scan.finditer(text_)] if self.scan_lines else None
+            ends = [e for _, e in spans] if spans else []
+            for s, e in (pt.lines() if spans or spans is None else ()):
+                i = bisect_left(ends, s)
+                if spans is None or (i < len(spans) and spans[i][0] <= e):
+                    add(self._segment(text, s, e, "plain", resolve))
         return [found[k] for k in sorted(found)]
 
     def find_in_lines(self, text: str, index: NameIndex, form: str, *, at: datetime | None = None,
@@ -249,6 +270,21 @@ class VoteGrammar:
         if other.ok and other.name != m.name:
             return NameMatch(target, "ambiguous", None, "alternative", 0.0, (m.name, other.name), len(target))
         return m
+
+
+def _skeleton(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The vote keywords for `text.post_text_unless_free`: matched on lowercase text with every
+    whitespace character taken out, so each pattern loses its whitespace (``i\\s+vote`` ->
+    ``ivote``). None when a pattern is more than letters, optional groups and alternatives (a
+    class, an escape or an assertion could read whitespace or case), so no post is skipped.
+    ``##vote`` (the hash form) holds ``vote``, which every lexicon has (English is merged in)."""
+    out = []
+    for p in words:
+        q = re.sub(r"\\s[+*?]?", "", p)
+        if "\\" in q or "." in q or "[^" in q or "(?=" in q or "(?!" in q or "(?<" in q or q != q.lower():
+            return None
+        out.append(q)
+    return re.compile("|".join(sorted(out, key=len, reverse=True)))
 
 
 def _kind(m: re.Match) -> str:

@@ -1,0 +1,74 @@
+"""Shortcuts of the extraction code give what the long way gives (issue 17: first recount)."""
+
+from __future__ import annotations
+
+import random
+
+from forummod.extract import normalize, text
+from forummod.extract.names import name_index
+from forummod.extract.normalize import INVISIBLE
+from forummod.extract.text import post_text
+from forummod.extract.votes import grammar
+from tests.extract.helpers import roster
+
+
+def _fold_map_char_by_char(s: str) -> tuple[str, tuple[int, ...]]:
+    out: list[str] = []
+    idx: list[int] = []
+    for i, ch in enumerate(s):
+        for c in normalize._fold_char(ch):
+            if c == " " and (not out or out[-1] == " "):
+                continue
+            out.append(c)
+            idx.append(i)
+    while out and out[-1] == " ":
+        out.pop()
+        idx.pop()
+    idx.append(len(s))
+    return "".join(out), tuple(idx)
+
+
+def test_ascii_names_fold_as_character_by_character():
+    rng = random.Random(5)
+    chars = [chr(i) for i in range(128)]
+    for _ in range(20_000):
+        s = "".join(rng.choice(chars) for _ in range(rng.randint(0, 10)))
+        assert normalize._fold_map.__wrapped__(s) == _fold_map_char_by_char(s), repr(s)
+    assert normalize.fold_map("Ember_Fox") == ("ember fox", tuple(range(10)))
+
+
+def test_text_spaces_collapse_as_the_full_substitution_does():
+    rng = random.Random(7)
+    chars = [" ", "a", "\t", "\n", "\u00a0", "\u2003", "\u3000", "\u200b", "\x1c", "\x85", "\u2028", "  "]
+    for _ in range(20_000):
+        s = "".join(rng.choice(chars) for _ in range(rng.randint(0, 8)))
+        b = text._Builder()
+        b.add(s)
+        ref = text._Builder()
+        t = text._WS.sub(" ", s.translate(INVISIBLE))
+        if t[:1] == " ":
+            t = t[1:]
+        if t:
+            ref.parts.append(t)
+        assert "".join(b.parts) == "".join(ref.parts), repr(s)
+
+
+def test_plain_lines_are_read_only_where_a_keyword_is_and_find_the_same():
+    """`find` reads as plain-form segments only the lines one scan of the text found a keyword
+    in; reading every line gives the same phrases."""
+    idx = name_index(roster("Bob", "Luca"), "en")
+    rng = random.Random(11)
+    words = ["vote Bob", "VOTE: Luca", "unvote", "i am voting Bob", "abstain", "we should", "Bob", "votes",
+             "devote", "  ", "-", "*", "##vote Luca", "\n", "\n", "lynch", "Stem op Bob"]
+    for language in ("en", "nl"):
+        g = grammar(language)
+        for _ in range(1500):
+            pt = post_text("\n".join(" ".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
+                                     for _ in range(rng.randint(1, 5))))
+            fast = g.find(pt, idx)
+            g.scan_lines = False
+            try:
+                slow = g.find(pt, idx)
+            finally:
+                g.scan_lines = True
+            assert fast == slow, pt.text
