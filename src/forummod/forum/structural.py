@@ -170,8 +170,10 @@ def _author_candidates(root: Any) -> list[Any]:
 
 
 def _any_name_links(root: Any) -> list[Any]:
+    """Links with a short text that is not a permalink's date or number ("2019-09-29 10:46:47", "#3")."""
     return [a for a in root.iter("a") if (a.get("href") or "#")[:1] not in "#" and not
-            (a.get("href") or "").startswith("javascript") and 0 < len(_short_text(a)) <= 40 and not _in_quote(a)]
+            (a.get("href") or "").startswith("javascript") and 0 < len(t := _short_text(a)) <= 40
+            and not _in_quote(a) and not re.fullmatch(r"[#№]?\s*[\d.,]+", t) and not _reads_as_date(t)]
 
 
 def _bold_names(root: Any) -> list[Any]:
@@ -232,11 +234,29 @@ def _date_candidates(root: Any) -> list[_DateCand]:
             label = (parent.text_content()[:80] if parent is not None else "") + own
             if _NOT_POST_DATE.search(label[:120]) and _NOT_POST_DATE.search(own + " " + label[:60]):
                 continue
+            if _labelled_as_other_date(el, own):
+                continue
             out.append(_DateCand(el, kind, 2 if re.search(r"\d[:h]\d\d", own) else 1))
     return out
 
 
 _INLINE = {"b", "strong", "i", "em", "span", "a", "abbr", "time", "small", "font", "u", "br"}
+_NOT_POST_CLASS = re.compile(r"join|regist|since|last-?visit|last-?activ|birthday|member-?date", re.IGNORECASE)
+
+
+def _labelled_as_other_date(el: Any, own: str) -> bool:
+    """A date its own label calls a join, visit or edit date: "<dd class=profile-joined><strong>Joined:
+    </strong> 17 Jul 2011</dd>", "<dt>Join Date</dt><dd>Jun 2007</dd>" (the label is the element's
+    class, its text before the date, or the previous sibling's text)."""
+    if _NOT_POST_CLASS.search(el.get("class") or ""):
+        return True
+    whole = _short_text(el)
+    at = whole.find(own) if own else -1
+    lead = whole[:at] if at > 0 else ""
+    prev = el.getprevious()
+    prev_text = _short_text(prev)[-40:] if prev is not None and isinstance(prev.tag, str) \
+        and prev.tag not in _SKIP_TAGS else ""
+    return bool(_NOT_POST_DATE.search(f"{prev_text} {lead[-40:]}"))
 
 
 def _counts_below(cands: Iterable[Any]) -> dict[int, int]:
@@ -299,6 +319,13 @@ def _relative_css(block: Any, el: Any) -> list[str]:
             out.append(f"{_css_step(a)} {last}")
             break
     out.append(" > ".join(_css_step(a) for a in chain))
+    # the element among same-kind siblings ("Posted:" is the second unclassed div of its cell)
+    parent = chain[-1].getparent()
+    same = [c for c in parent if c.tag == chain[-1].tag] if parent is not None else []
+    if len(same) > 1:
+        nth = f"{last}:nth-of-type({same.index(chain[-1]) + 1})"
+        up = next((a for a in reversed(chain[:-1]) if _classes(a)), None)
+        out.append(f"{_css_step(up)} {nth}" if up is not None else nth)
     return list(dict.fromkeys(out))
 
 
@@ -344,16 +371,15 @@ def _post_id_choice(blocks: list[Any]) -> Any:
     if all(_id_pattern(b) for b in blocks):
         return {"css": ":self", "attr": "id", "regex": r"(\d+)"}, len(blocks)
     inner: Counter[str] = Counter()
-    for b in blocks:
+    for b in blocks:  # the numbered id pattern found in the most blocks (once per block)
+        kinds = []
         for el in b.iter():
             for attr in ("id", "name"):
                 v = el.get(attr) or ""
                 if re.fullmatch(r"[A-Za-z_-]{0,12}\d{2,}", v):
-                    inner[f"{el.tag}[{attr}]|" + re.sub(r"\d+", "#", v)] += 1
+                    kinds.append(f"{el.tag}[{attr}]|" + re.sub(r"\d+", "#", v))
                     break
-            else:
-                continue
-            break
+        inner.update(set(kinds))
     if inner:
         key, n = inner.most_common(1)[0]
         sel, pattern = key.split("|")
@@ -377,17 +403,19 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     authors = [a for a in _author_candidates(root) if not _in_quote(a)]
     dates = [d for d in _date_candidates(root) if not _in_quote(d.el)]
     sig, blocks, groups = _best_blocks(root, authors, dates)
-    for weaker in (_any_name_links, _bold_names):  # pages whose author links say nothing of profiles
-        if blocks:
-            break
-        authors = weaker(root)
+    weak = False
+    if not blocks:  # pages whose author links say nothing of profiles, or show names without links
+        weak = True
+        authors = _any_name_links(root) + _bold_names(root)
         sig, blocks, groups = _best_blocks(root, authors, dates)
     if not blocks:
         raise LayoutChanged("structural", url, "repeated blocks with an author and a date",
                             "no repeated post blocks found")
     container = _container_xpath(sig)
     a_ids = {id(a) for a in authors}
-    link_ids = {id(a) for a in authors if a.tag == "a"}
+    # a profile link names the author before any other candidate; among weak candidates (any link,
+    # any bold) the first in the block does: the name heads a post, links in its body come later
+    link_ids = {id(a) for a in authors if a.tag == "a"} if not weak else set()
     d_by_el = {id(d.el): d for d in dates}
     author_picks, date_picks, body_picks = [], [], []
     for b in blocks:
@@ -403,7 +431,7 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
         a = _name_inside(a) if a is not None and a.tag != "a" else a
         author_picks.append(a)
         date_picks.append(d)
-        others = [el for el in b.iter() if id(el) in a_ids and not _in_quote(el, b)]
+        others = [el for el in b.iter() if id(el) in a_ids and not _in_quote(el, b)] if not weak else []
         body_picks.append(_body_of(b, [*others, a] if a is not None else others, d.el if d else None))
     fields: list[FieldChoice] = []
     id_sel, id_hits = _post_id_choice(blocks)
@@ -501,16 +529,32 @@ def _body_of(block: Any, authors: list[Any], date: Any) -> Any:
         if el.tag in ("a", "img", "br", "span", "b", "strong", "i", "em", "blockquote"):
             continue
         n = len(el.text_content().strip())
-        key = (n, 1 if _BODY_CLASS.search(el.get("class") or "") else 0)
+        cls = el.get("class") or ""
+        # a vote post is short: a content class outweighs the longer text of a profile column
+        score = n * (3 if _BODY_CLASS.search(cls) else 1)
+        if _PROFILE_PART.search(cls) or any(_PROFILE_PART.search(a.get("class") or "")
+                                            for a in el.iterancestors() if a is not block and id(a) not in banned):
+            score //= 5
+        if _CHROME_PART.search(cls):  # a row of buttons ("Quote", "Report") is no body
+            score //= 10
+        key = (score, 1 if _BODY_CLASS.search(cls) else 0)
         if key > best_key:
             best, best_key = el, key
     return best
 
 
+_CHROME_PART = re.compile(r"button|action|menu|toolbar|control|footer|reaction|likes|share|under_?message|"
+                          r"moderat|report|keyinfo|posthead|postfoot|bottom|meta", re.IGNORECASE)
+_PROFILE_PART = re.compile(r"profile|userinfo|user-info|user_info|usertitle|userstats|poster-?info|rank|"
+                           r"signature|join|avatar|extra", re.IGNORECASE)
+
+
 # --------------------------------------------------------------------------- profile table
 
 GENERIC_MARKS: list[dict[str, Any]] = [
-    {"kind": "quote", "css": "blockquote, div[class*='quote'], table[class*='quote']",
+    # vBulletin 4 and XenForo build the post body itself from a blockquote: not a quote
+    {"kind": "quote", "css": "blockquote:not([class*='postcontent']):not([class*='messageText']):not([class*='messagetext'])"
+                             ":not([class*='bbWrapper']):not([class*='message-body']), div[class*='quote'], table[class*='quote']",
      "author": [{"css": "cite", "regex": r"^@?(.+?)(?:\s+(?:wrote|said|schrieb|ha scritto|a écrit|написал|schreef)\b.*)?:?$"}]},
     {"kind": "spoiler", "css": "[class*='spoiler']"},
     {"kind": "code", "css": "pre, code"},
