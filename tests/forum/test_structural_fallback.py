@@ -192,3 +192,37 @@ def test_fallback_reads_names_shown_without_links_and_not_the_permalink_dates():
     _, page = _read_without_profiles(html.encode())
     assert [(p.post_id, p.author) for p in page.posts] == [("100", "wzrd"), ("101", "nickl"), ("102", "wzrd")]
     assert [p.created_at.strftime("%m-%d %H:%M") for p in page.posts] == ["09-29 10:46", "10-06 16:59", "10-10 13:47"]
+
+
+CUSTOM_PHPBB_POST = """<div id="p{pid}" class="post bg{alt}"><div class="inner"><div class="postbody">
+<div class="post-meta"><a href="./memberlist.php?mode=viewprofile&amp;u={uid}" class="username">{who}</a>
+<span class="stamp">{when}</span></div><div class="content">{body}</div></div></div></div>"""
+
+
+def _custom_phpbb(whens: list[str]) -> str:
+    return ("<html><head><meta name='generator' content='phpBB'></head><body id='phpbb'>" + "".join(
+        CUSTOM_PHPBB_POST.format(pid=20 + i, alt=i % 2 + 1, uid=3 + i, who=f"p{i}", when=w, body=f"vote p{i + 1}")
+        for i, w in enumerate(whens)) + "<p>Powered by phpBB</p></body></html>")
+
+
+def test_dates_a_profile_cannot_read_are_filled_from_the_repeated_blocks(profiles):
+    from forummod.forum.structural import fill_from_structure
+
+    html = _custom_phpbb(["17 Jul 2011 17:51", "18 Jul 2011 09:02", "18 Jul 2011 22:40"])
+    page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
+    assert all(p.date_guessed for p in page.posts)  # the style moved the date where the profile does not look
+    filled = fill_from_structure(page, html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
+    assert [(p.post_id, p.created_at.strftime("%d %H:%M"), p.date_guessed) for p in filled.posts] == \
+        [("20", "17 17:51", False), ("21", "18 09:02", False), ("22", "18 22:40", False)]
+    codes = [i.code for i in filled.issues]
+    assert "date_unreadable" not in codes and "read_by_structure" in codes
+
+
+def test_filled_dates_out_of_post_order_stay_guessed(profiles):
+    from forummod.forum.structural import fill_from_structure
+
+    html = _custom_phpbb(["17 Jul 2011 17:51", "05 Aug 2009 01:25", "18 Jul 2011 22:40"])
+    page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
+    filled = fill_from_structure(page, html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
+    assert all(p.date_guessed for p in filled.posts)
+    assert filled == page

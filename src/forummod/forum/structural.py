@@ -609,3 +609,49 @@ def to_toml(data: dict[str, Any]) -> str:
                 lines.append(f"\n[[{k}.marks]]")
                 lines.extend(f"{k3} = {val(v3)}" for k3, v3 in m.items())
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- filling a profile's gaps
+
+
+def fill_from_structure(page: Any, html: str, *, url: str, tz: Any, now: datetime) -> Any:
+    """A profile that found the posts but not some of their dates or authors (a customised
+    style moved them): the structural fallback reads the same page, and where it reads the same
+    post id with a date or an author the profile missed, that is taken. Dates are taken only
+    when, together with the profile's own, they run in post order and not past the fetch: a date
+    that cannot be checked so stays guessed (a guessed date never decides a deadline). The GM is
+    told what was filled; nothing is changed when the page gives the fallback nothing to read."""
+    from dataclasses import replace
+
+    from forummod.forum.html_engine import parse_html, parse_thread_page
+    from forummod.model import Issue
+
+    guessed = {p.post_id for p in page.posts if p.date_guessed}
+    nameless = {p.post_id for p in page.posts if not p.author}
+    if not guessed and not nameless:
+        return page
+    try:
+        other = parse_thread_page(infer_structure(parse_html(html), url=url).profile(), html, url=url, tz=tz, now=now)
+    except LayoutChanged:
+        return page
+    theirs = {p.post_id: p for p in other.posts}
+    dates = {pid: theirs[pid].created_at for pid in guessed if pid in theirs and not theirs[pid].date_guessed}
+    timeline = [dates.get(p.post_id) if p.post_id in guessed else p.created_at for p in page.posts]
+    known = [t for t in timeline if t is not None]
+    if any(b < a for a, b in zip(known, known[1:])) or any(t > now for t in dates.values()):
+        dates = {}  # out of post order or in the future: not the posts' dates
+    names = {pid: theirs[pid].author for pid in nameless if pid in theirs and theirs[pid].author}
+    if not dates and not names:
+        return page
+    posts = tuple(replace(p, created_at=dates[p.post_id], date_guessed=False) if p.post_id in dates else p
+                  for p in page.posts)
+    posts = tuple(replace(p, author=names[p.post_id]) if p.post_id in names else p for p in posts)
+    issues = [i for i in page.issues
+              if not (i.code == "date_unreadable" and any(i.message.startswith(f"post {pid}:") for pid in dates))]
+    if not any(p.author for p in page.posts) and names:
+        issues = [i for i in issues if i.code != "author_unreadable"]
+    filled = [f"{len(dates)} date(s)" if dates else "", f"{len(names)} author(s)" if names else ""]
+    issues.append(Issue("read_by_structure", f"{' and '.join(f for f in filled if f)} the profile could not read "
+                        "were read from the page's repeated post blocks (check them; `forummod parse --explain` "
+                        "shows the selectors)", severity="warning", details=url))
+    return replace(page, posts=posts, issues=tuple(issues))
