@@ -338,6 +338,7 @@ _AGO_NUM = r"(\d+|an?|one|une?|un'|un’|una|uno|ein(?:e[mnr]?)?|uma?|jeden|jedn
 _AGO_UNIT = r"(秒钟?|分钟|分鐘|个小时|個小時|小时|小時|天|周|週|星期|个月|個月|年|[^\W\d_]+?)"
 _AGO_PRE_RX = re.compile(r"(?<!\w)(?:vor|il y a|hace|há|около)\s+" + _AGO_NUM + r"?\s*" + _AGO_UNIT + r"(?!\w)")
 _AGO_POST_RX = re.compile(r"(?<![\w'’])" + _AGO_NUM + r"?\s*" + _AGO_UNIT + r"\s*(?:ago|fa|назад|тому|geleden|temu|前)(?!\w)")
+_AGO_TRIGGER = re.compile(r"vor\s|il y a|hace\s|há\s|около|ago\b|fa\b|назад|тому|geleden|temu|前")
 _AGO_STEMS = [
     (("秒", "sec", "sek", "seg", "сек"), 1),
     (("分", "min", "мин", "хвилин"), 60),
@@ -356,6 +357,8 @@ def _ago_other_forms(s: str, now: datetime) -> datetime | None:
     """`now` less the span a relative form names ("vor 2 Stunden"), or None. `s` is folded."""
     if any(w in s for w in _JUST_NOW):
         return now.astimezone(timezone.utc)
+    if not _AGO_TRIGGER.search(s):  # most dates are absolute: one cheap search, not the two below
+        return None
     for rx in (_AGO_PRE_RX, _AGO_POST_RX):
         m = rx.search(s)
         if not m:
@@ -373,6 +376,16 @@ def _ago_other_forms(s: str, now: datetime) -> datetime | None:
 #: languages whose month words come from CLDR (Babel) when the built-in table has none of a string's words
 _CLDR_LANGS = ("it", "ru", "uk", "nl", "de", "fr", "es", "pt", "pl", "cs", "sv", "da", "el", "tr")
 _ENGLISH_MONTHS = _MONTH_NAMES["en"].split()
+
+
+@lru_cache(maxsize=None)
+def _merged(words_of) -> dict[str, int]:
+    """One table of every `_CLDR_LANGS` language's words (the first language's number wins)."""
+    out: dict[str, int] = {}
+    for lang in _CLDR_LANGS:
+        for w, n in words_of(lang).items():
+            out.setdefault(w, n)
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -402,8 +415,7 @@ def _find_date_cldr_months(s: str, order: str, local_now: datetime, languages: I
     words = [w for w in _WORD_RX.finditer(s) if len(w.group(0).rstrip(".")) >= 3]
     if not words or not any(ch.isdigit() for ch in s):
         return None
-    for lang in dict.fromkeys([*(lang for lang in languages if lang), *_CLDR_LANGS]):
-        table = _cldr_month_words(lang)
+    for table in [*(_cldr_month_words(lang) for lang in languages if lang), _merged(_cldr_month_words)]:
         for w in words:
             num = table.get(w.group(0).rstrip("."))
             if num is not None:
@@ -437,8 +449,8 @@ def _weekday_within_a_week(s: str, local_now: datetime, languages: Iterable[str]
     words = {w.group(0).rstrip(".") for w in _WORD_RX.finditer(s)}
     if not words:
         return None
-    for lang in dict.fromkeys([*(lang for lang in languages if lang), "en", *_CLDR_LANGS]):
-        table = _cldr_weekday_words(lang)
+    for table in [*(_cldr_weekday_words(lang) for lang in languages if lang), _cldr_weekday_words("en"),
+                  _merged(_cldr_weekday_words)]:
         day = next((table[w] for w in words if w in table), None)
         if day is not None:
             back = (local_now.weekday() - day) % 7 or 7

@@ -40,7 +40,7 @@ _NOT_POST_DATE = re.compile(
 )
 _DATEISH = re.compile(r"\d{1,2}[:h]\d\d|\b\d{4}\b|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|年|ago|前|fa\b|назад|geleden|"
                       r"today|yesterday|oggi|ieri|heute|gestern|hier|aujourd|сегодня|вчера|vandaag|gisteren|"
-                      r"今天|昨天", re.IGNORECASE)
+                      r"今天|昨天|temu|wczoraj|dzisiaj|il y a|hace|vor \d", re.IGNORECASE)
 _ID_DIGITS = re.compile(r"\d{2,}")
 _DATE_ATTRS = ("datetime", "content", "data-time", "data-timestamp", "data-datestring", "data-date", "title", "data-ts")
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "option", "select", "textarea", "button"}
