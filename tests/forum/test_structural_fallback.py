@@ -226,3 +226,21 @@ def test_filled_dates_out_of_post_order_stay_guessed(profiles):
     filled = fill_from_structure(page, html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
     assert all(p.date_guessed for p in filled.posts)
     assert filled == page
+
+
+MYBB_LIKE_POST = """<div class="post" id="post_{pid}"><div class="post_author"><div class="author_information">
+<strong><span class="largetext"><a href="https://f.test/User-{who}">{who}</a></span></strong></div>
+<div class="author_statistics">Reputation: <a href="reputation.php?uid={uid}"><strong>0</strong></a>
+<a href="newpoints.php?action=donate&amp;uid={uid}">Donate</a></div></div>
+<div class="post_content"><div class="post_head"><span class="post_date">{when}</span></div>
+<div class="post_body" id="pid_{pid}">{body}</div></div></div>"""
+
+
+def test_fallback_takes_the_day_month_order_the_pages_own_dates_prove_and_skips_action_links():
+    html = "<html><body>" + "".join(
+        MYBB_LIKE_POST.format(pid=500 + i, who=w, uid=10 + i, when=t, body=f"vote {w}")
+        for i, (w, t) in enumerate([("ann", "02-11-2016, 10:30 PM"), ("bob", "02-13-2016, 11:33 PM"),
+                                    ("cy", "02-14-2016, 03:38 AM")])) + "</body></html>"
+    _, page = _read_without_profiles(html.encode())
+    assert [p.author for p in page.posts] == ["ann", "bob", "cy"]  # not the reputation count or "Donate"
+    assert [p.created_at.strftime("%m-%d %H:%M") for p in page.posts] == ["02-11 22:30", "02-13 23:33", "02-14 03:38"]

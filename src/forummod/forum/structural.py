@@ -29,6 +29,10 @@ _PROFILE_HREF = re.compile(
     r"/membre|/utente|/benutzer|/profil/|/user-\d|/usr/)",
     re.IGNORECASE,
 )
+# links that carry a user id but lead to an action on the user, not to the user (MyBB's
+# reputation.php?uid=, search by author, PM forms): their text is a count or a verb, not a name
+_NOT_PROFILE_HREF = re.compile(r"reputation|karma|search\.php|private\.php|sendmessage|newreply|report|warn|"
+                               r"thank|like|vote|action=pm|do=add|buddy|friend|donate|points|email|mailto", re.IGNORECASE)
 _AUTHOR_CLASS = re.compile(r"author|user|poster|nick|member|name", re.IGNORECASE)
 _PICTURE_CLASS = re.compile(r"avatar|photo|picture|thumb|image|img", re.IGNORECASE)
 _BODY_CLASS = re.compile(r"content|message|body|text|entry|post_?text|bbcode|comment", re.IGNORECASE)
@@ -152,9 +156,10 @@ def _author_candidates(root: Any) -> list[Any]:
     out = []
     for a in root.iter("a"):
         href = a.get("href") or ""
-        if _PROFILE_HREF.search(href) and not _PICTURE_CLASS.search(a.get("class") or ""):
+        if _PROFILE_HREF.search(href) and not _NOT_PROFILE_HREF.search(href) \
+                and not _PICTURE_CLASS.search(a.get("class") or ""):
             t = _short_text(a)
-            if t and len(t) <= 60 and not t.startswith("@"):
+            if t and len(t) <= 60 and not t.startswith("@") and not re.fullmatch(r"[\d.,\s+-]+", t):
                 out.append(a)
     seen = {id(a) for a in out}
     named = []
@@ -188,11 +193,13 @@ def _plain_author_candidates(block: Any) -> list[Any]:
 def _reads_as_date(text: str) -> bool:
     if not (6 <= len(text) <= 90) or not _DATEISH.search(text) or not re.search(r"\d|前|ago|today|yesterday", text, re.I):
         return False
-    try:
-        parse_forum_date(text, tz=timezone.utc, now=_NOW, allow_dateparser=False)
-    except DateNotUnderstood:
-        return False
-    return True
+    for order in ("DMY", "MDY"):  # "02-13-2016" is a date too: the order is learnt from the page later
+        try:
+            parse_forum_date(text, tz=timezone.utc, now=_NOW, order=order, allow_dateparser=False)
+        except DateNotUnderstood:
+            continue
+        return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -456,12 +463,33 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     if body:
         fields.append(body)
     data = profile_table(container, {f.name: f.selector for f in fields}, f"{sig[0]} blocks")
+    order = _numeric_order([_short_text(d.el) if d.attr is None else _own_text(d.el) for d in date_picks
+                            if d is not None and d.attr in ("", None)])
+    if order:
+        data["dates"] = {"order": order, "pin": True}
     more = _same_shaped(data, sig, blocks, groups)
     if more:  # the opening post often has a block of its own kind ("div.lead" before "li.reply")
         container = " | ".join([container, *(_container_xpath(s2) for s2, _ in more)])
         data = profile_table(container, {f.name: f.selector for f in fields}, f"{sig[0]} blocks")
+        if order:
+            data["dates"] = {"order": order, "pin": True}
     n = len(blocks) + sum(len(m) for _, m in more)
     return Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data)
+
+
+_NUMERIC_DATE = re.compile(r"(?<![\d.:/-])(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})(?![\d./-])")
+
+
+def _numeric_order(texts: list[str]) -> str | None:
+    """The day/month order the page's own dates prove: "13-02-2016" can only be day-first,
+    "02-13-2016" only month-first (MyBB's default); None when no date tells or they disagree."""
+    dmy = mdy = False
+    for t in texts:
+        for m in _NUMERIC_DATE.finditer(t):
+            a, b = int(m.group(1)), int(m.group(2))
+            dmy |= a > 12 >= b
+            mdy |= b > 12 >= a
+    return "DMY" if dmy and not mdy else "MDY" if mdy and not dmy else None
 
 
 def _same_shaped(data: dict[str, Any], sig: tuple, blocks: list[Any], groups: dict[tuple, list[Any]]) -> list:
