@@ -53,9 +53,9 @@ PAGES: dict[str, Page] = {
     "vbulletin/harvest-skyscraperpage-t242327.html": Page("vbulletin"),
     "vbulletin/harvest-skyscraperpage-showthread.html": Page("vbulletin"),
     "vbulletin/harvest-futurasciences-78761.html": Page("vbulletin", tz="Etc/GMT-1"),  # lang=fr, "GMT +1"
-    "vbulletin/harvest-worldofplayers-1548322.html": Page("vbulletin", order="DMY"),
+    "vbulletin/harvest-worldofplayers-1548322.html": Page("vbulletin", tz="Etc/GMT-2", order="DMY"),  # "Alle Zeitangaben in WEZ +2"
     "vbulletin/harvest-msworld-showthread.html": Page("vbulletin", tz="Etc/GMT+5"),  # "All times are GMT -5"
-    "vbulletin/harvest-drwindows-16340.html": Page("vbulletin", order="DMY"),
+    "vbulletin/harvest-drwindows-16340.html": Page("vbulletin", tz="Etc/GMT-2", order="DMY"),  # "Alle Zeitangaben in WEZ +2"
     "vbulletin/somethingawful-showthread.html": Page("vbulletin", url="https://forums.somethingawful.com/showthread.php?threadid=3507451&perpage=40&pagenumber=5"),
     "vbulletin/somethingawful-showthread2.html": Page("vbulletin", url="https://forums.somethingawful.com/showthread.php?threadid=3526065&perpage=40&pagenumber=17"),
     "vbulletin/somethingawful-showthread-last.html": Page("vbulletin", url="https://forums.somethingawful.com/showthread.php?threadid=3414305&perpage=40&pagenumber=77"),

@@ -85,3 +85,35 @@ def test_xenforo1_plain_text_date_in_the_user_block_is_read(profiles):
     assert [(p.post_id, p.author) for p in page.posts] == [("31", "ann"), ("32", "bob")]
     assert [p.created_at.strftime("%Y-%m-%d %H:%M") for p in page.posts] == ["2020-01-13 10:47", "2020-01-14 08:00"]
     assert not any(p.date_guessed for p in page.posts)
+
+
+def test_vbulletin4_user_stats_date_may_be_relative_and_french(profiles):
+    post = ('<li class="postbit postbitim postcontainer" id="post_{pid}"><div class="postdetails"><div class="userinfo">'
+            '<a class="username" href="member.php?{uid}-{who}"><strong>{who}</strong></a><dl class="userstats">'
+            '<dt>Inscrit</dt><dd>mars 2009</dd><dt>Messages</dt><dd>{when}</dd></dl></div>'
+            '<div class="postbody"><div class="content"><blockquote class="postcontent restore">hi</blockquote>'
+            '</div></div></div></li>')
+    html = ('<html lang="fr"><head><meta name="generator" content="vBulletin 4.2.5"></head><body><ol id="posts">'
+            + post.format(pid=11, uid=5, who="ann", when="04/02/2005, 12h25")
+            + post.format(pid=12, uid=6, who="bob", when="Aujourd'hui, 10h47")
+            + "</ol><div id='footer_time'>Fuseau horaire GMT +1. Il est actuellement 13h00.</div></body></html>")
+    page = parse_thread_page(profiles["vbulletin"], html, url="https://f.test/showthread.php?t=5", tz=timezone.utc, now=NOW)
+    assert [p.created_at.strftime("%Y-%m-%d %H:%M") for p in page.posts] == ["2005-02-04 11:25", "2020-09-01 09:47"]
+    assert not any(p.date_guessed for p in page.posts)
+
+
+def test_xenforo1_plain_text_date_may_be_a_relative_day_or_a_date_without_time(profiles):
+    post = ('<li id="post-{pid}" class="message" data-author="{who}"><div class="messageUserInfo"><div class="messageUserBlock">'
+            '<h3 class="userText"><a class="username" href="members/{who}.{pid}/">{who}</a>'
+            '<small><span>{when}</span></small></h3></div></div><div class="messageInfo primaryContent">'
+            '<div class="messageContent"><article><blockquote class="messageText">hi</blockquote></article></div>'
+            '</div></li>')
+    for lang, yesterday, today, old in (("nl", "gisteren om 14:05", "Vandaag om 10:47", "12 mrt 2020"),
+                                        ("ru", "Вчера, 14:05", "Сегодня, 10:47", "12 мар 2020")):
+        html = (f'<html lang="{lang}"><body><ol class="messageList" id="messageList">'
+                + post.format(pid=31, who="ann", when=old) + post.format(pid=32, who="bob", when=yesterday)
+                + post.format(pid=33, who="cy", when=today) + "</ol></body></html>")
+        page = parse_thread_page(profiles["xenforo"], html, url="https://f.test/threads/x.5/", tz=timezone.utc, now=NOW)
+        assert [p.created_at.strftime("%Y-%m-%d %H:%M") for p in page.posts] == \
+            ["2020-03-12 00:00", "2020-08-31 14:05", "2020-09-01 10:47"], lang
+        assert not any(p.date_guessed for p in page.posts)

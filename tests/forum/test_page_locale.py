@@ -24,6 +24,17 @@ ROME = ZoneInfo("Europe/Rome")
     ("Fuseau horaire GMT +1. Il est actuellement", 1, "UTC+01:00"),
     ("All times are GMT -5. The time now is", -5, "UTC-05:00"),
     ('Alle Zeiten sind <span title="UTC">UTC</span>', 0, "UTC"),
+    # vBulletin and phpBB 3.0 language packs
+    ("Alle Zeitangaben in WEZ +2. Es ist jetzt", 2, "UTC+02:00"),
+    ("Часовой пояс GMT +3, время: 10:47.", 3, "UTC+03:00"),
+    ("Alle tijden zijn GMT +1. Het is nu 10:47.", 1, "UTC+01:00"),
+    ("所有时间均为 GMT +8，现在的时间是 10:47。", 8, "UTC+08:00"),
+    ("All times are GMT +5.5. The time now is", 5.5, "UTC+05:30"),
+    ("Alle Zeiten sind UTC + 1 Stunde [ Sommerzeit ]", 2, "UTC+02:00"),
+    ("Tutti gli orari sono UTC + 1 ora [ ora legale ]", 2, "UTC+02:00"),
+    ("Heures au format UTC + 1 heure [ Heure d’été ]", 2, "UTC+02:00"),
+    ("Wszystkie czasy w strefie UTC + 1 godzina", 1, "UTC+01:00"),
+    ("Todos los horarios son UTC-03:00", -3, "UTC-03:00"),
 ])
 def test_the_zone_a_page_footer_states_is_read(footer, offset_hours, name):
     zone, label = stated_zone("<div id='footer'>" + footer + "</div>")
@@ -55,10 +66,33 @@ NOW = datetime(2024, 3, 12, 21, 30, tzinfo=UTC)
     ("Вчера, 14:05", "2024-03-11 14:05"), ("Oggi, 10:47", "2024-03-12 10:47"),
     ("gisteren om 14:05", "2024-03-11 14:05"), ("2 小时前", "2024-03-12 20:30"), ("前天 08:15", "2024-03-10 08:15"),
     ("Heute, 14:05", "2024-03-12 14:05"), ("Aujourd'hui à 14h05", "2024-03-12 14:05"),
+    ("Avant-hier à 08:15", "2024-03-10 08:15"), ("Anteayer, 08:15", "2024-03-10 08:15"),
+    ("Wczoraj, 14:05", "2024-03-11 14:05"), ("Dzisiaj, 10:47", "2024-03-12 10:47"),
+    ("vor 2 Stunden", "2024-03-12 20:30"), ("il y a 2 heures", "2024-03-12 20:30"), ("hace 2 horas", "2024-03-12 20:30"),
+    ("há 2 horas", "2024-03-12 20:30"), ("2 godziny temu", "2024-03-12 20:30"), ("un'ora fa", "2024-03-12 21:30"),
+    ("час назад", "2024-03-12 21:30"), ("半小时前", "2024-03-12 22:00"), ("刚刚", "2024-03-12 22:30"),
+    ("Just now", "2024-03-12 22:30"),
+    # XenForo writes a post of the last week by its weekday (NOW is a Tuesday)
+    ("Sunday at 10:47 PM", "2024-03-10 22:47"), ("Montag um 10:47", "2024-03-11 10:47"),
+    ("Maandag om 10:47", "2024-03-11 10:47"), ("martedì alle 10:47", "2024-03-05 10:47"),
 ])
 def test_relative_dates_resolve_against_the_fetch_time_in_the_forums_zone(text, local):
     got = parse_forum_date(text, tz=ROME, now=NOW, allow_dateparser=False)
     assert got.astimezone(ROME).strftime("%Y-%m-%d %H:%M") == local
+
+
+@pytest.mark.parametrize("text, languages, local", [
+    ("12 mrt 2009 14:11", ("nl",), "2009-03-12 14:11"), ("12 grudnia 2009, 14:11", ("pl",), "2009-12-12 14:11"),
+    ("sob gru 12, 2009 14:11", (), "2009-12-12 14:11"), ("12 Ιαν 2009, 14:11", ("el",), "2009-01-12 14:11"),
+])
+def test_month_words_the_built_in_table_lacks_come_from_cldr(text, languages, local):
+    got = parse_forum_date(text, tz=ROME, now=NOW, languages=languages, allow_dateparser=False)
+    assert got.astimezone(ROME).strftime("%Y-%m-%d %H:%M") == local
+
+
+def test_a_weekday_word_is_not_read_as_a_relative_day():
+    got = parse_forum_date("Wednesday, 12 March 2020, 10:00", tz=ROME, now=NOW, allow_dateparser=False)
+    assert got.astimezone(ROME).strftime("%Y-%m-%d %H:%M") == "2020-03-12 10:00"
 
 
 def test_today_just_after_local_midnight_is_the_forums_new_day_not_utcs():

@@ -144,3 +144,103 @@ def test_profile_suggest_writes_a_profile_that_parse_then_uses(tmp_path, capsys)
     assert main(["parse", str(page), "--engine", "myforum", "--adapters", str(target.parent), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["engine"] == "myforum" and [p["author"] for p in out["posts"]] == ["Ann", "Bob", "Cy"]
+
+
+# Shapes written from the engines' templates (not saved pages), read with the profiles off.
+
+def test_fallback_reads_an_unclassed_posted_line_by_its_place_among_its_siblings():
+    from tests.forum.test_more_layouts import subsilver2_page
+
+    _, page = _read_without_profiles(subsilver2_page().encode())
+    assert [(p.post_id, p.author) for p in page.posts] == [("101", "ann"), ("102", "bob")]
+    assert [p.created_at.strftime("%Y-%m-%d %H:%M") for p in page.posts] == ["2013-07-28 13:34", "2013-07-28 14:10"]
+    assert not any(p.date_guessed for p in page.posts)
+
+
+PROSILVER_POST = """<div id="p{pid}" class="post bg{alt}"><div class="inner">
+<dl class="postprofile"><dt><a href="./memberlist.php?mode=viewprofile&amp;u={uid}" class="username">{who}</a></dt>
+<dd class="profile-posts"><strong>Posts:</strong> 4</dd><dd class="profile-joined"><strong>Joined:</strong> {joined}</dd></dl>
+<div class="postbody"><h3><a href="#p{pid}">Re: Game</a></h3><p class="author"><a href="./viewtopic.php?p={pid}#p{pid}">Post</a>
+by <strong><a href="./memberlist.php?mode=viewprofile&amp;u={uid}" class="username">{who}</a></strong> » {when}</p>
+<div class="content">{body}</div></div></div></div>"""
+
+
+def test_fallback_does_not_take_the_join_date_of_the_profile_column_for_the_post_date():
+    html = "<html><body id='phpbb'>" + "".join(
+        PROSILVER_POST.format(pid=10 + i, alt=i % 2 + 1, uid=2 + i, who=w, joined=j, when=t, body=f"vote {w}")
+        for i, (w, j, t) in enumerate([("ann", "17 Jul 2011 16:37", "17 Jul 2011 17:51"),
+                                       ("bob", "05 Aug 2009 01:25", "18 Jul 2011 09:02"),
+                                       ("cy", "01 Jan 2010 10:00", "18 Jul 2011 22:40")])) + "</body></html>"
+    structure, page = _read_without_profiles(html.encode())
+    assert [p.author for p in page.posts] == ["ann", "bob", "cy"]
+    assert [p.created_at.strftime("%d %H:%M") for p in page.posts] == ["17 17:51", "18 09:02", "18 22:40"]
+    assert "profile-joined" not in "\n".join(structure.explain())
+
+
+FLUXBB_POST = """<div id="p{pid}" class="blockpost row{alt}"><h2><span><span class="conr">#{n}</span>
+<a href="viewtopic.php?pid={pid}#p{pid}">{when}</a></span></h2><div class="box"><div class="inbox"><div class="postbody">
+<div class="postleft"><dl><dt><strong>{who}</strong></dt><dd class="usertitle"><strong>Member</strong></dd></dl></div>
+<div class="postright"><h3>Re: Game</h3><div class="postmsg"><p>See <a href="https://example.org/x">this patch</a>,
+{body}</p></div></div></div></div></div></div>"""
+
+
+def test_fallback_reads_names_shown_without_links_and_not_the_permalink_dates():
+    html = "<html><body>" + "".join(
+        FLUXBB_POST.format(pid=100 + i, alt=i % 2 + 1, n=i + 1, who=w, when=t, body=f"I vote {w}")
+        for i, (w, t) in enumerate([("wzrd", "2019-09-29 10:46:47"), ("nickl", "2019-10-06 16:59:52"),
+                                    ("wzrd", "2019-10-10 13:47:14")])) + "</body></html>"
+    _, page = _read_without_profiles(html.encode())
+    assert [(p.post_id, p.author) for p in page.posts] == [("100", "wzrd"), ("101", "nickl"), ("102", "wzrd")]
+    assert [p.created_at.strftime("%m-%d %H:%M") for p in page.posts] == ["09-29 10:46", "10-06 16:59", "10-10 13:47"]
+
+
+CUSTOM_PHPBB_POST = """<div id="p{pid}" class="post bg{alt}"><div class="inner"><div class="postbody">
+<div class="post-meta"><a href="./memberlist.php?mode=viewprofile&amp;u={uid}" class="username">{who}</a>
+<span class="stamp">{when}</span></div><div class="content">{body}</div></div></div></div>"""
+
+
+def _custom_phpbb(whens: list[str]) -> str:
+    return ("<html><head><meta name='generator' content='phpBB'></head><body id='phpbb'>" + "".join(
+        CUSTOM_PHPBB_POST.format(pid=20 + i, alt=i % 2 + 1, uid=3 + i, who=f"p{i}", when=w, body=f"vote p{i + 1}")
+        for i, w in enumerate(whens)) + "<p>Powered by phpBB</p></body></html>")
+
+
+def test_dates_a_profile_cannot_read_are_filled_from_the_repeated_blocks(profiles):
+    from forummod.forum.structural import fill_from_structure
+
+    html = _custom_phpbb(["17 Jul 2011 17:51", "18 Jul 2011 09:02", "18 Jul 2011 22:40"])
+    page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
+    assert all(p.date_guessed for p in page.posts)  # the style moved the date where the profile does not look
+    filled = fill_from_structure(page, html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
+    assert [(p.post_id, p.created_at.strftime("%d %H:%M"), p.date_guessed) for p in filled.posts] == \
+        [("20", "17 17:51", False), ("21", "18 09:02", False), ("22", "18 22:40", False)]
+    codes = [i.code for i in filled.issues]
+    assert "date_unreadable" not in codes and "read_by_structure" in codes
+
+
+def test_filled_dates_out_of_post_order_stay_guessed(profiles):
+    from forummod.forum.structural import fill_from_structure
+
+    html = _custom_phpbb(["17 Jul 2011 17:51", "05 Aug 2009 01:25", "18 Jul 2011 22:40"])
+    page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
+    filled = fill_from_structure(page, html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
+    assert all(p.date_guessed for p in filled.posts)
+    assert filled == page
+
+
+MYBB_LIKE_POST = """<div class="post" id="post_{pid}"><div class="post_author"><div class="author_information">
+<strong><span class="largetext"><a href="https://f.test/User-{who}">{who}</a></span></strong></div>
+<div class="author_statistics">Reputation: <a href="reputation.php?uid={uid}"><strong>0</strong></a>
+<a href="newpoints.php?action=donate&amp;uid={uid}">Donate</a></div></div>
+<div class="post_content"><div class="post_head"><span class="post_date">{when}</span></div>
+<div class="post_body" id="pid_{pid}">{body}</div></div></div>"""
+
+
+def test_fallback_takes_the_day_month_order_the_pages_own_dates_prove_and_skips_action_links():
+    html = "<html><body>" + "".join(
+        MYBB_LIKE_POST.format(pid=500 + i, who=w, uid=10 + i, when=t, body=f"vote {w}")
+        for i, (w, t) in enumerate([("ann", "02-11-2016, 10:30 PM"), ("bob", "02-13-2016, 11:33 PM"),
+                                    ("cy", "02-14-2016, 03:38 AM")])) + "</body></html>"
+    _, page = _read_without_profiles(html.encode())
+    assert [p.author for p in page.posts] == ["ann", "bob", "cy"]  # not the reputation count or "Donate"
+    assert [p.created_at.strftime("%m-%d %H:%M") for p in page.posts] == ["02-11 22:30", "02-13 23:33", "02-14 03:38"]

@@ -77,6 +77,10 @@ def run(args) -> int:
         page = parse_topic_json(prof, text, url=url, base_url=args.url or "https://discourse.invalid", tz=tz)
     else:
         page = parse_thread_page(prof, text, url=url, tz=tz, now=now)
+        if engine != "structural":
+            from forummod.forum.structural import fill_from_structure
+
+            page = fill_from_structure(page, text, url=url, tz=tz, now=now)
     rows = [{
         "id": p.post_id, "number": p.number, "author": p.author, "author_id": p.author_id,
         "created_at": p.created_at.isoformat(), "edited_at": p.edited_at.isoformat() if p.edited_at else None,

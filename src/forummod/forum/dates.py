@@ -44,6 +44,12 @@ _YESTERDAY = {"yesterday", "ieri", "вчера", "gisteren", "昨天", "gestern"
 _DAY_BEFORE = {"前天", "позавчера", "eergisteren", "l'altro ieri", "altroieri", "vorgestern"}
 
 _WEEKDAY_LIKE = {"mar", "mer", "gio", "ven", "sab", "dom", "lun", "mai"}
+
+# more languages' day words (Polish, Spanish, Portuguese, French "avant-hier"): the day before
+# yesterday is looked for first, so "avant-hier" is not read as "hier"
+_TODAY.update({"dzisiaj", "dziś", "сьогодні", "bugün"})
+_YESTERDAY.update({"wczoraj", "вчора", "dün"})
+_DAY_BEFORE.update({"avant-hier", "anteayer", "antier", "anteontem", "przedwczoraj", "l’altro ieri", "позавчора"})
 _WORD_RX = re.compile(r"[^\W\d_]+\.?", re.UNICODE)
 _TIME_RX = re.compile(
     r"(?<![\d:./-])(\d{1,2})\s*(?:[:h]|\.(?=\d\d\b))\s*(\d{2})(?![./-]\d)(?:[:.](\d{2}))?(?:\.\d+)?\s*"
@@ -305,10 +311,17 @@ def parse_forum_date(
         for prefixes, seconds in _AGO_UNITS:
             if unit.startswith(prefixes):
                 return (now - timedelta(seconds=count * seconds)).astimezone(timezone.utc)
+    ago = _ago_other_forms(s, now)
+    if ago is not None:
+        return ago
     t, rest = _find_time(s)
     d = _relative(rest, local_now)
     if d is None:
         d = _find_date(rest, order, local_now)
+    if d is None:
+        d = _find_date_cldr_months(rest, order, local_now, languages)
+    if d is None and t is not None:
+        d = _weekday_within_a_week(rest, local_now, languages)
     if d is not None:
         return _localize(d, t or time(0, 0), tz)
     if allow_dateparser:
@@ -316,6 +329,133 @@ def parse_forum_date(
         if dt is not None:
             return dt
     raise DateNotUnderstood(f"no date in {raw!r}")
+
+
+# --------------------------------------------------------------------------- more languages
+# "vor 2 Stunden", "il y a 2 heures", "hace 2 horas", "há 2 horas", "2 godziny temu", "un'ora fa",
+# "час назад", "半小时前", "just now": relative forms _AGO_RX does not know, resolved against `now`
+_AGO_NUM = r"(\d+|an?|one|une?|un'|un’|una|uno|ein(?:e[mnr]?)?|uma?|jeden|jedn[aą]|один|одну|een|半)"
+_AGO_UNIT = r"(秒钟?|分钟|分鐘|个小时|個小時|小时|小時|天|周|週|星期|个月|個月|年|[^\W\d_]+?)"
+_AGO_PRE_RX = re.compile(r"(?<!\w)(?:vor|il y a|hace|há|около)\s+" + _AGO_NUM + r"?\s*" + _AGO_UNIT + r"(?!\w)")
+_AGO_POST_RX = re.compile(r"(?<![\w'’])" + _AGO_NUM + r"?\s*" + _AGO_UNIT + r"\s*(?:ago|fa|назад|тому|geleden|temu|前)(?!\w)")
+_AGO_TRIGGER = re.compile(r"vor\s|il y a|hace\s|há\s|около|ago\b|fa\b|назад|тому|geleden|temu|前")
+_AGO_STEMS = [
+    (("秒", "sec", "sek", "seg", "сек"), 1),
+    (("分", "min", "мин", "хвилин"), 60),
+    (("小时", "小時", "个小时", "個小時", "hour", "hr", "stund", "heure", "hora", "godzin", "час", "годин", "uur", "ora", "ore"), 3600),
+    (("天", "day", "tag", "jour", "día", "dia", "dni", "dzie", "giorn", "дн", "день", "дня", "дні", "dag"), 86400),
+    (("周", "週", "星期", "week", "woche", "semaine", "semana", "tydzie", "tygod", "settiman", "недел", "тижн"), 7 * 86400),
+    (("个月", "個月", "month", "monat", "mois", "mes", "mês", "miesi", "месяц", "місяц", "maand"), 30 * 86400),
+    (("年", "year", "jahr", "année", "an", "año", "ano", "rok", "lat", "ann", "год", "лет", "рік", "jaar"), 365 * 86400),
+]
+_JUST_NOW = ("just now", "moments ago", "a moment ago", "few seconds ago", "刚刚", "剛剛", "только что", "щойно",
+             "poco fa", "proprio ora", "zojuist", "gerade eben", "soeben", "à l'instant", "à l’instant", "ahora mismo",
+             "agora mesmo", "przed chwilą")
+
+
+def _ago_other_forms(s: str, now: datetime) -> datetime | None:
+    """`now` less the span a relative form names ("vor 2 Stunden"), or None. `s` is folded."""
+    if any(w in s for w in _JUST_NOW):
+        return now.astimezone(timezone.utc)
+    if not _AGO_TRIGGER.search(s):  # most dates are absolute: one cheap search, not the two below
+        return None
+    for rx in (_AGO_PRE_RX, _AGO_POST_RX):
+        m = rx.search(s)
+        if not m:
+            continue
+        unit = m.group(2)
+        seconds = next((sec for stems, sec in _AGO_STEMS if unit.startswith(stems)), None)
+        if seconds is None:
+            continue
+        n = m.group(1) or "1"
+        count = float(n) if n.isdigit() else (0.5 if n == "半" else 1.0)
+        return (now - timedelta(seconds=count * seconds)).astimezone(timezone.utc)
+    return None
+
+
+#: languages whose month words come from CLDR (Babel) when the built-in table has none of a string's words
+_CLDR_LANGS = ("it", "ru", "uk", "nl", "de", "fr", "es", "pt", "pl", "cs", "sv", "da", "el", "tr")
+_ENGLISH_MONTHS = _MONTH_NAMES["en"].split()
+
+
+@lru_cache(maxsize=None)
+def _merged(words_of) -> dict[str, int]:
+    """One table of every `_CLDR_LANGS` language's words (the first language's number wins)."""
+    out: dict[str, int] = {}
+    for lang in _CLDR_LANGS:
+        for w, n in words_of(lang).items():
+            out.setdefault(w, n)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _cldr_month_words(lang: str) -> dict[str, int]:
+    """Every CLDR month name and abbreviation of `lang` (format and stand-alone), folded -> number."""
+    try:
+        from babel.dates import get_month_names
+    except ImportError:  # pragma: no cover - dependency declared in pyproject
+        return {}
+    out: dict[str, int] = {}
+    for width in ("wide", "abbreviated"):
+        for context in ("format", "stand-alone"):
+            try:
+                names = get_month_names(width, context=context, locale=lang)
+            except Exception:  # an unknown locale gives no words
+                return out
+            for num, name in names.items():
+                w = _fold(name).rstrip(".")
+                if len(w) >= 3 and not w[0].isdigit():
+                    out.setdefault(w, num)
+    return out
+
+
+def _find_date_cldr_months(s: str, order: str, local_now: datetime, languages: Iterable[str]) -> date | None:
+    """A date whose month word only CLDR knows ("12 mrt 2009", "12 grudnia 2009", "12 Ιαν 2009"):
+    the word is replaced by the English name and the date read again; the page's languages first."""
+    words = [w for w in _WORD_RX.finditer(s) if len(w.group(0).rstrip(".")) >= 3]
+    if not words or not any(ch.isdigit() for ch in s):
+        return None
+    for table in [*(_cldr_month_words(lang) for lang in languages if lang), _merged(_cldr_month_words)]:
+        for w in words:
+            num = table.get(w.group(0).rstrip("."))
+            if num is not None:
+                d = _find_date(s[: w.start()] + " " + _ENGLISH_MONTHS[num - 1] + " " + s[w.end():], order, local_now)
+                if d is not None:
+                    return d
+    return None
+
+
+@lru_cache(maxsize=None)
+def _cldr_weekday_words(lang: str) -> dict[str, int]:
+    """CLDR weekday names of `lang` (wide, format and stand-alone), folded -> Monday=0."""
+    try:
+        from babel.dates import get_day_names
+    except ImportError:  # pragma: no cover - dependency declared in pyproject
+        return {}
+    out: dict[str, int] = {}
+    for context in ("format", "stand-alone"):
+        try:
+            names = get_day_names("wide", context=context, locale=lang)
+        except Exception:  # an unknown locale gives no words
+            return out
+        for num, name in names.items():
+            out.setdefault(_fold(name), num)
+    return out
+
+
+def _weekday_within_a_week(s: str, local_now: datetime, languages: Iterable[str]) -> date | None:
+    """XenForo and others write a post of the last week as "Monday at 10:47 AM" / "Montag um 10:47":
+    the latest such weekday before today (today itself is written "Today")."""
+    words = {w.group(0).rstrip(".") for w in _WORD_RX.finditer(s)}
+    if not words:
+        return None
+    for table in [*(_cldr_weekday_words(lang) for lang in languages if lang), _cldr_weekday_words("en"),
+                  _merged(_cldr_weekday_words)]:
+        day = next((table[w] for w in words if w in table), None)
+        if day is not None:
+            back = (local_now.weekday() - day) % 7 or 7
+            return local_now.date() - timedelta(days=back)
+    return None
 
 
 def _dateparser(raw: str, tz: tzinfo, now: datetime, languages: Iterable[str], order: str) -> datetime | None:

@@ -127,6 +127,11 @@ class HtmlAdapter(FormWriter):
         # seen): the posts' stored URLs must not carry it (a secret, and a different URL per session)
         page = parse_thread_page(prof, drop_session_ids(text), url=clean_url(url) or url, tz=self.tz,
                                  now=self.now(), first_number=first_number)
+        if any(p.date_guessed or not p.author for p in page.posts):  # a customised style: fill the gaps
+            from forummod.forum.structural import fill_from_structure
+
+            page = fill_from_structure(page, drop_session_ids(text), url=clean_url(url) or url, tz=self.tz,
+                                       now=self.now())
         issue = self._zone_check(page, text)
         return replace(page, issues=(*page.issues, issue)) if issue else page
 

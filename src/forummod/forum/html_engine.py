@@ -20,6 +20,7 @@ from lxml import etree
 from forummod.errors import LayoutChanged
 from forummod.forum.base import FM_ATTR, ParsedPage
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
+from forummod.forum.page_css import visible_posts
 from forummod.forum.profile import Extractor, Fields, Profile, probe_of
 from forummod.markup.depth import MAX_DEPTH, cap_depth  # noqa: F401 (archive, discourse and tests use them)
 from forummod.model import Issue, RawMessage, RawPost
@@ -585,7 +586,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     containers, used = all_elements(f.container, root)
     if not containers:
         raise LayoutChanged(profile.name, url, _sources(f.container), "no post container on the page")
-    containers = unnest_posts(containers)
+    containers = visible_posts(unnest_posts(containers), root)  # decoys hidden by the page's CSS
     info = read_pagination(profile, root, url)
     issues: list[Issue] = []
     ctx = _page_date_context(profile, root, html, tz, now, url, issues)

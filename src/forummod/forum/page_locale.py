@@ -21,13 +21,21 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 _YMD_LANGS = {"zh", "ja", "ko", "hu", "lt", "mn"}
 _MDY_REGIONS = {"us", "ph", "ca"}  # en-US, en-PH, en-CA write month first
 
-_ZONE_LEAD = (r"(?:all times are|times are|alle zeiten sind|tutti gli orari sono|toutes les heures sont|"
-              r"fuseau horaire|alle tijden zijn|todas las horas son|часовой пояс|все время|время|时区|"
-              r"zeitzone|orario|timezone|time zone)")
-_OFFSET = r"(?:UTC|GMT)\s*(?:([+\-−])\s*(\d{1,2})(?:[:.](\d{2}))?(?:\s*(?:hours?|heures?|ore|stunden?|uur|час\w*))?)?"
-_ZONE_RX = re.compile(_ZONE_LEAD + r"[\s:]*(?:<[^>]*title=\"([A-Za-z_]+(?:/[A-Za-z_/\-]+)?)\"[^>]*>)?\s*" + _OFFSET
-                      + r"\s*(?:</\w+>)?\s*(\[\s*<abbr[^>]*>\s*(?:DST|ora legale|heure d'été|Sommerzeit)|\[\s*DST)?",
-                      re.IGNORECASE)
+# how footers lead into the zone, in the language packs of phpBB 2/3, vBulletin 3/4, MyBB, SMF:
+# "All times are GMT -5", "Alle Zeitangaben in WEZ +1", "Heures au format UTC+01:00",
+# "Wszystkie czasy w strefie UTC + 1 godzina", "所有时间均为 GMT +8", "Часовой пояс GMT +3"
+_ZONE_LEAD = (r"(?:all times are|times are|alle zeiten sind|alle zeitangaben in|tutti gli orari sono|"
+              r"toutes les heures sont|heures au format|fuseau horaire|alle tijden zijn|todas las horas son|"
+              r"todos los horarios son|todos os horários são|wszystkie czasy w strefie|strefa czasowa|w strefie|au format|"
+              r"часовой пояс|все время указано по|все время|время|所有时间均为|所有时间为|所有時間均為|时区为|時區為|时区|"
+              r"zeitzone|fuso orario|orario|timezone|time zone)")
+# "UTC - 8 hours", "GMT +5.5" (vBulletin's half hours), "UTC+02:00"; WEZ is German vBulletin's GMT
+_OFFSET = (r"(?:UTC|GMT|WEZ)\s*(?:([+\-−])\s*(\d{1,2})(?:([:.])(\d{1,2}))?"
+           r"(?:\s*(?:hours?|heures?|ore|ora|stunden?|uur|horas?|godzin\w*|час\w*))?)?")
+_DST = (r"(\[\s*(?:<abbr[^>]*>\s*)?(?:DST|ora legale|heure d.été|sommerzeit|zomertijd|horario de verano|"
+        r"hor[áa]rio de ver[ãa]o|czas letni|летнее время))")
+_ZONE_RX = re.compile(_ZONE_LEAD + r"[\s:：]*(?:<[^>]*title=\"([A-Za-z_]+(?:/[A-Za-z_/\-]+)?)\"[^>]*>)?\s*" + _OFFSET
+                      + r"\s*(?:</\w+>)?\s*" + _DST + "?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -69,7 +77,7 @@ def stated_zone(html: str) -> tuple[tzinfo | None, str]:
     Only the text around "UTC"/"GMT" is searched: most pages state nothing, and a regex over
     every whole page would cost a poll more than the statement is worth."""
     m = None
-    for marker in ("UTC", "GMT"):
+    for marker in ("UTC", "GMT", "WEZ"):
         pos = html.find(marker)
         tries = 0
         while pos >= 0 and m is None and tries < 8:
@@ -80,13 +88,13 @@ def stated_zone(html: str) -> tuple[tzinfo | None, str]:
             break
     if not m:
         return None, ""
-    iana, sign, hours, minutes, dst = m.group(1), m.group(2), m.group(3), m.group(4), m.group(5)
+    iana, sign, hours, sep, minutes, dst = m.group(1), m.group(2), m.group(3), m.group(4), m.group(5), m.group(6)
     if iana:
         try:
             return ZoneInfo(iana), iana
         except (ZoneInfoNotFoundError, ValueError):
             pass
-    off = timedelta(hours=int(hours or 0), minutes=int(minutes or 0))
+    off = timedelta(hours=int(hours or 0), minutes=_offset_minutes(sep, minutes))
     if sign in ("-", "−"):
         off = -off
     if dst:  # phpBB 3.0 prints the base offset and flags summer time separately
@@ -95,6 +103,15 @@ def stated_zone(html: str) -> tuple[tzinfo | None, str]:
         return None, ""
     label = "UTC" if not off else f"UTC{'+' if off >= timedelta(0) else '-'}{_hhmm(abs(off))}"
     return timezone(off), label
+
+
+def _offset_minutes(sep: str | None, digits: str | None) -> int:
+    """Minutes of an offset: "+05:30" and "+5.30" are minutes, vBulletin's "+5.5" and "+5.75" hours."""
+    if not digits:
+        return 0
+    if sep == "." and digits in ("5", "25", "75", "50"):
+        return round(float("0." + digits) * 60)
+    return int(digits) if int(digits) < 60 else 0
 
 
 def _hhmm(d: timedelta) -> str:

@@ -29,6 +29,10 @@ _PROFILE_HREF = re.compile(
     r"/membre|/utente|/benutzer|/profil/|/user-\d|/usr/)",
     re.IGNORECASE,
 )
+# links that carry a user id but lead to an action on the user, not to the user (MyBB's
+# reputation.php?uid=, search by author, PM forms): their text is a count or a verb, not a name
+_NOT_PROFILE_HREF = re.compile(r"reputation|karma|search\.php|private\.php|sendmessage|newreply|report|warn|"
+                               r"thank|like|vote|action=pm|do=add|buddy|friend|donate|points|email|mailto", re.IGNORECASE)
 _AUTHOR_CLASS = re.compile(r"author|user|poster|nick|member|name", re.IGNORECASE)
 _PICTURE_CLASS = re.compile(r"avatar|photo|picture|thumb|image|img", re.IGNORECASE)
 _BODY_CLASS = re.compile(r"content|message|body|text|entry|post_?text|bbcode|comment", re.IGNORECASE)
@@ -40,7 +44,7 @@ _NOT_POST_DATE = re.compile(
 )
 _DATEISH = re.compile(r"\d{1,2}[:h]\d\d|\b\d{4}\b|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|年|ago|前|fa\b|назад|geleden|"
                       r"today|yesterday|oggi|ieri|heute|gestern|hier|aujourd|сегодня|вчера|vandaag|gisteren|"
-                      r"今天|昨天", re.IGNORECASE)
+                      r"今天|昨天|temu|wczoraj|dzisiaj|il y a|hace|vor \d", re.IGNORECASE)
 _ID_DIGITS = re.compile(r"\d{2,}")
 _DATE_ATTRS = ("datetime", "content", "data-time", "data-timestamp", "data-datestring", "data-date", "title", "data-ts")
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "option", "select", "textarea", "button"}
@@ -152,9 +156,10 @@ def _author_candidates(root: Any) -> list[Any]:
     out = []
     for a in root.iter("a"):
         href = a.get("href") or ""
-        if _PROFILE_HREF.search(href) and not _PICTURE_CLASS.search(a.get("class") or ""):
+        if _PROFILE_HREF.search(href) and not _NOT_PROFILE_HREF.search(href) \
+                and not _PICTURE_CLASS.search(a.get("class") or ""):
             t = _short_text(a)
-            if t and len(t) <= 60 and not t.startswith("@"):
+            if t and len(t) <= 60 and not t.startswith("@") and not re.fullmatch(r"[\d.,\s+-]+", t):
                 out.append(a)
     seen = {id(a) for a in out}
     named = []
@@ -170,8 +175,10 @@ def _author_candidates(root: Any) -> list[Any]:
 
 
 def _any_name_links(root: Any) -> list[Any]:
+    """Links with a short text that is not a permalink's date or number ("2019-09-29 10:46:47", "#3")."""
     return [a for a in root.iter("a") if (a.get("href") or "#")[:1] not in "#" and not
-            (a.get("href") or "").startswith("javascript") and 0 < len(_short_text(a)) <= 40 and not _in_quote(a)]
+            (a.get("href") or "").startswith("javascript") and 0 < len(t := _short_text(a)) <= 40
+            and not _in_quote(a) and not re.fullmatch(r"[#№]?\s*[\d.,]+", t) and not _reads_as_date(t)]
 
 
 def _bold_names(root: Any) -> list[Any]:
@@ -186,11 +193,13 @@ def _plain_author_candidates(block: Any) -> list[Any]:
 def _reads_as_date(text: str) -> bool:
     if not (6 <= len(text) <= 90) or not _DATEISH.search(text) or not re.search(r"\d|前|ago|today|yesterday", text, re.I):
         return False
-    try:
-        parse_forum_date(text, tz=timezone.utc, now=_NOW, allow_dateparser=False)
-    except DateNotUnderstood:
-        return False
-    return True
+    for order in ("DMY", "MDY"):  # "02-13-2016" is a date too: the order is learnt from the page later
+        try:
+            parse_forum_date(text, tz=timezone.utc, now=_NOW, order=order, allow_dateparser=False)
+        except DateNotUnderstood:
+            continue
+        return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -232,11 +241,29 @@ def _date_candidates(root: Any) -> list[_DateCand]:
             label = (parent.text_content()[:80] if parent is not None else "") + own
             if _NOT_POST_DATE.search(label[:120]) and _NOT_POST_DATE.search(own + " " + label[:60]):
                 continue
+            if _labelled_as_other_date(el, own):
+                continue
             out.append(_DateCand(el, kind, 2 if re.search(r"\d[:h]\d\d", own) else 1))
     return out
 
 
 _INLINE = {"b", "strong", "i", "em", "span", "a", "abbr", "time", "small", "font", "u", "br"}
+_NOT_POST_CLASS = re.compile(r"join|regist|since|last-?visit|last-?activ|birthday|member-?date", re.IGNORECASE)
+
+
+def _labelled_as_other_date(el: Any, own: str) -> bool:
+    """A date its own label calls a join, visit or edit date: "<dd class=profile-joined><strong>Joined:
+    </strong> 17 Jul 2011</dd>", "<dt>Join Date</dt><dd>Jun 2007</dd>" (the label is the element's
+    class, its text before the date, or the previous sibling's text)."""
+    if _NOT_POST_CLASS.search(el.get("class") or ""):
+        return True
+    whole = _short_text(el)
+    at = whole.find(own) if own else -1
+    lead = whole[:at] if at > 0 else ""
+    prev = el.getprevious()
+    prev_text = _short_text(prev)[-40:] if prev is not None and isinstance(prev.tag, str) \
+        and prev.tag not in _SKIP_TAGS else ""
+    return bool(_NOT_POST_DATE.search(f"{prev_text} {lead[-40:]}"))
 
 
 def _counts_below(cands: Iterable[Any]) -> dict[int, int]:
@@ -299,6 +326,13 @@ def _relative_css(block: Any, el: Any) -> list[str]:
             out.append(f"{_css_step(a)} {last}")
             break
     out.append(" > ".join(_css_step(a) for a in chain))
+    # the element among same-kind siblings ("Posted:" is the second unclassed div of its cell)
+    parent = chain[-1].getparent()
+    same = [c for c in parent if c.tag == chain[-1].tag] if parent is not None else []
+    if len(same) > 1:
+        nth = f"{last}:nth-of-type({same.index(chain[-1]) + 1})"
+        up = next((a for a in reversed(chain[:-1]) if _classes(a)), None)
+        out.append(f"{_css_step(up)} {nth}" if up is not None else nth)
     return list(dict.fromkeys(out))
 
 
@@ -344,16 +378,15 @@ def _post_id_choice(blocks: list[Any]) -> Any:
     if all(_id_pattern(b) for b in blocks):
         return {"css": ":self", "attr": "id", "regex": r"(\d+)"}, len(blocks)
     inner: Counter[str] = Counter()
-    for b in blocks:
+    for b in blocks:  # the numbered id pattern found in the most blocks (once per block)
+        kinds = []
         for el in b.iter():
             for attr in ("id", "name"):
                 v = el.get(attr) or ""
                 if re.fullmatch(r"[A-Za-z_-]{0,12}\d{2,}", v):
-                    inner[f"{el.tag}[{attr}]|" + re.sub(r"\d+", "#", v)] += 1
+                    kinds.append(f"{el.tag}[{attr}]|" + re.sub(r"\d+", "#", v))
                     break
-            else:
-                continue
-            break
+        inner.update(set(kinds))
     if inner:
         key, n = inner.most_common(1)[0]
         sel, pattern = key.split("|")
@@ -377,17 +410,19 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     authors = [a for a in _author_candidates(root) if not _in_quote(a)]
     dates = [d for d in _date_candidates(root) if not _in_quote(d.el)]
     sig, blocks, groups = _best_blocks(root, authors, dates)
-    for weaker in (_any_name_links, _bold_names):  # pages whose author links say nothing of profiles
-        if blocks:
-            break
-        authors = weaker(root)
+    weak = False
+    if not blocks:  # pages whose author links say nothing of profiles, or show names without links
+        weak = True
+        authors = _any_name_links(root) + _bold_names(root)
         sig, blocks, groups = _best_blocks(root, authors, dates)
     if not blocks:
         raise LayoutChanged("structural", url, "repeated blocks with an author and a date",
                             "no repeated post blocks found")
     container = _container_xpath(sig)
     a_ids = {id(a) for a in authors}
-    link_ids = {id(a) for a in authors if a.tag == "a"}
+    # a profile link names the author before any other candidate; among weak candidates (any link,
+    # any bold) the first in the block does: the name heads a post, links in its body come later
+    link_ids = {id(a) for a in authors if a.tag == "a"} if not weak else set()
     d_by_el = {id(d.el): d for d in dates}
     author_picks, date_picks, body_picks = [], [], []
     for b in blocks:
@@ -403,7 +438,7 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
         a = _name_inside(a) if a is not None and a.tag != "a" else a
         author_picks.append(a)
         date_picks.append(d)
-        others = [el for el in b.iter() if id(el) in a_ids and not _in_quote(el, b)]
+        others = [el for el in b.iter() if id(el) in a_ids and not _in_quote(el, b)] if not weak else []
         body_picks.append(_body_of(b, [*others, a] if a is not None else others, d.el if d else None))
     fields: list[FieldChoice] = []
     id_sel, id_hits = _post_id_choice(blocks)
@@ -428,12 +463,33 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     if body:
         fields.append(body)
     data = profile_table(container, {f.name: f.selector for f in fields}, f"{sig[0]} blocks")
+    order = _numeric_order([_short_text(d.el) if d.attr is None else _own_text(d.el) for d in date_picks
+                            if d is not None and d.attr in ("", None)])
+    if order:
+        data["dates"] = {"order": order, "pin": True}
     more = _same_shaped(data, sig, blocks, groups)
     if more:  # the opening post often has a block of its own kind ("div.lead" before "li.reply")
         container = " | ".join([container, *(_container_xpath(s2) for s2, _ in more)])
         data = profile_table(container, {f.name: f.selector for f in fields}, f"{sig[0]} blocks")
+        if order:
+            data["dates"] = {"order": order, "pin": True}
     n = len(blocks) + sum(len(m) for _, m in more)
     return Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data)
+
+
+_NUMERIC_DATE = re.compile(r"(?<![\d.:/-])(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})(?![\d./-])")
+
+
+def _numeric_order(texts: list[str]) -> str | None:
+    """The day/month order the page's own dates prove: "13-02-2016" can only be day-first,
+    "02-13-2016" only month-first (MyBB's default); None when no date tells or they disagree."""
+    dmy = mdy = False
+    for t in texts:
+        for m in _NUMERIC_DATE.finditer(t):
+            a, b = int(m.group(1)), int(m.group(2))
+            dmy |= a > 12 >= b
+            mdy |= b > 12 >= a
+    return "DMY" if dmy and not mdy else "MDY" if mdy and not dmy else None
 
 
 def _same_shaped(data: dict[str, Any], sig: tuple, blocks: list[Any], groups: dict[tuple, list[Any]]) -> list:
@@ -501,16 +557,32 @@ def _body_of(block: Any, authors: list[Any], date: Any) -> Any:
         if el.tag in ("a", "img", "br", "span", "b", "strong", "i", "em", "blockquote"):
             continue
         n = len(el.text_content().strip())
-        key = (n, 1 if _BODY_CLASS.search(el.get("class") or "") else 0)
+        cls = el.get("class") or ""
+        # a vote post is short: a content class outweighs the longer text of a profile column
+        score = n * (3 if _BODY_CLASS.search(cls) else 1)
+        if _PROFILE_PART.search(cls) or any(_PROFILE_PART.search(a.get("class") or "")
+                                            for a in el.iterancestors() if a is not block and id(a) not in banned):
+            score //= 5
+        if _CHROME_PART.search(cls):  # a row of buttons ("Quote", "Report") is no body
+            score //= 10
+        key = (score, 1 if _BODY_CLASS.search(cls) else 0)
         if key > best_key:
             best, best_key = el, key
     return best
 
 
+_CHROME_PART = re.compile(r"button|action|menu|toolbar|control|footer|reaction|likes|share|under_?message|"
+                          r"moderat|report|keyinfo|posthead|postfoot|bottom|meta", re.IGNORECASE)
+_PROFILE_PART = re.compile(r"profile|userinfo|user-info|user_info|usertitle|userstats|poster-?info|rank|"
+                           r"signature|join|avatar|extra", re.IGNORECASE)
+
+
 # --------------------------------------------------------------------------- profile table
 
 GENERIC_MARKS: list[dict[str, Any]] = [
-    {"kind": "quote", "css": "blockquote, div[class*='quote'], table[class*='quote']",
+    # vBulletin 4 and XenForo build the post body itself from a blockquote: not a quote
+    {"kind": "quote", "css": "blockquote:not([class*='postcontent']):not([class*='messageText']):not([class*='messagetext'])"
+                             ":not([class*='bbWrapper']):not([class*='message-body']), div[class*='quote'], table[class*='quote']",
      "author": [{"css": "cite", "regex": r"^@?(.+?)(?:\s+(?:wrote|said|schrieb|ha scritto|a écrit|написал|schreef)\b.*)?:?$"}]},
     {"kind": "spoiler", "css": "[class*='spoiler']"},
     {"kind": "code", "css": "pre, code"},
@@ -565,3 +637,49 @@ def to_toml(data: dict[str, Any]) -> str:
                 lines.append(f"\n[[{k}.marks]]")
                 lines.extend(f"{k3} = {val(v3)}" for k3, v3 in m.items())
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- filling a profile's gaps
+
+
+def fill_from_structure(page: Any, html: str, *, url: str, tz: Any, now: datetime) -> Any:
+    """A profile that found the posts but not some of their dates or authors (a customised
+    style moved them): the structural fallback reads the same page, and where it reads the same
+    post id with a date or an author the profile missed, that is taken. Dates are taken only
+    when, together with the profile's own, they run in post order and not past the fetch: a date
+    that cannot be checked so stays guessed (a guessed date never decides a deadline). The GM is
+    told what was filled; nothing is changed when the page gives the fallback nothing to read."""
+    from dataclasses import replace
+
+    from forummod.forum.html_engine import parse_html, parse_thread_page
+    from forummod.model import Issue
+
+    guessed = {p.post_id for p in page.posts if p.date_guessed}
+    nameless = {p.post_id for p in page.posts if not p.author}
+    if not guessed and not nameless:
+        return page
+    try:
+        other = parse_thread_page(infer_structure(parse_html(html), url=url).profile(), html, url=url, tz=tz, now=now)
+    except LayoutChanged:
+        return page
+    theirs = {p.post_id: p for p in other.posts}
+    dates = {pid: theirs[pid].created_at for pid in guessed if pid in theirs and not theirs[pid].date_guessed}
+    timeline = [dates.get(p.post_id) if p.post_id in guessed else p.created_at for p in page.posts]
+    known = [t for t in timeline if t is not None]
+    if any(b < a for a, b in zip(known, known[1:])) or any(t > now for t in dates.values()):
+        dates = {}  # out of post order or in the future: not the posts' dates
+    names = {pid: theirs[pid].author for pid in nameless if pid in theirs and theirs[pid].author}
+    if not dates and not names:
+        return page
+    posts = tuple(replace(p, created_at=dates[p.post_id], date_guessed=False) if p.post_id in dates else p
+                  for p in page.posts)
+    posts = tuple(replace(p, author=names[p.post_id]) if p.post_id in names else p for p in posts)
+    issues = [i for i in page.issues
+              if not (i.code == "date_unreadable" and any(i.message.startswith(f"post {pid}:") for pid in dates))]
+    if not any(p.author for p in page.posts) and names:
+        issues = [i for i in issues if i.code != "author_unreadable"]
+    filled = [f"{len(dates)} date(s)" if dates else "", f"{len(names)} author(s)" if names else ""]
+    issues.append(Issue("read_by_structure", f"{' and '.join(f for f in filled if f)} the profile could not read "
+                        "were read from the page's repeated post blocks (check them; `forummod parse --explain` "
+                        "shows the selectors)", severity="warning", details=url))
+    return replace(page, posts=posts, issues=tuple(issues))

@@ -1,0 +1,137 @@
+"""What a page's own `<style>` hides: decoy posts and decoy text a reader never sees.
+
+Some forums (and anti-scraping mods on SMF 1.1 and phpBB boards) put extra post blocks or
+words into the page and hide them with a class declared in the page's own stylesheet
+(`.x7f3 {display:none}`), a different class on every page. A browser shows nothing of them,
+so a GM sees nothing of them, and forummod must not count a vote in them. Only rules outside
+`@media`/`@supports` blocks count (a print or phone stylesheet hides navigation, not posts),
+and only simple selectors (`.cls`, `tag.cls`, `#id`): what a decoy needs and what can be
+checked without a CSS engine. Pure functions on an lxml tree; nothing when no rule hides.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+
+_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_SIMPLE = re.compile(r"^([a-zA-Z][a-zA-Z0-9]*)?((?:[.#][A-Za-z_][\w-]*)+)$")
+_INLINE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+@dataclass(frozen=True)
+class HiddenRules:
+    """Classes and ids (with the tag a rule names, "" for any) that the page's stylesheet hides."""
+
+    classes: frozenset[tuple[str, str]] = frozenset()
+    ids: frozenset[tuple[str, str]] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.classes or self.ids)
+
+    def hides(self, el: Any) -> bool:
+        """Whether this element itself is hidden (by the page's rules or its own style)."""
+        st = el.get("style")
+        if st and _INLINE_HIDDEN.search(st):
+            return True
+        tag = el.tag if isinstance(el.tag, str) else ""
+        cls = el.get("class")
+        if cls and self.classes:
+            for c in cls.split():
+                if ("", c) in self.classes or (tag, c) in self.classes:
+                    return True
+        i = el.get("id")
+        return bool(i and self.ids and (("", i) in self.ids or (tag, i) in self.ids))
+
+
+def _top_level_rules(css: str) -> list[tuple[str, str]]:
+    """(selectors, declarations) of the rules not inside an at-rule block."""
+    out = []
+    depth = 0
+    start = 0
+    sel = ""
+    skip_depth = None
+    for i, ch in enumerate(css):
+        if ch == "{":
+            if depth == 0:
+                sel = css[start:i].strip()
+                if sel.startswith("@"):
+                    skip_depth = 0
+            depth += 1
+            start = i + 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                if skip_depth is None:
+                    out.append((sel, css[start:i]))
+                skip_depth = None
+            start = i + 1
+            if depth < 0:
+                depth = 0
+        elif ch == ";" and depth == 0:  # @import ...;
+            start = i + 1
+    return out
+
+
+def hidden_rules(root: Any) -> HiddenRules:
+    """The simple selectors the page's `<style>` elements hide."""
+    classes: set[tuple[str, str]] = set()
+    ids: set[tuple[str, str]] = set()
+    for style in root.iter("style"):
+        media = (style.get("media") or "all").lower()
+        if "screen" not in media and "all" not in media:
+            continue
+        css = _COMMENT.sub(" ", style.text or "")
+        if not _HIDING.search(css):
+            continue
+        for selectors, decls in _top_level_rules(css):
+            if not _HIDING.search(decls):
+                continue
+            for sel in selectors.split(","):
+                m = _SIMPLE.match(sel.strip())
+                if not m:
+                    continue
+                tag = (m.group(1) or "").lower()
+                parts = re.findall(r"[.#][A-Za-z_][\w-]*", m.group(2))
+                if len(parts) != 1:  # ".a.b" hides only elements of both classes: not checked
+                    continue
+                (classes if parts[0][0] == "." else ids).add((tag, parts[0][1:]))
+    return HiddenRules(frozenset(classes), frozenset(ids))
+
+
+def visible_posts(containers: list[Any], root: Any) -> list[Any]:
+    """The post containers a reader sees: those hidden by the page's stylesheet or an inline
+    style (their own or an ancestor's) are dropped; text hidden by a page rule inside a kept
+    post gets an inline `display:none`, which the text model already leaves out."""
+    rules = hidden_rules(root) if _has_hiding_style(root) else HiddenRules()
+    inline = _INLINE_XPATH(root)
+    if not rules and not inline:
+        return containers
+    hidden_inline = {id(e) for e in inline}  # `inline` holds the proxies: their ids stay theirs
+
+    def hidden(el: Any) -> bool:
+        return id(el) in hidden_inline or (bool(rules) and rules.hides(el))
+
+    kept = []
+    for c in containers:
+        if hidden(c) or any(hidden(a) for a in c.iterancestors()):
+            continue
+        if rules:
+            for el in c.iterdescendants():
+                if isinstance(el.tag, str) and (el.get("class") or el.get("id")) and id(el) not in hidden_inline \
+                        and rules.hides(el):
+                    el.set("style", "display:none;" + (el.get("style") or ""))
+        kept.append(c)
+    return kept
+
+
+_INLINE_XPATH = etree.XPath("//*[@style][contains(translate(@style, 'DISPLAYNOEVBIH ', 'displaynoevbih'), 'display:none')"
+                            " or contains(translate(@style, 'DISPLAYNOEVBIH ', 'displaynoevbih'), 'visibility:hidden')]")
+
+
+def _has_hiding_style(root: Any) -> bool:
+    return any(_HIDING.search(s.text or "") for s in root.iter("style"))
