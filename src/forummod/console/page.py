@@ -54,6 +54,8 @@ button.primary{background:#1a5e3f;color:#fff;border-color:#1a5e3f}
 button.danger{background:#8b1a1a;color:#fff;border-color:#8b1a1a}
 details.fix{background:#fff;border:1px solid #c8c8c8;border-radius:6px;margin:.4em 0;padding:.3em .8em}
 details.fix summary{cursor:pointer;font-weight:bold}
+.grid>div>.box+.box{margin-top:1em} .logline{display:flex;gap:1em;align-items:center;justify-content:space-between}
+.logline button{padding:.1em .7em;font-size:.9em}
 .topbar{display:flex;flex-wrap:wrap;gap:.6em;align-items:center;justify-content:space-between}
 .drafts button.publish,.drafts summary.publish{background:#1a5e3f;color:#fff}
 .drafts button.discard{background:#fff;color:#1b1b1b}
@@ -199,9 +201,10 @@ _PAGE = """<!doctype html>
 </div>
 
 {% if g.gm_log %}<section id="log" aria-labelledby="log-h"><h2 id="log-h">{{ L('log') }}</h2>
-{% for e in g.gm_log[-12:] %}<p class="note info" data-event="{{ e.id }}">#{{ e.id }} · {{ e.summary }}{% if e.undone_by %} ({{ L('undone', by=e.undone_by) }}){% elif e.kind != 'undo' %}
+{% for e in g.gm_log[-12:] %}<div class="note info logline" data-event="{{ e.id }}"><span>#{{ e.id }} · {{ e.summary }}</span>{% if e.undone_by %}
+<span class="meta">({{ L('undone', by=e.undone_by) }})</span>{% elif e.kind != 'undo' %}
 <form method="post" action="/gm/undo" class="inline">{{ hidden(g.game) }}<input type="hidden" name="event" value="{{ e.id }}">
-<button type="submit" id="undo-{{ e.id }}">{{ L('undo') }}</button></form>{% endif %}</p>{% endfor %}
+<button type="submit" id="undo-{{ e.id }}">{{ L('undo') }}</button></form>{% endif %}</div>{% endfor %}
 </section>{% endif %}
 
 <section class="drafts" id="drafts" aria-labelledby="drafts-h">
