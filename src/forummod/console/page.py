@@ -8,7 +8,6 @@ left as of the analysis and is otherwise the same.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 from jinja2 import Environment
@@ -195,7 +194,7 @@ _PAGE = """<!doctype html>
 <section class="box" id="prod" aria-labelledby="prod-h">
 <h2 id="prod-h">{{ L('prod', phase=g.phase_label or '—') }}</h2>
 {% if not g.prod %}<p>{{ L('no_prod') }}</p>{% endif %}
-{% for c in g.prod %}<p class="prod-row" data-player="{{ c.player }}"><b>{{ c.player }}</b> — {{ L('silent_since', at=when(c.silent_since)) }};
+{% for c in g.prod %}<p class="prod-row" data-player="{{ c.player }}"><b>{{ c.player }}</b> — {{ L('silent_since', at=c.silent_since) }};
 {{ L('posts', phase=c.posts_phase, game=c.posts_game) }}</p>{% endfor %}
 </section>
 </div>
@@ -259,12 +258,9 @@ def render_console(g: Any, drafts: Any, token: str, games: Sequence[str], messag
         return Markup('<input type="hidden" name="token" value="{}"><input type="hidden" name="game" value="{}">').format(
             token, game)
 
-    def when(dt: datetime | None) -> str:
-        return dt.astimezone(g.tz).strftime("%a %d %b %H:%M") if dt is not None else "—"
-
     return _TEMPLATE.render(g=g, drafts=drafts, token=token, games=list(games), message=message, error=error,
                             link=link if link.startswith(("http://", "https://")) else "", L=L, css=Markup(CSS),
-                            js=Markup(COUNTDOWN_JS), num=_num, span=span, hidden=hidden, when=when,
+                            js=Markup(COUNTDOWN_JS), num=_num, span=span, hidden=hidden,
                             no_lynch=NO_LYNCH, not_voting_label=not_voting_label)
 
 

@@ -45,6 +45,16 @@ class Note:
 
 
 @dataclass(frozen=True)
+class ProdRow:
+    """A player on the prod list (checks.prod.PlayerPosts), the silence's start in the game's words."""
+
+    player: str
+    silent_since: str
+    posts_phase: int
+    posts_game: int
+
+
+@dataclass(frozen=True)
 class Unread:
     """A name the tool could not settle: the GM picks who was meant."""
 
@@ -82,7 +92,7 @@ class GameConsole:
     notes: tuple[Note, ...]
     unread: tuple[Unread, ...]
     night: Any  # gamestate_view.NightView
-    prod: tuple[Any, ...]  # checks.prod.PlayerPosts
+    prod: tuple[ProdRow, ...]
     alive: tuple[str, ...]
     players: tuple[str, ...]
     verbs: tuple[str, ...]
@@ -142,7 +152,9 @@ def game_console(ws: Any, gid: str) -> GameConsole:
                 if ph is None or i.at is None or i.at >= ph.start)
         + _log_notes(a),
         unread=_unread(a),
-        night=nv, prod=prod_list(ctx),
+        night=nv,
+        prod=tuple(ProdRow(c.player, pb.when(c.silent_since, game.tz) if c.silent_since else "", c.posts_phase,
+                           c.posts_game) for c in prod_list(ctx)),
         alive=tuple(p.name for p in st.players if p.alive), players=tuple(p.name for p in st.players),
         verbs=tuple(sorted(make_ruleset(game.ruleset, game.options).actions)),
         gm_log=tuple(status["gm_events"]), tz=game.tz)
