@@ -1,9 +1,9 @@
-"""The drafts section of the console: the preview page's own cards, placed inside the console.
+"""The drafts section of the console: the preview page itself, placed inside the console.
 
-The drafts' look (cards, states, buttons, copy, edit) belongs to `preview.page`; this takes the
-body of the page it renders for one game's drafts, without its heading, plus its style and the
-hashes of its own scripts (those it renders with no draft at all: never a draft's text), so
-the console's CSP lets exactly those run.
+The drafts' look and behaviour (cards, order, folds, states, Publish, Edit, copy, live preview)
+belong to `preview`; the console takes the body of the page `PreviewServer` renders for one
+game, without its heading, with its style and the CSP hashes of the preview page's own scripts
+(the scripts of the page rendered with no draft at all, so never a draft's text).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import base64
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from markupsafe import Markup
 
@@ -26,25 +25,20 @@ _SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 class DraftsSection:
     html: Markup
     style: str
-    script_hashes: tuple[str, ...]  # CSP sources ('sha256-...') of the preview page's own scripts
 
 
 def script_hash(code: str) -> str:
+    """The CSP source allowing exactly this inline script."""
     return "'sha256-" + base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode() + "'"
 
 
-def drafts_section(ws: Any, gid: str, token: str) -> DraftsSection:
-    """`gid`'s drafts as the preview page renders them (same cards, same stale marks)."""
-    from forummod.drafting import draft_states
-    from forummod.preview.page import card, engine_markup, render_page
+def own_script_hashes(empty_page: str) -> tuple[str, ...]:
+    """The hashes of the inline scripts of the preview page rendered without drafts."""
+    return tuple(sorted({script_hash(m.group(1)) for m in _SCRIPT.finditer(empty_page)}))
 
-    rows = list(ws.store.drafts(gid))
-    states = draft_states(ws, rows)  # stale or fresh: the same answer as `forummod drafts`
-    markup = engine_markup(ws.cfg, gid)
-    cards = [card(r, ws.store.publication(r.id), markup, states[r.id]) for r in rows]
-    page = render_page(cards, token)
-    own = {m.group(1) for m in _SCRIPT.finditer(render_page([], token))}
+
+def drafts_section(page: str) -> DraftsSection:
+    """The preview page's body (its heading dropped) and its style, for the console to embed."""
     body = _BODY.search(page)
     inner = _H1.sub("", body.group(1) if body else page, count=1)
-    return DraftsSection(Markup(inner), "\n".join(m.group(1) for m in _STYLE.finditer(page)),
-                         tuple(sorted(script_hash(code) for code in own)))
+    return DraftsSection(Markup(inner), "\n".join(m.group(1) for m in _STYLE.finditer(page)))

@@ -44,11 +44,10 @@ class ConsoleServer(PreviewServer):
         super().__init__(ws, port=port, token=token, games=games)
         self.httpd.RequestHandlerClass = _console_handler(self)
         self.current = ""  # the game shown last: a redirect after an action comes back to it
-        from forummod.console.drafts import _SCRIPT, script_hash
+        from forummod.console.drafts import own_script_hashes
         from forummod.preview.page import render_page
 
-        own = {m.group(1) for m in _SCRIPT.finditer(render_page([], self.token))}
-        self.csp = console_csp(tuple(sorted(script_hash(c) for c in own)))
+        self.csp = console_csp(own_script_hashes(render_page([], self.token)))
 
     def game_list(self) -> list[str]:
         ids = self.ws.game_ids(active_only=False)
@@ -79,6 +78,8 @@ class ConsoleServer(PreviewServer):
             lock.release()
 
     def act(self, draft_id: int, action: str, form: dict[str, str]) -> str:
+        if action == "preview":  # the drafts' edit preview writes nothing
+            return super().act(draft_id, action, form)
         with self.workspace_lock(f"{action} draft {draft_id}"):
             return super().act(draft_id, action, form)
 
@@ -94,14 +95,23 @@ class ConsoleServer(PreviewServer):
         with self.lock:
             gid = self.game_of(wanted)
             self.current = gid
+            msg, err, link = self.message, self.error, self.link  # shown once, at the console's top
+            self.message, self.error, self.link = "", False, ""
             try:
                 g = game_console(self.ws, gid)
-                drafts = drafts_section(self.ws, gid, self.token)
+                drafts = drafts_section(self._drafts_page(gid))
             except ForummodError as e:
                 return _error_page(gid, f"{gid}: {e}", self.token)
-            msg, err, link = self.message, self.error, self.link
-            self.message, self.error, self.link = "", False, ""
             return render_console(g, drafts, self.token, self.game_list(), msg, err, link)
+
+    def _drafts_page(self, gid: str) -> str:
+        """The preview page of `gid`'s drafts alone (call under `lock`)."""
+        games = self.games
+        self.games = [gid]  # the preview page lists the drafts of `games`
+        try:
+            return self._page()
+        finally:
+            self.games = games
 
     # ---- the actions
     def poll(self, wanted: str | None) -> str:
