@@ -263,5 +263,23 @@ def test_the_page_speaks_the_games_language_where_the_catalogs_have_the_words(tm
         server.stop()
         ws.close()
     assert '<html lang="it"' in body
+    assert '<span class="mark l_minus_1">L-1</span>' in body
     assert "Votazione — Giorno 1" in body and "MAGGIORANZA" not in body  # a wagon short of majority
     assert "Note per il Narratore" in body
+
+
+def test_the_hammer_mark_is_the_drafts_word_for_a_majority_in_the_games_language(tmp_path: Path):
+    from forummod.console.server import ConsoleServer
+    from tests.render.game import day_one
+
+    g = day_one(tmp_path, language="it")
+    g.vote("Fay", "Ann", 5.5)
+    g.now = at(6)
+    ws = g.workspace()
+    server = ConsoleServer(ws).start()
+    try:
+        body = page(server)
+    finally:
+        server.stop()
+        ws.close()
+    assert '<span class="mark hammer">MAGGIORANZA</span>' in body

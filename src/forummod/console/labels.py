@@ -3,7 +3,8 @@
 The catalogs (src/forummod/locale) hold the words of the drafts; a console heading that is the
 same sentence as a draft's ("Vote Count — %(phase)s", "Not voting (%(num)s):", "MAJORITY") is
 taken from there, so an Italian game's console says "Votazione — Giorno 1". Every other label
-is English until the catalogs carry it.
+is English until the catalogs carry it. A label whose English differs from the catalog's
+sentence (HAMMER, the drafts' MAJORITY) takes the catalog's words in every other language.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "vote_count": ("Vote Count — %(phase)s", "Vote Count — %(phase)s"),
     "no_votes": ("No votes yet.", "No votes yet."),
     "no_vote": ("No vote in progress.", ""),
-    "majority_mark": ("MAJORITY", "MAJORITY"),
-    "hammer": ("HAMMER", ""),
+    "hammer": ("HAMMER", "MAJORITY"),  # other languages: the vote count draft's word for a wagon at majority
     "l_minus_1": ("L-1", ""),
     "majority_line": ("Majority: %(majority)s of %(living)s alive.", ""),
     "not_counted": ("Not counted:", "Not counted:"),
