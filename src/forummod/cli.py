@@ -23,7 +23,7 @@ from forummod.errors import ForummodError
 from forummod.logsafe import redact
 
 COMMANDS = (
-    "init", "doctor", "demo", "poll", "tally", "status", "check", "draft", "drafts", "preview", "publish",
+    "init", "doctor", "demo", "poll", "tally", "status", "check", "draft", "drafts", "console", "preview", "publish",
     "discard", "gm", "tick", "run", "replay", "parse", "profile", "store",
 )
 

@@ -74,6 +74,8 @@ def _label(src: Any) -> str:
         return f"PM {src.id}"
     if src.kind == "post":
         return f"post #{src.number if src.number is not None else src.id}"
+    if src.kind == "gm":
+        return f"GM #{src.id}"  # entered with `gm action` or the console (its event number)
     return src.kind
 
 
@@ -100,7 +102,7 @@ def received_actions(a: Any, night: Phase) -> tuple[ReceivedAction, ...]:
         return (i.actor, rs.action_slot(ActionEvent.of(i, 0.0)))
 
     rejections = {(r.kind, r.actor, r.source): r for r in a.run.rejections}
-    inside = [i for i in a.intents if isinstance(i, ActionIntent)
+    inside = [i for i in (*a.intents, *gm_entered_actions(a)) if isinstance(i, ActionIntent)
               and i.at >= night.start and (night.end is None or i.at < night.end)]
     inside.sort(key=lambda i: i.at)
     last: dict[tuple[str, str], ActionIntent] = {}
@@ -117,6 +119,19 @@ def received_actions(a: Any, night: Phase) -> tuple[ReceivedAction, ...]:
             status, reason, rule, msg = ("counts" if counts else "replaced"), "", None, ""
         out.append(ReceivedAction(i.actor, i.action, i.targets, i.at, _label(i.source), status, reason, rule, msg))
     return tuple(out)
+
+
+def gm_entered_actions(a: Any) -> tuple[ActionIntent, ...]:
+    """The actions the GM entered (`gm action`, the console) and did not undo, as intents, so the
+    night desk lists them beside the PMs, in time order, with the same counts/replaced marks."""
+    from forummod.model import Source
+    from forummod.gm_log import effective_events
+
+    return tuple(ActionIntent(p["actor"], p["action"], ev.at, Source("gm", id=str(ev.id)),
+                              targets=tuple(p.get("targets", ())), args=tuple(sorted((p.get("args") or {}).items())),
+                              channel="gm")
+                 for ev in effective_events(getattr(a.inputs, "events", ())) if ev.kind == "action"
+                 for p in (ev.payload,))
 
 
 def private_results(a: Any) -> tuple[PrivateResultView, ...]:

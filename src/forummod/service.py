@@ -35,6 +35,7 @@ from forummod.logsafe import redact
 from forummod.model import (
     ActionIntent, Issue, Message, Post, Replacement, Roster, Source, UnvoteIntent, VoteIntent, guessed_date_bounds,
 )
+from forummod.gm_log import effective_events, undone_by  # noqa: F401  (callers import them from here too)
 from forummod.store import Store, StoreCookieJar
 
 log = logging.getLogger("forummod")
@@ -869,25 +870,6 @@ def _before_resume(p: Post, game: GameConfig, resumed_at: datetime) -> bool:
 
 def _iso(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
-
-
-def effective_events(stored: Iterable[Any]) -> list[Any]:
-    """The log without the events a `gm undo` took back (an undo of an undo restores the event).
-
-    Nothing is deleted: `gm undo N` appends an event, and every analysis reads the log through
-    this, so `replay` reproduces the undo exactly."""
-    stored = list(stored)
-    undone = undone_by(stored)
-    return [ev for ev in stored if ev.id not in undone and ev.kind != "undo"]
-
-
-def undone_by(stored: Iterable[Any]) -> dict[int, int]:
-    """Event id -> the id of the `gm undo` that took it back (undos that were undone do not count)."""
-    undone: dict[int, int] = {}
-    for ev in sorted(stored, key=lambda e: e.id, reverse=True):
-        if ev.kind == "undo" and ev.id not in undone:
-            undone[int(ev.payload["event"])] = ev.id
-    return undone
 
 
 def game_setup(ruleset: Ruleset, game: GameConfig, seed: int, first: Mapping[str, str] | None = None) -> Setup:

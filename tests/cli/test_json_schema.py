@@ -21,7 +21,7 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 POSTS = [("Mod", "Day 1 begins"), ("Bob", "[b]vote: Eve[/b]"), ("Cat", "[b]vote: Eve[/b]"),
          ("Dan", "[b]vote: Bob[/b]"), ("Eve", "[b]vote: Zed[/b]"), ("Fay", "[b]vote: Eve[/b]")]
 AFTER_DAY = (T0 + timedelta(hours=25)).isoformat()
-NOT_JSON = {"init", "demo", "preview", "run", "profile"}  # they write files or serve; no report to print
+NOT_JSON = {"init", "demo", "preview", "console", "run", "profile"}  # they write files or serve; no report to print
 
 
 @pytest.fixture(scope="module")

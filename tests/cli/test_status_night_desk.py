@@ -72,3 +72,18 @@ def test_status_shows_tokens_and_one_shot_powers_left(tmp_path, capsys):
     assert notes[("小明", "tavern token")] == "held"
     text = _status(capsys, cfg, VIL_T0 + 4 * H, "--approve-all")
     assert "power: 老王: heal potion left" in text and "power: 小明: tavern token held" in text
+
+
+def test_status_lists_an_action_the_gm_entered_beside_the_pms_and_it_replaces_the_earlier_pm(tmp_path, capsys):
+    """LUP-D2: the pack's last kill counts, here the one the GM entered by hand (`gm action`),
+    listed as `GM #N`; an undone one is gone from the desk"""
+    cfg = _game(tmp_path, "lupus", PLAYERS, POSTS, [("Bianca", "sbraniamo Carlo", N2 + 5 * M)])
+    assert main(["gm", "--config", str(cfg), "--at", (N2 + 9 * M).isoformat(), "action", "Aldo", "kill", "Dario"]) == 0
+    eid = int(capsys.readouterr().out.split("#", 1)[1].split(":", 1)[0])
+    now = N2 + 20 * M
+    desk = json.loads(_status(capsys, cfg, now, "--json"))["night_desk"]
+    assert [(x["actor"], x["targets"], x["source"], x["status"]) for x in desk["actions"]] == [
+        ("Bianca", ["Carlo"], "PM m1", "replaced"), ("Aldo", ["Dario"], f"GM #{eid}", "counts")]
+    assert main(["gm", "--config", str(cfg), "undo", str(eid)]) == 0
+    desk = json.loads(_status(capsys, cfg, now, "--json"))["night_desk"]
+    assert [(x["actor"], x["status"]) for x in desk["actions"]] == [("Bianca", "counts")]

@@ -5,7 +5,8 @@ a workspace folder, polls the thread, the cemetery and the GM's inbox over real 
 again after a player edits a vote (incremental: only the changed page), records the GM's
 approvals of the first lynch and dawn, and prints what the pipeline makes of it: the vote
 count, the rejected votes, the warnings and the drafts. The workspace stays, so the GM can
-open the drafts with `forummod preview --config <folder>/forummod.toml`.
+open the drafts with `forummod preview --config <folder>/forummod.toml` or run the day from
+`forummod console --config <folder>/forummod.toml`.
 """
 
 from __future__ import annotations
@@ -162,6 +163,7 @@ def _show(ws, a, cfg_path: Path, out: Callable[[str], None]) -> None:
         out(vc.body)
     out("")
     out(f"Preview the drafts in your browser:  forummod preview --config {cfg_path}")
+    out(f"Or run the day from the GM console:  forummod console --config {cfg_path}")
     out(f"Everything else works on this workspace too, e.g.  forummod tally --config {cfg_path} --at 12")
 
 

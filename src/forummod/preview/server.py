@@ -42,7 +42,10 @@ _FRAGMENTS = ("preview", "by-hand")
 
 
 class PreviewServer:
-    """Serves the drafts of `ws` (a `service.Workspace`); `refresh` re-renders them."""
+    """Serves the drafts of `ws` (a `service.Workspace`); `refresh` re-renders them.
+    Subclasses (the console) may set their own `csp` and serve more routes."""
+
+    csp = CSP
 
     def __init__(self, ws: Any, *, port: int = 0, token: str | None = None, games: list[str] | None = None,
                  refresh: Callable[[Any], str] | None = None):
@@ -232,7 +235,7 @@ def _handler(server: PreviewServer) -> type[BaseHTTPRequestHandler]:
             self.send_response(status)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(data)))
-            self.send_header("Content-Security-Policy", CSP)
+            self.send_header("Content-Security-Policy", server.csp)
             self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("X-Frame-Options", "DENY")
             self.send_header("Referrer-Policy", "same-origin")

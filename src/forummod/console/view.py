@@ -1,0 +1,195 @@
+"""What the console shows of one game, gathered from the service (I/O edge: reads the store).
+
+Every number comes from the function the CLI prints: the count and its rejections from
+`report.tally_report` (`tally --json`), phase, proposals and the GM log from
+`report.status_report` (`status --json`), the night desk from `gamestate_view.night_view`, the
+prod list from `checks.prod.prod_list` and the GM's findings from `checks.run_checks` (read,
+never recorded: opening the page changes nothing). The marks (hammer, L-1) are read off the
+report's `to_majority`; nothing here counts a vote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Mapping
+
+from forummod.model import NO_LYNCH
+
+
+@dataclass(frozen=True)
+class VoteRow:
+    name: str
+    no_lynch: bool
+    total: float
+    voters: tuple[str, ...]
+    to_majority: float | None
+    mark: str  # "hammer" (at or past the majority), "l_minus_1" (one vote short) or ""
+
+
+@dataclass(frozen=True)
+class Deadline:
+    label: str  # a Labels key: vote_close, action_deadline, phase_end, phase_start
+    at: datetime
+    local: str  # in the game's language and time zone
+    seconds_left: int  # from the analysis time (negative: passed)
+
+
+@dataclass(frozen=True)
+class Note:
+    kind: str  # finding code, issue code or engine log kind
+    severity: str
+    text: str
+    rule: str | None = None
+    link: str = ""
+
+
+@dataclass(frozen=True)
+class ProdRow:
+    """A player on the prod list (checks.prod.PlayerPosts), the silence's start in the game's words."""
+
+    player: str
+    silent_since: str
+    posts_phase: int
+    posts_game: int
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A name the tool could not settle: the GM picks who was meant."""
+
+    player: str
+    candidates: tuple[str, ...]
+    at: datetime
+    message: str
+    via: str  # "post" (a vote: settled by set-vote) or "message" (a PM: an action)
+
+
+@dataclass(frozen=True)
+class GameConsole:
+    game: str
+    title: str
+    lang: str
+    ruleset: str
+    phase: str  # "D2", "" before the start
+    phase_label: str  # "Day 2" in the game's language
+    phase_kind: str
+    count_label: str  # the phase of the vote count shown (the day just ended, at night)
+    night_label: str  # the night of the night desk ("" when there is none yet)
+    analysed_at: datetime
+    analysed_local: str
+    majority: int | None
+    living: int
+    votes: tuple[VoteRow, ...]
+    not_voting: tuple[str, ...]
+    rejected: tuple[Note, ...]
+    deadlines: tuple[Deadline, ...]
+    paused_at: str
+    game_over: bool
+    result: str
+    winners: tuple[str, ...]
+    pending: tuple[Mapping[str, Any], ...]
+    notes: tuple[Note, ...]
+    unread: tuple[Unread, ...]
+    night: Any  # gamestate_view.NightView
+    prod: tuple[ProdRow, ...]
+    alive: tuple[str, ...]
+    players: tuple[str, ...]
+    verbs: tuple[str, ...]
+    gm_log: tuple[Mapping[str, Any], ...]
+    tz: Any
+
+
+def mark_of(to_majority: float | None) -> str:
+    """The hammer / L-1 mark of a wagon, from the count's own distance to the majority."""
+    if to_majority is None:
+        return ""
+    return "hammer" if to_majority <= 0 else "l_minus_1" if to_majority <= 1 else ""
+
+
+def game_console(ws: Any, gid: str) -> GameConsole:
+    """Analyse `gid` now and gather everything the console page shows of it."""
+    from forummod.check_store import check_context
+    from forummod.checks import run_checks
+    from forummod.checks.prod import prod_list
+    from forummod.drafting import draft_settings
+    from forummod.engine.registry import make_ruleset
+    from forummod.gamestate_view import night_view
+    from forummod.render import phrasebook_for
+    from forummod.report import status_report, tally_report
+    from forummod.service import analyse_game
+
+    a = analyse_game(ws, gid)
+    game = a.game
+    tally, status = tally_report(a), status_report(a)
+    s = draft_settings(ws, gid, a.ruleset)
+    pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir).with_tz(game.tz)
+    st = a.run.state
+    ph = st.phase
+    t = tally["tally"]
+    votes = tuple(VoteRow(c["name"], c["no_lynch"], c["total"], tuple(v["voter"] for v in c["voters"]),
+                          c["to_majority"], mark_of(c["to_majority"]))
+                  for c in (t["candidates"] if t else ()))
+    site = ws.cfg.sites[game.site]
+    ctx = check_context(ws.store, a, gm_accounts=(site.username,) if site.username else ())
+    findings = run_checks(ctx)
+    nv = night_view(a)
+    return GameConsole(
+        game=gid, title=game.title or gid, lang=s.lang, ruleset=game.ruleset,
+        phase=ph.name if ph else "", phase_label=pb.phase(ph.name) if ph else "", phase_kind=ph.kind if ph else "",
+        count_label=pb.phase(t["phase"]) if t and t.get("phase") else (pb.phase(ph.name) if ph else ""),
+        night_label=pb.phase(nv.night) if nv.night else "",
+        analysed_at=a.now, analysed_local=pb.when(a.now, game.tz),
+        majority=t["majority"] if t else None, living=t["living"] if t else len([p for p in st.players if p.alive]),
+        votes=votes, not_voting=tuple(t["not_voting"]) if t else (),
+        rejected=tuple(Note("rejected_vote", "warning", r["message"] or f"{r['voter']} → {r['target']}: {r['reason']}",
+                            r["rule"]) for r in tally["rejected_votes"]),
+        deadlines=_deadlines(a, pb),
+        paused_at=status["paused_at"] or "", game_over=status["game_over"], result=status["result"] or "",
+        winners=tuple(status["winners"]), pending=tuple(status["pending"]),
+        notes=tuple(Note(f.code, f.severity, f.message, f.rule, f.link or "") for f in findings)
+        + tuple(Note(i.code, i.severity, i.message, i.rule) for i in a.extraction_issues
+                if ph is None or i.at is None or i.at >= ph.start)
+        + _log_notes(a),
+        unread=_unread(a),
+        night=nv,
+        prod=tuple(ProdRow(c.player, pb.when(c.silent_since, game.tz) if c.silent_since else "", c.posts_phase,
+                           c.posts_game) for c in prod_list(ctx)),
+        alive=tuple(p.name for p in st.players if p.alive), players=tuple(p.name for p in st.players),
+        verbs=tuple(sorted(make_ruleset(game.ruleset, game.options).actions)),
+        gm_log=tuple(status["gm_events"]), tz=game.tz)
+
+
+def _deadlines(a: Any, pb: Any) -> tuple[Deadline, ...]:
+    ph = a.run.state.phase
+    if ph is None:
+        return ()
+    out = []
+    due = ph.votes_close_at() if ph.kind == "day" else ph.actions_due_at()
+    for label, at in (("phase_start", ph.start), ("vote_close" if ph.kind == "day" else "action_deadline", due),
+                      ("phase_end", ph.end)):
+        if at is None or (label != "phase_start" and label != "phase_end" and at == ph.end):
+            continue  # a vote close at the phase end is said once, as the end
+        out.append(Deadline(label, at, pb.when(at, a.game.tz), int((at - a.now).total_seconds())))
+    return tuple(out)
+
+
+def _log_notes(a: Any) -> tuple[Note, ...]:
+    """The engine's account of the current phase (what it rejected, proposed, was told by the GM):
+    `LogEntry.text` as the engine wrote it, in the game's language where the catalogs have it."""
+    ph = a.run.state.phase
+    rows = [e for e in a.run.log if e.kind != "accepted" and (ph is None or e.at is None or e.at >= ph.start)]
+    return tuple(Note(e.kind, "info", e.text, e.rule, (e.source.url or "") if e.source else "") for e in rows[-40:])
+
+
+def _unread(a: Any) -> tuple[Unread, ...]:
+    ph = a.run.state.phase
+    out = []
+    for i in a.extraction_issues:
+        if i.code not in ("ambiguous_name", "unknown_name", "homoglyph_name") or not i.player or not i.candidates:
+            continue
+        if i.at is None or (ph is not None and i.at < ph.start):
+            continue
+        out.append(Unread(i.player, tuple(c for c in i.candidates if c != NO_LYNCH), i.at, i.message,
+                          i.source.kind if i.source is not None else "post"))
+    return tuple(out)

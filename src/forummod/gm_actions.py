@@ -1,0 +1,330 @@
+"""The GM's decisions as events: built and checked once, for `forummod gm` and the console.
+
+    rec = plan(ws, "g", "set-vote", {"voter": "Bob", "target": "Ann"}, at)
+    done = record(ws, "g", rec)          # appends the event; done.message says what it did
+
+`plan` validates the request against the game (known players, ruleset verbs and roles, pending
+proposals, phase ids) and returns the event to append, or a no-op with its reason (approving a
+proposal twice changes nothing). `params` uses the names of the `gm` subcommand's options, so
+the CLI passes `vars(args)` and a console form passes its fields. Only `record` writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Mapping
+
+from forummod.errors import UsageError
+
+#: Every `gm` subcommand `plan` understands.
+COMMANDS = ("approve", "reject", "kill", "modkill", "revive", "replace", "set-vote", "set-role", "extend", "end",
+            "start", "pause", "resume", "end-game", "undo", "action", "revote-deadline", "override", "note")
+
+
+@dataclass(frozen=True)
+class GmRecord:
+    """One GM event to append (`kind`, `payload` at `at`), or `noop`: why nothing is needed."""
+
+    command: str
+    kind: str = ""
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    at: datetime | None = None
+    noop: str = ""
+
+
+@dataclass(frozen=True)
+class GmDone:
+    """What `record` did: the event number (None for a no-op), its words, correction drafts."""
+
+    record: GmRecord
+    event_id: int | None
+    message: str
+    corrections: tuple[Mapping[str, Any], ...] = ()
+
+
+def _p(params: Mapping[str, Any], key: str, default: Any = None) -> Any:
+    v = params.get(key, default)
+    return default if v is None else v
+
+
+def plan(ws: Any, gid: str, cmd: str, params: Mapping[str, Any], at: datetime) -> GmRecord:
+    """The event `gm CMD` with `params` appends at `at`, checked; a `UsageError` names what is wrong."""
+    from forummod.engine.registry import get_ruleset_class, make_ruleset
+    from forummod.service import analyse_game
+
+    game = ws.cfg.game(gid)
+    players = {p.name for p in game.players}
+    if cmd in ("approve", "reject"):
+        key = str(_p(params, "key", "")).strip()
+        a = analyse_game(ws, gid, now=at)
+        prop = a.run.state.proposal(key)
+        if prop is None:
+            keys = ", ".join(p.key for p in a.run.state.pending()) or "none"
+            raise UsageError(f"no proposal {key!r} (pending: {keys})")
+        if prop.status != "pending":
+            return GmRecord(cmd, noop=f"{key} is already {prop.status}; nothing to do")
+        return GmRecord(cmd, "decision", {"key": key, "verdict": "approve" if cmd == "approve" else "reject"}, at)
+    if cmd in ("kill", "modkill", "revive"):
+        player = _p(params, "player", "")
+        _known(player, players)
+        return GmRecord(cmd, "override", {"kind": cmd, "player": player, "cause": _p(params, "cause", cmd) or cmd}, at)
+    if cmd == "replace":
+        when, post = _p(params, "when"), _p(params, "post")
+        if when and post is not None:
+            raise UsageError("gm replace: give --at TIME or --post N, not both")
+        if when:
+            at = _time(when, game.tz)
+        payload = _replacement(ws, gid, _p(params, "player", ""), _p(params, "new_name", ""), post)
+        if post is not None:
+            at = post_time(ws, gid, int(post))
+        return GmRecord(cmd, "override", payload, at)
+    if cmd == "set-vote":
+        voter = _p(params, "voter", "")
+        _known(voter, players)
+        return GmRecord(cmd, "override", {"kind": "set_vote", "player": voter, "target": _p(params, "target", "")}, at)
+    if cmd == "set-role":
+        player, role_text = _p(params, "player", ""), _p(params, "role", "")
+        _known(player, players)
+        rs = get_ruleset_class(game.ruleset)
+        role = rs.canonical_role(role_text)  # as the rules write it: 'Lupo Mannaro', 'guardia_gemella'
+        if role not in rs.role_ids():
+            from forummod.schema import _did_you_mean
+
+            raise UsageError(f"unknown role {role_text!r} for {game.ruleset}" + _did_you_mean(role_text, rs.role_ids())
+                             + f" (roles: {', '.join(sorted(rs.role_ids() - set(_aliases(game.ruleset))))})")
+        return GmRecord(cmd, "override", {"kind": "set_role", "player": player, "role": role}, at)
+    if cmd == "extend":
+        phase = _p(params, "phase", "")
+        _phase_id(phase)
+        until, close = _p(params, "until"), _p(params, "close")
+        if not until and not close:
+            raise UsageError("gm extend needs --until TIME (the phase end) and/or --close TIME (the vote close)")
+        payload: dict[str, Any] = {"phase": phase}
+        if until:
+            payload["until"] = _time(until, game.tz).isoformat()
+        if close:
+            payload["close"] = _time(close, game.tz).isoformat()
+        return GmRecord(cmd, "extend", payload, at)
+    if cmd in ("end", "start"):
+        pid = _phase_id(_p(params, "phase", ""))
+        when, post = _p(params, "when"), _p(params, "post")
+        if when and post is not None:
+            raise UsageError(f"gm {cmd}: give --at TIME or --post N, not both")
+        payload = {"action": cmd, "phase": str(pid)}
+        if post is not None:
+            at = post_time(ws, gid, int(post))
+            payload["post"] = int(post)
+        else:
+            at = _time(when, game.tz) if when else at
+            payload["at"] = at.isoformat()
+        return GmRecord(cmd, "phase", payload, at)
+    if cmd in ("pause", "resume"):
+        paused = analyse_game(ws, gid, now=at).run.paused_since
+        if cmd == "pause" and paused is not None:
+            raise UsageError(f"the game is already paused since {paused.isoformat()}")
+        if cmd == "resume" and paused is None:
+            raise UsageError("the game is not paused")
+        return GmRecord(cmd, "phase", {"action": cmd}, at)
+    if cmd == "end-game":
+        winners = list(_p(params, "winners", ()) or ())
+        for w in winners:
+            _known(w, players)
+        result = "draw" if params.get("draw") else "abandoned" if params.get("abandoned") else \
+            (_p(params, "result", "") or "gm")
+        return GmRecord(cmd, "phase", {"action": "end_game", "result": result, "winners": winners,
+                                       "note": _p(params, "note", "")}, at)
+    if cmd == "undo":
+        return GmRecord(cmd, "undo", _undo(ws, gid, int(_p(params, "event", 0))), at)
+    if cmd == "action":
+        actor, verb = _p(params, "actor", ""), _p(params, "verb", "")
+        _known(actor, players)
+        verbs = make_ruleset(game.ruleset, game.options).actions
+        if verbs and verb not in verbs:
+            from forummod.schema import _did_you_mean
+
+            raise UsageError(f"unknown action {verb!r} for {game.ruleset}" + _did_you_mean(verb, verbs)
+                             + f" (actions: {', '.join(sorted(verbs))})")
+        targets = [t for t in (_p(params, "targets", ()) or ()) if t]
+        for t in targets:
+            _known(t, players)
+        extra = dict(a.split("=", 1) for a in (_p(params, "arg", ()) or ()) if "=" in a)
+        return GmRecord(cmd, "action", {"actor": actor, "action": verb, "targets": targets, "args": extra}, at)
+    if cmd == "revote-deadline":
+        return GmRecord(cmd, "override", {"kind": "revote_deadline", "player": "",
+                                          "note": _time(_p(params, "until", ""), game.tz).isoformat(),
+                                          "target": _p(params, "phase", "")}, at)
+    if cmd == "override":
+        for name in (_p(params, "player", ""), _p(params, "target", "")):
+            if name:
+                _known(name, players)
+        return GmRecord(cmd, "override", {"kind": _p(params, "kind", ""), "player": _p(params, "player", ""),
+                                          "target": _p(params, "target", ""), "note": _p(params, "note", "")}, at)
+    if cmd == "note":
+        return GmRecord(cmd, "override", {"kind": "note", "note": _p(params, "text", "")}, at)
+    raise UsageError(f"unknown GM action {cmd!r} (one of: {', '.join(COMMANDS)})")
+
+
+def record(ws: Any, gid: str, rec: GmRecord) -> GmDone:
+    """Append `rec`'s event (nothing for a no-op); after an undo, correction drafts for published
+    posts the game no longer supports."""
+    if rec.noop:
+        return GmDone(rec, None, rec.noop)
+    eid = ws.store.append_event(gid, rec.at, rec.kind, dict(rec.payload), actor="gm")
+    corrections = tuple(_corrections(ws, gid)) if rec.kind == "undo" else ()
+    return GmDone(rec, eid, describe(rec.command, rec.payload), corrections)
+
+
+def _time(text: str, tz: Any) -> datetime:
+    from forummod.commands._common import parse_time
+
+    return parse_time(str(text), tz)
+
+
+def _phase_id(text: str):
+    from forummod.engine.types import PhaseId
+
+    try:
+        return PhaseId.parse(str(text))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def post_time(ws: Any, gid: str, number: int) -> datetime:
+    """When game-thread post `number` was written (a `UsageError` when it is not in the store)."""
+    from forummod.service import load_inputs
+
+    for p in load_inputs(ws, gid).posts.get("game", ()):
+        if p.number == number:
+            return p.created_at
+    raise UsageError(f"no game-thread post number {number} in the store (poll first?)")
+
+
+def _replacement(ws: Any, gid: str, player: str, new_name: str, post: Any) -> dict:
+    """A replacement at a post or a time; refused when the seat is not the old player's now
+    (a second identical `gm replace`, or one the config already has)."""
+    from forummod.service import roster_with_events
+
+    game = ws.cfg.game(gid)
+    new_name = str(new_name).strip()
+    if not new_name:
+        raise UsageError("gm replace needs the replacement's forum name")
+    roster = roster_with_events(game.roster(), ws.store.events(gid))
+    seats = {s.name: s for s in roster.players}
+    for s in roster.players:
+        if player in (r.previous for r in s.replacements) and s.name == new_name:
+            raise UsageError(f"{new_name} already replaced {player}; nothing to do")
+    if player not in seats:
+        held = next((s.name for s in roster.players if player in (r.previous for r in s.replacements)), None)
+        if held is not None:
+            raise UsageError(f"{player} was already replaced: the seat is {held}'s now "
+                             f"(replace {held} instead, or 'gm undo' that replacement)")
+        _known(player, set(seats))
+    if new_name in seats or any(new_name in s.all_accounts for s in roster.players):
+        raise UsageError(f"{new_name} already holds a seat")
+    payload: dict[str, Any] = {"kind": "replace", "player": player, "target": new_name}
+    if post is not None:
+        post_time(ws, gid, int(post))
+        payload["at_post"] = int(post)
+    return payload
+
+
+def _undo(ws: Any, gid: str, number: int) -> dict:
+    from forummod.service import undone_by
+
+    stored = ws.store.events(gid)
+    ev = next((e for e in stored if e.id == number), None)
+    if ev is None:
+        raise UsageError(f"no event #{number} in the log of {gid} (see 'forummod status')")
+    by = undone_by(stored).get(number)
+    if by is not None:
+        raise UsageError(f"event #{number} is already undone by #{by} (undo #{by} to restore it)")
+    return {"event": number, "kind": ev.kind, "what": ev.payload}
+
+
+def _corrections(ws: Any, gid: str) -> list[dict]:
+    """Published one-shot posts (day end, dawn, game over) that the game no longer supports
+    after an undo: each gets a correction draft for the GM to read and publish."""
+    from forummod.drafting import ONE_SHOT, draft_now
+
+    out: list[dict] = []
+    published = [r for r in ws.store.drafts(gid, status="published") if r.kind in ONE_SHOT and r.kind != "role_pm"]
+    if not published:
+        return out
+    from forummod.service import analyse_game
+
+    a = analyse_game(ws, gid)
+    for r in published:
+        fresh = draft_now(ws, gid, r.kind, analysis=a, phase=r.phase, store=False)
+        bodies = [body for _, d, body in fresh if d.slot == r.slot]
+        if bodies and bodies[0] != r.body or not bodies:
+            did = _store_correction(ws, gid, r, bodies[0] if bodies else None)
+            out.append({"kind": r.kind, "phase": r.phase, "draft": did, "published": r.id})
+    return out
+
+
+def _store_correction(ws: Any, gid: str, r: Any, body: str | None) -> int:
+    text = ("[b]Correction[/b] to the earlier post: " + ("" if body else "it no longer applies.")) + \
+           ("\n\n" + body if body else "")
+    did, _ = ws.store.upsert_draft(game=gid, kind=r.kind, phase=r.phase, slot=f"{r.slot}:correction" if r.slot
+                                   else "correction", target=r.target, markup=r.markup, lang=r.lang,
+                                   title=f"Correction: {r.title}", body=text, at=ws.clock())
+    return did
+
+
+def _aliases(ruleset: str):
+    from forummod.engine import catalog
+
+    return catalog.ROLE_ALIASES.get(ruleset, {})
+
+
+def describe(cmd: str, p: Mapping[str, Any]) -> str:
+    """A GM decision in words, for the confirmation line."""
+    if cmd in ("approve", "reject"):
+        return f"{p['key']} {'approved' if cmd == 'approve' else 'rejected'}"
+    if cmd == "kill":
+        return f"{p['player']} killed" + (f" (cause: {p['cause']})" if p.get("cause") not in ("", "gm", None) else "")
+    if cmd == "modkill":
+        return f"{p['player']} modkilled"
+    if cmd == "revive":
+        return f"{p['player']} revived"
+    if cmd == "replace":
+        return f"{p['target']} replaces {p['player']}"
+    if cmd == "set-vote":
+        return f"{p['player']} now votes {p['target']}" if p["target"] else f"{p['player']}'s vote withdrawn"
+    if cmd == "set-role":
+        return f"{p['player']}'s role set to {p['role']}"
+    if cmd == "extend":
+        moved = [f"end moved to {p['until']}"] if p.get("until") else []
+        moved += [f"vote close moved to {p['close']}"] if p.get("close") else []
+        return f"{p['phase']}: " + " and ".join(moved)
+    if cmd in ("end", "start"):
+        when = f"after post {p['post']}" if cmd == "end" and p.get("post") is not None else \
+            f"with post {p['post']}" if p.get("post") is not None else f"at {p.get('at')}"
+        return f"{p['phase']} {'ends' if cmd == 'end' else 'starts'} {when}"
+    if cmd == "pause":
+        return "game paused: no deadline passes until 'forummod gm resume'"
+    if cmd == "resume":
+        return "game resumed: the deadlines keep the time they had left"
+    if cmd == "end-game":
+        winners = ", ".join(p.get("winners") or ()) or "nobody named"
+        return f"game ended by ruling: {p['result']} (winners: {winners})"
+    if cmd == "undo":
+        return f"event #{p['event']} ({p['kind']}) undone"
+    if cmd == "action":
+        targets = " and ".join(p["targets"])
+        extra = "".join(f", {k}={v}" for k, v in p["args"].items())
+        return f"{p['actor']}: {p['action']}" + (f" {targets}" if targets else "") + extra
+    if cmd == "revote-deadline":
+        return f"revote deadline of {p['target']} set to {p['note']}"
+    if cmd == "override":
+        who = " → ".join(x for x in (p.get("player"), p.get("target")) if x)
+        return f"override {p['kind']}" + (f": {who}" if who else "") + (f" ({p['note']})" if p.get("note") else "")
+    return f"note: {p.get('note', '')}"
+
+
+def _known(name: str, players: set[str]) -> None:
+    if name not in players:
+        from forummod.schema import _did_you_mean
+
+        raise UsageError(f"{name!r} is not a player" + _did_you_mean(name, players))

@@ -1,0 +1,202 @@
+"""The console in a real headless Chromium: a GM's day driven through the page.
+
+Poll a new post and see the vote count draft turn stale, re-render, edit and publish it,
+correct a vote, approve the hammer's lynch; screenshots at desktop (1280 px) and phone (390 px)
+widths go to $FORUMMOD_ARTIFACTS (else the test's tmp folder); accessibility: the page's lang is
+the game's, every form field has a label, every button's text has 4.5:1 contrast.
+
+Needs Debian's `chromium` and `chromium-driver` (installed by `.ci/run`); skipped without them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.preview.test_browser import _wait_for, browser  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.browser
+
+#: Every visible form field without a label (for=, an enclosing <label>, aria-label, aria-labelledby).
+UNLABELLED_JS = """
+var root = arguments[0] ? document.querySelector(arguments[0]) : document;
+return Array.from(root.querySelectorAll('input, select, textarea')).filter(function (e) {
+  if (e.type === 'hidden') return false;
+  if (e.getAttribute('aria-label') || e.getAttribute('aria-labelledby') || e.closest('label')) return false;
+  return !(e.id && document.querySelector('label[for="' + e.id + '"]'));
+}).map(function (e) { return e.outerHTML.slice(0, 120); });
+"""
+
+#: (text colour, background colour, label) of every button, the background taken from the first
+#: ancestor that paints one.
+BUTTON_COLOURS_JS = """
+function bg(e) {
+  for (; e; e = e.parentElement) {
+    var c = getComputedStyle(e).backgroundColor;
+    if (c && c !== 'transparent' && !/rgba\\(.*,\\s*0\\)$/.test(c)) return c;
+  }
+  return 'rgb(255, 255, 255)';
+}
+return Array.from(document.querySelectorAll('button, summary.publish')).map(function (b) {
+  return [getComputedStyle(b).color, bg(b), (b.id || b.textContent).trim().slice(0, 40)];
+});
+"""
+
+
+def _rgb(css: str) -> tuple[float, ...]:
+    inside = css[css.index("(") + 1:css.index(")")]
+    return tuple(float(x) for x in inside.split(",")[:3])
+
+
+def luminance(css: str) -> float:
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in _rgb(css))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG 2 contrast ratio of two computed colours."""
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_contrast_is_computed_as_wcag_defines_it():
+    assert round(contrast("rgb(0, 0, 0)", "rgb(255, 255, 255)"), 1) == 21.0
+    assert round(contrast("rgb(255, 255, 255)", "rgb(119, 119, 119)"), 2) == 4.48
+
+
+@pytest.fixture
+def artifacts(tmp_path: Path) -> Path:
+    out = Path(os.environ.get("FORUMMOD_ARTIFACTS") or tmp_path / "artifacts") / "console"
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def screenshot(driver, path: Path, width: int) -> None:
+    """The whole page at `width` CSS pixels (the window grown to the page's height)."""
+    driver.set_window_size(width, 900)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, min(int(height) + 120, 12000))
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 10_000
+
+
+def check_accessibility(driver, lang: str) -> None:
+    assert driver.find_element("css selector", "html").get_attribute("lang") == lang
+    for part in ("#votecount", "#phase", "#pending", "#notes", "#corrections", "#night", "#prod", "body > .topbar"):
+        assert driver.execute_script(UNLABELLED_JS, part) == [], part
+    low = [(label, round(contrast(fg, bg), 2)) for fg, bg, label in driver.execute_script(BUTTON_COLOURS_JS)
+           if contrast(fg, bg) < 4.5]
+    assert low == []
+
+
+def _click(driver, css: str):
+    el = _wait_for(driver, css)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    el.click()
+    return el
+
+
+def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    server, ws, g, outbox = console
+    vc = next(r.id for r in ws.store.drafts("g") if r.kind == "votecount")
+    browser.set_window_size(1280, 900)
+    browser.get(server.url)
+    _wait_for(browser, "#votecount")
+    assert browser.find_element(By.CSS_SELECTOR, '#votecount tr[data-candidate="Ann"]').get_attribute("data-mark") \
+        == "l_minus_1"
+    left = browser.find_element(By.CSS_SELECTOR, "#deadline-phase_end .left").text
+    assert left.startswith("in ") and "min" in left  # the countdown, rewritten by the page's script
+    check_accessibility(browser, "en")
+    screenshot(browser, artifacts / "console-desktop.png", 1280)
+    screenshot(browser, artifacts / "console-narrow.png", 390)
+    check_accessibility(browser, "en")
+    browser.set_window_size(1280, 900)
+
+    # a new post arrives; Poll now fetches it and the vote count draft is stale
+    g.vote("Fay", "Bob", 5.8).write()
+    _click(browser, "#poll")
+    assert "1 new post" in _wait_for(browser, "#flash").text
+    assert browser.find_element(By.ID, f"draft-{vc}").get_attribute("data-state") == "stale"
+    assert browser.find_element(By.ID, f"stale-{vc}").is_displayed()
+    screenshot(browser, artifacts / "console-stale-desktop.png", 1280)
+    browser.set_window_size(1280, 900)
+
+    # re-render, edit and publish the vote count
+    _click(browser, "#refresh")
+    _wait_for(browser, "#flash")
+    vc = next(r.id for r in ws.store.drafts("g", status="draft") if r.kind == "votecount")
+    assert browser.find_element(By.ID, f"draft-{vc}").get_attribute("data-state") == "fresh"
+    section = browser.find_element(By.ID, f"draft-{vc}")
+    edit = next(d for d in section.find_elements(By.TAG_NAME, "details")
+                if d.find_elements(By.CSS_SELECTOR, "textarea[name=body]"))
+    edit.find_element(By.TAG_NAME, "summary").click()
+    box = edit.find_element(By.CSS_SELECTOR, "textarea[name=body]")
+    box.clear()
+    box.send_keys("[b]Vote count — Day 1[/b]\nAnn 4, Bob 2. Checked by hand.")
+    _click(browser, f"#save-{vc}")
+    assert "is saved" in _wait_for(browser, "#flash").text
+    _click(browser, f"#ask-publish-{vc}")
+    _click(browser, f"#publish-{vc}")
+    assert f"Draft {vc} published" in _wait_for(browser, "#flash").text
+    [sent] = outbox()
+    assert sent["bbcode"].startswith("[b]Vote count — Day 1[/b]\nAnn 4, Bob 2. Checked by hand.")
+
+    # correct a vote: Fay meant Ann; that is the hammer
+    _click(browser, "#fix-vote summary")
+    Select(browser.find_element(By.ID, "sv-voter")).select_by_visible_text("Fay")
+    Select(browser.find_element(By.ID, "sv-target")).select_by_visible_text("Ann")
+    _click(browser, "#sv-go")
+    assert "Fay now votes Ann" in _wait_for(browser, "#confirm-what").text
+    check_accessibility_confirm = browser.find_element(By.CSS_SELECTOR, "html").get_attribute("lang")
+    assert check_accessibility_confirm == "en"
+    screenshot(browser, artifacts / "console-confirm-narrow.png", 390)
+    browser.set_window_size(1280, 900)
+    _click(browser, "#confirm")
+    assert "Recorded #" in _wait_for(browser, "#flash").text
+    assert browser.find_element(By.CSS_SELECTOR, '#votecount tr[data-candidate="Ann"]').get_attribute("data-mark") \
+        == "hammer"
+
+    # approve the lynch the hammer proposes
+    _click(browser, "#approve-lynch-D1")
+    assert "lynch:D1 approved" in _wait_for(browser, "#confirm-what").text
+    _click(browser, "#confirm")
+    assert "lynch:D1 approved" in _wait_for(browser, "#flash").text
+    assert browser.find_elements(By.ID, "approve-lynch-D1") == []
+    assert [(e.kind, e.payload) for e in ws.store.events("g")][-1] == ("decision", {"key": "lynch:D1",
+                                                                                    "verdict": "approve"})
+    check_accessibility(browser, "en")
+    screenshot(browser, artifacts / "console-after-desktop.png", 1280)
+    screenshot(browser, artifacts / "console-after-narrow.png", 390)
+    from forummod.console.drafts import script_hash
+
+    scripts = browser.execute_script("return Array.from(document.scripts).map(function (s) { return s.textContent; })")
+    allowed = server.csp.split("script-src", 1)[1].split(";")[0].split()
+    assert scripts and all(script_hash(code) in allowed for code in scripts)  # no script but the page's own
+
+
+def test_the_console_of_an_italian_game_says_so_in_its_lang(tmp_path: Path, browser, artifacts):  # noqa: F811
+    from forummod.console.server import ConsoleServer
+    from tests.render.game import at, day_one
+
+    g = day_one(tmp_path, language="it")
+    g.now = at(6)
+    ws = g.workspace()
+    server = ConsoleServer(ws).start()
+    try:
+        browser.get(server.url)
+        _wait_for(browser, "#votecount")
+        check_accessibility(browser, "it")
+        assert "Votazione — Giorno 1" in browser.find_element("id", "votecount-h").text
+        screenshot(browser, artifacts / "console-it-narrow.png", 390)
+    finally:
+        server.stop()
+        ws.close()
