@@ -22,19 +22,25 @@ and so none across sites.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, time, tzinfo
 from typing import Sequence
 
 from forummod.forum.dates import (
-    _DAY_BEFORE, _TODAY, _YESTERDAY, _apply_ampm, _fold, _localize, _month_of, _safe_date, _year,
+    _AGO_RX, _DAY_BEFORE, _TODAY, _YESTERDAY, _apply_ampm, _fold, _localize, _month_of, _safe_date, _year,
 )
 
 _TOKEN_RX = re.compile(r"(\d+)|([^\W\d_]+)|(.)", re.DOTALL)
 _AMPM = frozenset({"am", "pm", "上午", "下午", "午前", "午後"})
 # words that make the full parser read a text another way than by its digits
-_RELATIVE = tuple(sorted(_TODAY | _YESTERDAY | _DAY_BEFORE)) + ("ago", "fa", "назад", "geleden", "前",
-                                                              "noon", "midnight", "mezzogiorno", "mezzanotte")
+_RELATIVE = (*sorted(_TODAY | _YESTERDAY | _DAY_BEFORE), "noon", "midnight", "mezzogiorno", "mezzanotte")
+# words of letters only lie inside one word of a text (runs are maximal); the others are searched whole
+_RELATIVE_RX = re.compile("|".join(re.escape(w) for w in _RELATIVE if re.fullmatch(r"[^\W\d_]+", w)))
+_RELATIVE_PHRASES = tuple(w for w in _RELATIVE if not re.fullmatch(r"[^\W\d_]+", w))
+
+def _relative(s: str) -> bool:
+    """Whether the full parser could read `s` as a relative time ("Today", "3 hours ago", "noon")."""
+    return bool(_RELATIVE_RX.search(s) or any(p in s for p in _RELATIVE_PHRASES) or _AGO_RX.search(s))
 MAX_SHAPES = 8  # per page: more shapes than this is no page of one layout
 
 @dataclass(frozen=True)
@@ -42,6 +48,21 @@ class _Token:
     kind: str  # "digits" (with role), "month" (word), "ampm" (word), "word" (literal), "any" (wildcard word), "char"
     text: str = ""  # literal text ("word", "char"); digits: the lengths seen, as "1", "2" or "12"
     role: str = ""
+
+
+@dataclass(frozen=True)
+class _Shape:
+    tokens: tuple[_Token, ...]
+    rx: re.Pattern[str]
+    plan: tuple[tuple[str, str], ...]  # (kind, role) of each regex group
+    wild: bool  # has wildcard words
+    seen: dict[tuple[str, ...], bool] = field(default_factory=dict, compare=False, hash=False)
+
+    @classmethod
+    def of(cls, tokens: tuple[_Token, ...]) -> _Shape:
+        return cls(tokens, re.compile("".join(_pattern(t) for t in tokens)),
+                   tuple((t.kind, t.role) for t in tokens if t.kind in ("digits", "month", "ampm", "any")),
+                   any(t.kind == "any" for t in tokens))
 
 
 class DateShapes:
@@ -52,7 +73,7 @@ class DateShapes:
     def __init__(self, tz: tzinfo, now: datetime):
         self.tz = tz
         self.now_year = now.astimezone(tz).year
-        self.shapes: list[tuple[tuple[_Token, ...], re.Pattern[str]]] = []
+        self.shapes: list[_Shape] = []
         self.hits = 0  # dates read by a shape (for tests and profiling)
         self.learnt = 0
 
@@ -61,10 +82,10 @@ class DateShapes:
         if not self.shapes:
             return None
         s = _fold(" ".join(text.split()))
-        for tokens, rx in self.shapes:
-            m = rx.fullmatch(s)
+        for shape in self.shapes:
+            m = shape.rx.fullmatch(s)
             if m is not None:
-                dt = self._build(tokens, m.groups(), s)
+                dt = self._build(shape, m.groups(), s)
                 if dt is not None:
                     self.hits += 1
                 return dt
@@ -78,22 +99,24 @@ class DateShapes:
         if raw[:4].isdigit():  # ISO-like texts are read by `parse_iso`, fast already
             return
         s = _fold(raw)
-        if any(w in s for w in _RELATIVE):
+        if _relative(s):
             return
         tokens = self._shape(s, dt)
         if tokens is None:
             return
-        for i, (old, _) in enumerate(self.shapes):
-            merged = _merge(old, tokens)
+        replaced = None
+        for i, old in enumerate(self.shapes):
+            merged = _merge(old.tokens, tokens)
             if merged is not None:
-                tokens = merged
-                del self.shapes[i]
+                tokens, replaced = merged, i
                 break
-        rx = re.compile("".join(_pattern(t) for t in tokens))
-        m = rx.fullmatch(s)
-        if m is None or self._build(tokens, m.groups(), s) != dt:
+        shape = _Shape.of(tokens)
+        m = shape.rx.fullmatch(s)
+        if m is None or self._build(shape, m.groups(), s) != dt:
             return  # never trust a shape that does not give back the full parser's answer
-        self.shapes.append((tokens, rx))
+        if replaced is not None:
+            del self.shapes[replaced]
+        self.shapes.append(shape)
         self.learnt += 1
 
     # ------------------------------------------------------------------ internals
@@ -151,35 +174,47 @@ class DateShapes:
                 out.append("second")
         return tuple(out)
 
-    def _build(self, tokens: Sequence[_Token], groups: Sequence[str], s: str) -> datetime | None:
-        f = {"second": 0}
-        marker = None
-        month = None
-        for t, g in zip((t for t in tokens if t.kind in ("digits", "month", "ampm", "any")), groups):
-            if t.kind == "digits":
-                f[t.role] = int(g) if t.role != "year" or len(g) == 4 else _year(g, self.now_year)
-            elif t.kind == "month":
-                month = _month_of(g)
-                if month is None:  # the only month word of the text: no weekday reading applies
-                    return None
-            elif t.kind == "ampm":
-                if g not in _AMPM:
-                    return None
-                marker = g
-            elif _month_of(g) is not None or g in _AMPM:  # a wildcard word that means something
-                return None
-        if any(w in s for w in _RELATIVE):
+    def _build(self, shape: _Shape, groups: Sequence[str], s: str) -> datetime | None:
+        words = tuple(g for (kind, _), g in zip(shape.plan, groups) if kind != "digits")
+        plain = shape.seen.get(words)
+        if plain is None:  # what the words say depends on them alone (digit values change no regex match)
+            plain = shape.seen[words] = _plain_words(shape, words, s)
+        if not plain:
             return None
-        if month is not None:
-            f["month"] = month
-        hour = _apply_ampm(f.get("hour", 0), marker)
-        minute, second = f.get("minute", 0), f["second"]
+        f = {"second": 0, "hour": 0, "minute": 0}
+        marker = None
+        for (kind, role), g in zip(shape.plan, groups):
+            if kind == "digits":
+                f[role] = int(g) if role != "year" or len(g) == 4 else _year(g, self.now_year)
+            elif kind == "month":
+                f["month"] = _month_of(g)
+            elif kind == "ampm":
+                marker = g
+        hour = _apply_ampm(f["hour"], marker)
+        minute, second = f["minute"], f["second"]
         if not (hour < 24 and minute < 60 and second < 60):
             return None
         d = _safe_date(f["year"], f["month"], f["day"])
         if d is None:
             return None
         return _localize(d, time(hour, minute, second), self.tz)
+
+
+def _plain_words(shape: _Shape, words: tuple[str, ...], s: str) -> bool:
+    """The words of a text read by `shape` mean to the full parser what they meant in the text
+    it was learnt from: one month name where the month was, an am/pm marker where it was, no
+    other month name, and nothing relative ("Today", "hier", "3 hours ago", "noon")."""
+    kinds = [kind for kind, _ in shape.plan if kind != "digits"]
+    for kind, g in zip(kinds, words):
+        if kind == "month":
+            if _month_of(g) is None:
+                return False
+        elif kind == "ampm":
+            if g not in _AMPM:
+                return False
+        elif _month_of(g) is not None or g in _AMPM:
+            return False
+    return not _relative(s)
 
 
 def _assign(options: list[tuple[str, ...]], i: int, chosen: tuple[str, ...], need: set[str],
