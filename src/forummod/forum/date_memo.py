@@ -42,6 +42,7 @@ def _relative(s: str) -> bool:
     """Whether the full parser could read `s` as a relative time ("Today", "3 hours ago", "noon")."""
     return bool(_RELATIVE_RX.search(s) or any(p in s for p in _RELATIVE_PHRASES) or _AGO_RX.search(s))
 MAX_SHAPES = 8  # per page: more shapes than this is no page of one layout
+MAX_FAILED = 4  # texts that teach no shape before a page stops learning
 
 @dataclass(frozen=True)
 class _Token:
@@ -56,19 +57,24 @@ class _Shape:
     rx: re.Pattern[str]
     plan: tuple[tuple[str, str], ...]  # (kind, role) of each regex group
     wild: bool  # has wildcard words
+    at: dict[str, int]  # regex group (0-based) of each field: year, month, day, hour..., "ampm", "month_word"
+    word_groups: tuple[int, ...]  # groups holding words (month, am/pm, wildcards)
     seen: dict[tuple[str, ...], bool] = field(default_factory=dict, compare=False, hash=False)
 
     @classmethod
     def of(cls, tokens: tuple[_Token, ...]) -> _Shape:
-        return cls(tokens, re.compile("".join(_pattern(t) for t in tokens)),
-                   tuple((t.kind, t.role) for t in tokens if t.kind in ("digits", "month", "ampm", "any")),
-                   any(t.kind == "any" for t in tokens))
+        plan = tuple((t.kind, t.role) for t in tokens if t.kind in ("digits", "month", "ampm", "any"))
+        at = {("month_word" if kind == "month" else kind if kind == "ampm" else role): i
+              for i, (kind, role) in enumerate(plan) if kind != "any"}
+        return cls(tokens, re.compile("".join(_pattern(t) for t in tokens)), plan,
+                   any(t.kind == "any" for t in tokens), at,
+                   tuple(i for i, (kind, _) in enumerate(plan) if kind != "digits"))
 
 
 class DateShapes:
     """Learnt shapes of one page's dates (never share one between pages)."""
 
-    __slots__ = ("tz", "now_year", "shapes", "hits", "learnt")
+    __slots__ = ("tz", "now_year", "shapes", "hits", "learnt", "failed")
 
     def __init__(self, tz: tzinfo, now: datetime):
         self.tz = tz
@@ -76,6 +82,7 @@ class DateShapes:
         self.shapes: list[_Shape] = []
         self.hits = 0  # dates read by a shape (for tests and profiling)
         self.learnt = 0
+        self.failed = 0  # texts that taught nothing: a page whose dates have no usable shape stops trying
 
     def read(self, text: str) -> datetime | None:
         """The instant `text` names if a learnt shape reads it (else None: ask the full parser)."""
@@ -93,8 +100,9 @@ class DateShapes:
 
     def learn(self, text: str, dt: datetime) -> None:
         """Remember the shape of `text`, which the full parser read as `dt` (when unambiguous)."""
-        if len(self.shapes) >= MAX_SHAPES:
+        if len(self.shapes) >= MAX_SHAPES or self.failed >= MAX_FAILED:
             return
+        self.failed += 1  # until the shape is verified below
         raw = " ".join(text.split())
         if raw[:4].isdigit():  # ISO-like texts are read by `parse_iso`, fast already
             return
@@ -112,12 +120,16 @@ class DateShapes:
                 break
         shape = _Shape.of(tokens)
         m = shape.rx.fullmatch(s)
+        if m is not None:  # `s` is not relative (checked above): only its words remain to be judged
+            words = _words(shape, m.groups())
+            shape.seen[words] = _plain_words(shape, words, s, relative=False)
         if m is None or self._build(shape, m.groups(), s) != dt:
             return  # never trust a shape that does not give back the full parser's answer
         if replaced is not None:
             del self.shapes[replaced]
         self.shapes.append(shape)
         self.learnt += 1
+        self.failed -= 1
 
     # ------------------------------------------------------------------ internals
 
@@ -175,32 +187,34 @@ class DateShapes:
         return tuple(out)
 
     def _build(self, shape: _Shape, groups: Sequence[str], s: str) -> datetime | None:
-        words = tuple(g for (kind, _), g in zip(shape.plan, groups) if kind != "digits")
+        words = tuple(groups[i] for i in shape.word_groups)
         plain = shape.seen.get(words)
         if plain is None:  # what the words say depends on them alone (digit values change no regex match)
             plain = shape.seen[words] = _plain_words(shape, words, s)
         if not plain:
             return None
-        f = {"second": 0, "hour": 0, "minute": 0}
-        marker = None
-        for (kind, role), g in zip(shape.plan, groups):
-            if kind == "digits":
-                f[role] = int(g) if role != "year" or len(g) == 4 else _year(g, self.now_year)
-            elif kind == "month":
-                f["month"] = _month_of(g)
-            elif kind == "ampm":
-                marker = g
-        hour = _apply_ampm(f["hour"], marker)
-        minute, second = f["minute"], f["second"]
+        at = shape.at
+        y = groups[at["year"]]
+        year = int(y) if len(y) == 4 else _year(y, self.now_year)
+        month = _month_of(groups[at["month_word"]]) if "month_word" in at else int(groups[at["month"]])
+        hour = int(groups[at["hour"]]) if "hour" in at else 0
+        if "ampm" in at:
+            hour = _apply_ampm(hour, groups[at["ampm"]])
+        minute = int(groups[at["minute"]]) if "minute" in at else 0
+        second = int(groups[at["second"]]) if "second" in at else 0
         if not (hour < 24 and minute < 60 and second < 60):
             return None
-        d = _safe_date(f["year"], f["month"], f["day"])
+        d = _safe_date(year, month, int(groups[at["day"]]))  # type: ignore[arg-type]
         if d is None:
             return None
         return _localize(d, time(hour, minute, second), self.tz)
 
 
-def _plain_words(shape: _Shape, words: tuple[str, ...], s: str) -> bool:
+def _words(shape: _Shape, groups: Sequence[str]) -> tuple[str, ...]:
+    return tuple(groups[i] for i in shape.word_groups)
+
+
+def _plain_words(shape: _Shape, words: tuple[str, ...], s: str, relative: bool | None = None) -> bool:
     """The words of a text read by `shape` mean to the full parser what they meant in the text
     it was learnt from: one month name where the month was, an am/pm marker where it was, no
     other month name, and nothing relative ("Today", "hier", "3 hours ago", "noon")."""
@@ -214,7 +228,7 @@ def _plain_words(shape: _Shape, words: tuple[str, ...], s: str) -> bool:
                 return False
         elif _month_of(g) is not None or g in _AMPM:
             return False
-    return not _relative(s)
+    return not (_relative(s) if relative is None else relative)
 
 
 def _assign(options: list[tuple[str, ...]], i: int, chosen: tuple[str, ...], need: set[str],
