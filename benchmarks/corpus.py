@@ -6,8 +6,9 @@ that has a gold file is parsed by `html_engine.parse_thread_page` with its engin
 and by bare lxml with the profile's first selectors (`suite.BareLxml`), each page twice per
 run (once per side) in a random order drawn anew for every run; CPU time per engine and
 run, the median run counts. A page where the bare selectors find another number of posts
-than forummod is read by a later selector or the structural fallback: it is reported
-apart and left out of the ratio (its baseline would not do the same work).
+than forummod is read by a later selector or the structural fallback: it is timed in the
+same shuffled runs but reported apart (its posts per second) and left out of the ratio (its
+baseline would not do the same work).
 """
 
 from __future__ import annotations
@@ -83,18 +84,24 @@ def measure_corpus_parse(repeat: int = 5, seed: int = 17) -> dict[str, Any]:
         (pages if len(rows) == ours else fallback).append(entry)
     rng = random.Random(seed)
     per_run: list[dict[str, list[float]]] = []
+    fallback_runs: list[list[float]] = []  # [ours, bare] seconds over the pages read another way
+    apart = {id(p) for p in fallback}
     for _ in range(max(1, repeat)):
-        work = [(p, side) for p in pages for side in ("ours", "bare")]
+        work = [(p, side) for p in pages + fallback for side in ("ours", "bare")]
         rng.shuffle(work)
         times: dict[str, list[float]] = {}
-        for (engine, rel, data, url, prof, bare, _), side in work:
+        other = [0.0, 0.0]
+        for entry, side in work:
+            engine, rel, data, url, prof, bare, _ = entry
             t0 = time.process_time()
             if side == "ours":
                 parse_thread_page(prof, data, url=url, tz=utc, now=NOW)
             else:
                 bare(data, [])
-            times.setdefault(engine, [0.0, 0.0])[0 if side == "ours" else 1] += time.process_time() - t0
+            spent = time.process_time() - t0
+            (other if id(entry) in apart else times.setdefault(engine, [0.0, 0.0]))[0 if side == "ours" else 1] += spent
         per_run.append(times)
+        fallback_runs.append(other)
     engines: dict[str, Any] = {}
     for engine in ENGINE_DIRS.values():
         mine = [p for p in pages if p[0] == engine]
@@ -111,7 +118,20 @@ def measure_corpus_parse(repeat: int = 5, seed: int = 17) -> dict[str, Any]:
     bare_all = statistics.median(sum(v[1] for v in r.values()) for r in per_run)
     return {"corpus": str(root), "runs": len(per_run), "engines": engines,
             "all": {"pages": len(pages), "posts": sum(p[6] for p in pages), "ratio_to_lxml": round(bare_all / ours_all, 3)},
-            "fallback_pages": [{"page": p[1], "engine": p[0], "posts": p[6]} for p in fallback], "failed": failed}
+            "fallback_pages": [{"page": p[1], "engine": p[0], "posts": p[6]} for p in fallback],
+            "fallback": _fallback_figures(fallback, fallback_runs), "failed": failed}
+
+
+def _fallback_figures(fallback: list, runs: list[list[float]]) -> dict[str, Any]:
+    """Throughput on the pages read by later selectors or the structural fallback, apart: the
+    bare baseline there selects other elements (or none), so its ratio is for reference only."""
+    if not fallback:
+        return {"pages": 0, "posts": 0}
+    n = sum(p[6] for p in fallback)
+    ours_t = statistics.median(r[0] for r in runs)
+    return {"pages": len(fallback), "posts": n, "ours_seconds": round(ours_t, 4),
+            "ours_posts_per_s": round(n / ours_t) if ours_t else 0,
+            "bare_first_selectors_ratio": round(statistics.median(r[1] / r[0] for r in runs if r[0]), 3)}
 
 
 def corpus_table(doc: dict[str, Any]) -> str:
@@ -124,7 +144,9 @@ def corpus_table(doc: dict[str, Any]) -> str:
     a = doc["all"]
     lines.append(f"  {'all':<10} {a['pages']:>2} pages {a['posts']:>4} posts  ratio to bare lxml {a['ratio_to_lxml']:.2f}")
     if doc["fallback_pages"]:
-        lines.append("  read by later selectors or the structural fallback (not in the ratio): "
+        fb = doc.get("fallback") or {}
+        lines.append(f"  read by later selectors or the structural fallback (not in the ratio): {fb.get('pages', 0)} pages "
+                     f"{fb.get('posts', 0)} posts  {fb.get('ours_posts_per_s', 0):,} posts/s: "
                      + ", ".join(f"{p['page']} ({p['posts']} posts)" for p in doc["fallback_pages"]))
     if doc["failed"]:
         lines.append("  not parsed: " + ", ".join(f"{p['page']}" for p in doc["failed"]))

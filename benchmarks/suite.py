@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import sqlite3
 import statistics
 import subprocess
@@ -146,8 +147,9 @@ def _edit_last_known_page(state: ForumState, game: SynthGame, last_known: int) -
 
 
 def baseline_selectors(profile: Any) -> dict[str, tuple[str, str | None]]:
-    """The profile's first selector for the post container, author, date and body, as
-    (CSS, attribute): the same CSS selection, handed to bare lxml."""
+    """The profile's first selector for the post container, id, author, date and body, as
+    (CSS, attribute): the same CSS selection, handed to bare lxml (the id's regex, if any, is
+    `id_regex`)."""
     raw = profile.raw
     def split(spec: Any) -> tuple[str, str | None]:
         if isinstance(spec, dict):
@@ -158,30 +160,45 @@ def baseline_selectors(profile: Any) -> dict[str, tuple[str, str | None]]:
                 css, attr = "", spec[1:]
         return ("" if css in ("", ":self") else css), (attr or None)
     posts = raw["thread"]["posts"]
-    return {"container": split(posts[0] if isinstance(posts, list) else posts),
+    ids = raw["post"].get("id") or [":self @id"]
+    first_id = ids[0] if isinstance(ids, list) else ids
+    return {"container": split(posts[0] if isinstance(posts, list) else posts), "id": split(first_id),
+            "id_regex": (first_id.get("regex") if isinstance(first_id, dict) else None, None),
             "author": split(raw["post"]["author"][0]), "date": split(raw["post"]["date"][0]),
             "body": split(raw["post"]["body"][0])}
 
 
 class BareLxml:
-    """Bare lxml.html: parse the page, select containers, and in each the author, date and body."""
+    """Bare lxml.html: parse the page, select containers, and in each what a reader of the page
+    needs: the post's id, its author, its date as text and its body's HTML."""
 
     def __init__(self, sels: dict[str, tuple[str, str | None]]):
         from lxml.cssselect import CSSSelector
 
-        self.sels = {k: (CSSSelector(css, translator="html") if css else None, attr) for k, (css, attr) in sels.items()}
+        self.sels = {k: (CSSSelector(css, translator="html") if css else None, attr)
+                     for k, (css, attr) in sels.items() if k != "id_regex"}
+        rx = sels.get("id_regex", (None, None))[0]
+        self.id_regex = re.compile(rx, re.IGNORECASE) if rx else None
 
     def __call__(self, text: str, out: list) -> None:
         import lxml.html
+        from lxml import etree
 
         root = lxml.html.document_fromstring(text)
         cont = self.sels["container"][0]
-        (a_sel, a_attr), (d_sel, d_attr), (b_sel, _) = self.sels["author"], self.sels["date"], self.sels["body"]
+        (i_sel, i_attr), (a_sel, a_attr) = self.sels["id"], self.sels["author"]
+        (d_sel, d_attr), (b_sel, _) = self.sels["date"], self.sels["body"]
+        id_rx = self.id_regex
         for el in cont(root):
+            pid = _pick(i_sel, i_attr, el)
+            if pid and id_rx is not None:
+                m = id_rx.search(pid)
+                pid = (m.group(1) if m.groups() else m.group(0)) if m else None
             author = _pick(a_sel, a_attr, el)
             date = _pick(d_sel, d_attr, el)
             body = b_sel(el) if b_sel is not None else [el]
-            out.append((author, date, len(body)))
+            html = etree.tostring(body[0], method="html", encoding="unicode", with_tail=False) if body else ""
+            out.append((pid, author, date, html))
 
 
 def _pick(sel: Any, attr: str | None, el: Any) -> str | None:

@@ -171,3 +171,66 @@ def test_remembered_name_resolutions_equal_fresh_ones():
             assert index.resolve(text, at=at) == fresh._resolve(text, at=at, cutoff=80, margin=10, trailing=True)
             assert index.resolve(text, at=at) == index.resolve(text, at=at)
     assert name_index(roster, "en") is index and name_index(_roster(), "en") is index
+
+
+class _NoShapes:
+    """`date_memo.DateShapes` that never knows a shape: every date goes to the full parser."""
+
+    def __init__(self, *args):
+        pass
+
+    def read(self, text):
+        return None
+
+    def learn(self, text, dt):
+        pass
+
+
+@pytest.mark.parametrize("zone", ["UTC", "America/New_York"])
+def test_dates_read_by_learnt_shapes_equal_the_full_parsers_on_every_page(pages, zone, monkeypatch):
+    """Issue 17: a page's date shapes (forum/date_memo.py) change no post of any page."""
+    profs = profiles()
+    tz = ZoneInfo(zone)
+    fast = [H.parse_thread_page(profs[e], h, url=u, tz=tz, now=NOW) for e, u, h in pages]
+    monkeypatch.setattr(H, "DateShapes", _NoShapes)
+    slow = [H.parse_thread_page(profs[e], h, url=u, tz=tz, now=NOW) for e, u, h in pages]
+    assert fast == slow
+
+
+def test_c1_characters_fixed_in_the_bytes_equal_the_fix_in_the_text(pages):
+    """`decode_body` finds cp1252 punctuation that came as UTF-8 C1 characters in the bytes."""
+    from forummod.forum.http import _fix_c1, decode_body
+
+    every_c1 = "".join(chr(c) for c in range(0x80, 0xA0)) + " naïve \u00a0 I\u0092ve"
+    samples = [every_c1.encode("utf-8"), *(h if isinstance(h, bytes) else h.encode("utf-8") for _, _, h in pages)]
+    utf8 = [d for d in samples if _is_utf8(d)]
+    assert len(utf8) > 1
+    for data in utf8:
+        assert decode_body(data, None) == _fix_c1(data.decode("utf-8"))
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def test_the_bare_lxml_baseline_reads_each_posts_id_author_date_and_body():
+    """The parse benchmark's baseline does the work a reader of the page needs (issue 17)."""
+    from benchmarks.suite import BareLxml, baseline_selectors
+
+    profs = profiles()
+    game = make_game(60)
+    for name, eng in ENGINES.items():
+        html = eng.page(game.posts, 1)
+        rows: list = []
+        BareLxml(baseline_selectors(profs[name]))(html, rows)
+        ours = H.parse_thread_page(profs[name], html, url=f"http://127.0.0.1:1/{eng.page_path(1)}", tz=ZoneInfo("UTC"),
+                                   now=NOW).posts
+        assert [r[0] for r in rows] == [p.post_id for p in ours]
+        # the baseline has only the first selector of each field (forummod falls back to the others)
+        assert all(r[1] in (None, p.author) for r, p in zip(rows, ours))
+        assert sum(r[1] == p.author for r, p in zip(rows, ours)) >= len(ours) // 2
+        assert all(r[2] and r[3].startswith("<") and len(r[3]) >= len(p.html) // 2 for r, p in zip(rows, ours))

@@ -77,3 +77,7 @@ def test_the_real_corpus_pages_are_parsed_per_engine_or_skipped_with_a_reason(re
         assert "corpus" in corpus["skipped"]
         return
     assert corpus["engines"] and all(e["posts"] > 0 and e["ratio_to_lxml"] > 0 for e in corpus["engines"].values())
+    fallback = corpus["fallback"]
+    assert fallback["pages"] == len(corpus["fallback_pages"])
+    if fallback["pages"]:  # timed apart from the ratio's pages
+        assert fallback["posts"] > 0 and fallback["ours_posts_per_s"] > 0

@@ -19,6 +19,7 @@ from lxml import etree
 
 from forummod.errors import LayoutChanged
 from forummod.forum.base import FM_ATTR, ParsedPage
+from forummod.forum.date_memo import DateShapes
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.page_css import visible_posts
 from forummod.forum.profile import Extractor, Fields, Profile, probe_of
@@ -197,11 +198,12 @@ class DateMemo:
     without dateparser the page's format is known, so dateparser (slow) is not tried on the
     others; a strptime format that worked is tried first on the next post."""
 
-    __slots__ = ("known", "formats")
+    __slots__ = ("known", "formats", "shapes")
 
-    def __init__(self, formats: tuple[str, ...] = ()):
+    def __init__(self, formats: tuple[str, ...] = (), shapes: DateShapes | None = None):
         self.known = False
         self.formats = formats
+        self.shapes = shapes if not formats else None  # learnt shapes (date_memo) where no format is given
 
     def worked(self, text: str) -> None:
         self.known = True
@@ -223,10 +225,15 @@ def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext, memo: 
     format an earlier post showed, see `DateMemo`)."""
     texts: list[str] = []
     formats = memo.formats if memo is not None else ctx.formats
+    shapes = memo.shapes if memo is not None else None
     for ex in extractors:
         for v in ex.values(el):
             if ex.attr:
                 dt = parse_attr_value(v, ctx.tz)
+                if dt is not None:
+                    return dt
+            if shapes is not None:
+                dt = shapes.read(v)  # the shape of an earlier post's date: one regex, not the whole parser
                 if dt is not None:
                     return dt
             try:
@@ -237,6 +244,8 @@ def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext, memo: 
             else:
                 if memo is not None and (not memo.known or len(formats) > 1):
                     memo.worked(v)
+                if shapes is not None:
+                    shapes.learn(v, dt)
                 return dt
             break  # one value per extractor: the first match is the one the profile meant
     if memo is not None and memo.known:
@@ -607,7 +616,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
                                                      _Sticky(f.number), _Sticky(f.body))
     date_order = _Sticky(f.date)
     edits_probe = _probe_for(f.edited_at + f.edited) if (f.edited_at or f.edited) else None
-    memo = DateMemo(ctx.formats)
+    memo = DateMemo(ctx.formats, DateShapes(ctx.tz, ctx.now))
     dates_in_order = [ex for _, ex in date_order.order()]  # date_order.best never moves: one list a page
     anchor = urljoin(url, "#_")[:-1]  # = urljoin(url, "#" + pid) less the id, computed once a page
     for el in containers:
