@@ -291,7 +291,7 @@ players = [{ name = "Ann" }, { name = "Bob" }]
         assert ws.store.post_count("f", "7") == 1  # not thrown away, not fetched again next time
 
 
-def test_init_from_thread_lists_the_threads_posters_as_candidate_players(tmp_path, capsys):
+def test_init_from_thread_lists_the_threads_posters_as_candidate_players_and_starts_at_the_opening_post(tmp_path, capsys):
     import threading
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "forum"))
@@ -310,6 +310,11 @@ def test_init_from_thread_lists_the_threads_posters_as_candidate_players(tmp_pat
     assert game.gm == ("player2",)  # the first poster opened the game
     assert [p.name for p in game.players] == ["player3", "player4", "player5", "player6", "player7", "player1"]
     assert "[games.game-1]" in path.read_text()
+    # the schedule starts at the thread's first post (the GM's opening), not at an example time
+    from datetime import datetime, timezone
+
+    assert game.schedule.start == datetime(2024, 3, 1, 12, 1, tzinfo=timezone.utc)
+    assert "read from the thread" in path.read_text()
 
 
 def test_doctor_reports_a_login_that_fails_in_one_line(tmp_path, capsys, monkeypatch):

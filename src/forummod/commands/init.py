@@ -12,6 +12,8 @@ what is left to fill in.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from forummod.errors import UsageError
@@ -79,7 +81,7 @@ timezone = "{timezone}"
 gm = ["YourGMAccount"]
 {players}
 [games.{game}.schedule]
-start = "2026-12-01T21:00:00+01:00"   # the GM's opening post
+start = "{start}"   # {start_note}
 
 [games.{game}.votes]
 forms = []                      # empty = the ruleset's: bold 'VOTE: X', [vote]X[/vote] (one-night: and PM votes, ON-V1); or list them, e.g. ["bold", "tag", "plain"]
@@ -131,13 +133,15 @@ def run(args) -> int:
     if args.path.exists() and not args.force:
         raise UsageError(f"{args.path} exists; use --force to overwrite it")
     thread = args.from_thread or args.thread
-    posters = thread_posters(args.engine, thread) if args.from_thread else None
+    survey = thread_survey(args.engine, thread) if args.from_thread else None
     text = starter_text(engine=args.engine, ruleset=args.example or args.ruleset, thread=thread,
-                        example=bool(args.example), store=_store_name(args.path), posters=posters)
+                        example=bool(args.example), store=_store_name(args.path),
+                        posters=survey.posters if survey else None,
+                        opened_at=survey.opened_at if survey else None)
     _check_loads(text, args.path)
     args.path.write_text(text, encoding="utf-8")
     todo = ("the forum, the account and the players" if not thread else
-            "the account; keep only the players among the posters" if posters else "the account and the players")
+            "the account; keep only the players among the posters" if survey and survey.posters else "the account and the players")
     print(f"wrote {args.path}: fill in {todo}, then run 'forummod doctor' and 'forummod poll'")
     return 0
 
@@ -184,9 +188,22 @@ def game_id(thread_id: str) -> str:
     return "game-" + (re.sub(r"[^A-Za-z0-9_-]+", "-", thread_id).strip("-") or "1")
 
 
+@dataclass(frozen=True)
+class ThreadSurvey:
+    """What `init --from-thread` reads of a thread: its posters in order of their first post (the
+    first taken as the GM) and the time of its first post (the GM's opening post, the game's start)."""
+
+    posters: tuple[str, ...]
+    opened_at: datetime | None
+
+
 def thread_posters(engine: str, url: str) -> list[str]:
-    """The thread's posters in order of their first post, read once (public pages, no login, no
-    retries): the GM's candidate player list."""
+    """The thread's posters in order of their first post: the GM's candidate player list."""
+    return list(thread_survey(engine, url).posters)
+
+
+def thread_survey(engine: str, url: str) -> ThreadSurvey:
+    """The thread read once (public pages, no login, no retries): posters and opening time."""
     from forummod.config import SiteConfig
     from forummod.errors import ForummodError
     from forummod.forum.base import ThreadRef
@@ -205,15 +222,19 @@ def thread_posters(engine: str, url: str) -> list[str]:
     finally:
         scratch.close()
     seen: dict[str, None] = {}
-    for p in sorted(poll.posts, key=lambda p: (p.number is None, p.number or 0, p.created_at)):
+    ordered = sorted(poll.posts, key=lambda p: (p.number is None, p.number or 0, p.created_at))
+    for p in ordered:
         seen.setdefault(p.author, None)
     if not seen:
         raise UsageError(f"{url} shows no posts")
-    return list(seen)
+    first = ordered[0]
+    opened = None if getattr(first, "date_guessed", False) else first.created_at
+    return ThreadSurvey(tuple(seen), opened)
 
 
 def starter_text(*, engine: str, ruleset: str, thread: str | None = None, example: bool = False,
-                 store: str = "forummod.sqlite", posters: list[str] | None = None) -> str:
+                 store: str = "forummod.sqlite", posters: list[str] | None = None,
+                 opened_at: datetime | None = None) -> str:
     from forummod.engine.registry import ruleset_names
     from forummod.forum.registry import get_profile
 
@@ -243,7 +264,18 @@ def starter_text(*, engine: str, ruleset: str, thread: str | None = None, exampl
     return STARTER.format(engine=engine, engines=", ".join(e for e in known_engines() if e not in ("archive", "auto")),
                           base_url=base, timezone=tz, language=lang, auth=auth, game=gid, thread=thread,
                           ruleset=ruleset, rulesets=", ".join(ruleset_names()), markup=markup, players=players,
-                          store=store).replace('gm = ["YourGMAccount"]', f"gm = [{_toml_str(gm)}]")
+                          store=store, start=_start_text(opened_at, tz),
+                          start_note="the GM's opening post, read from the thread" if opened_at
+                          else "the GM's opening post").replace('gm = ["YourGMAccount"]', f"gm = [{_toml_str(gm)}]")
+
+
+def _start_text(opened_at: datetime | None, tz: str) -> str:
+    """The schedule's start: the thread's first post in the game's zone, else the example time."""
+    if opened_at is None:
+        return "2026-12-01T21:00:00+01:00"
+    from zoneinfo import ZoneInfo
+
+    return opened_at.astimezone(ZoneInfo(tz)).replace(microsecond=0).isoformat()
 
 
 def _toml_str(s: str) -> str:
