@@ -42,8 +42,10 @@ def extract(root: Path, locale_dir: Path = LOCALE_DIR):
     return pot
 
 
+#: The message functions of the templates, the render code and `forummod.i18n` (the GM's sentences
+#: of the engine, checks and alerts; `pgettext_noop` marks a code that is translated later).
 _KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
-             "npgettext": ((1, "c"), 2, 3)}
+             "npgettext": ((1, "c"), 2, 3), "pgettext_noop": ((1, "c"), 2)}
 
 
 def update(root: Path, locale_dir: Path = LOCALE_DIR) -> list[str]:

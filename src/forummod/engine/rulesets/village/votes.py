@@ -73,20 +73,20 @@ class VoteMixin:
         if t == NO_LYNCH:
             return None if self.options.vote.no_lynch_candidate else ("no_lynch_not_allowed", "VIL-A-46", True)
         if not st.has_player(t):
-            return ("non_player_target", pgettext("gm-rejection", "VIL-V-2"), True)
+            return ("non_player_target", "VIL-V-2", True)
         if not st.is_alive(t):
-            return ("dead_target", pgettext("gm-rejection", "VIL-V-2"), True)
+            return ("dead_target", "VIL-V-2", True)
         if barkeeper_holding(st, t):
-            return ("barkeeper_immune", pgettext("gm-rejection", "VIL-B-TAVERN"), True)
+            return ("barkeeper_immune", "VIL-B-TAVERN", True)
         lovers = st.x.lovers
         if len(lovers) == 2 and ev.voter in lovers and t in lovers and t != ev.voter:
-            return ("lover_target", pgettext("gm-rejection", "VIL-R-CUPID"), False)  # told to the voter only
+            return ("lover_target", "VIL-R-CUPID", False)  # told to the voter only
         if t == ev.voter and not self.options.vote.allow_self:
-            return ("self_target", pgettext("gm-rejection", "VIL-A-45"), True)
+            return ("self_target", "VIL-A-45", True)
         if st.vote_candidates and t not in st.vote_candidates:
-            return ("not_candidate", pgettext("gm-rejection", "VIL-V-5"), True)
+            return ("not_candidate", "VIL-V-5", True)
         if t in lynch.excluded:
-            return ("not_candidate", pgettext("gm-rejection", "VIL-A-31"), True)
+            return ("not_candidate", "VIL-A-31", True)
         return None
 
     def on_vote(self, st: GameState, ev: VoteEvent, run: RunContext) -> GameState:
