@@ -99,9 +99,8 @@ def phase_label(name: Any) -> str:
         pid = PhaseId.parse(name)
     except ValueError:
         return name
-    cat = _catalog(lang)
-    pattern = cat.gettext("Day {n}", "common:format.day") if pid.kind == "day" \
-        else cat.gettext("Night {n}", "common:format.night")
+    entry = _catalog(lang).gettext  # the phrasebook's own entries (not a message of this module)
+    pattern = entry("Day {n}", "common:format.day") if pid.kind == "day" else entry("Night {n}", "common:format.night")
     try:
         return pattern.format(n=pid.number)
     except (KeyError, IndexError, ValueError):

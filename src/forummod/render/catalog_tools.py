@@ -11,6 +11,7 @@ names, formats: `<scope>:<path>` msgctxt) have the English catalog as their sour
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from forummod.render.catalog import DOMAIN, LOCALE_DIR, SOURCE_LANG, available_languages, compile_all, po_path
@@ -60,7 +61,8 @@ def update(root: Path, locale_dir: Path = LOCALE_DIR) -> list[str]:
         path = po_path(lang, locale_dir)
         with path.open("rb") as f:
             cat = read_po(f, locale=lang, domain=DOMAIN)
-        cat.update(pot, no_fuzzy_matching=True)
+        cat.update(copy.deepcopy(pot), no_fuzzy_matching=True)  # update keeps the template's Message
+        # objects: English's msgstr = msgid below must not leak into the next language's new entries
         if lang == SOURCE_LANG:
             for m in cat:
                 if m.id and not m.string or (isinstance(m.string, tuple) and not any(m.string)):

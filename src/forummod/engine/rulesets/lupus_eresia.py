@@ -429,7 +429,7 @@ class LupusEresia(Ruleset):
         prop = Proposal(key=f"lynch:{phase.name}", kind="lynch", phase=phase.name,
                         created_at=run.current_at or phase.start, effects=effects, facts=facts,
                         private=self._last_wolf_pm(st, {n for n, _ in deaths}),
-                        summary=pgettext("gm-proposal", "lynch %(names)s", names=join_names(n for n, _ in deaths)),
+                        summary=pgettext("gm-proposal", "lynch %(names)s", names=join_names(n for n, _cause in deaths)),
                         data=(("templar_resolved", (victim,) if st.role_of(victim) == "templar" else ()),))
         run.note("proposal", prop.summary, rule="LUP-V3")
         return st.put_proposal(prop)
@@ -564,7 +564,7 @@ class LupusEresia(Ruleset):
                        rule=rule or "LUP-R8", message=msg, public=False)
             return st
         d = Designation(ev.actor, ev.target or "", ev.at, run.event_index, ev.source)
-        remark = " (no effect if applied: itself or a dead player)" \
+        remark = pgettext("gm-note", " (no effect if applied: itself or a dead player)") \
             if d.target == ev.actor or not st.is_alive(d.target) else ""
         run.note("accepted", pgettext("gm-note", "%(actor)s designates %(target)s%(remark)s", actor=ev.actor, target=d.target, remark=remark), source=ev.source, rule="LUP-R8")
         return st.with_x(designations=st.x.designations + (d,))

@@ -328,7 +328,8 @@ class OneNight(Ruleset):
             positions = parse_positions(ev.arg("positions"))
             need = 1 if st.x.dealt_card(ev.actor) == "werewolf" else 2
             if positions is None or len(positions) != need or len(set(positions)) != need:
-                what = "one centre position (D1)" if need == 1 else "two distinct centre positions"
+                what = pgettext("gm-rejection", "one centre position (D1)") if need == 1 \
+                    else pgettext("gm-rejection", "two distinct centre positions")
                 return ("bad_positions", "ON-N9", pgettext("gm-rejection", "D14: %(what)s of Links, Midden, Rechts", what=what))
             return None
         if ev.actor in ev.targets:
