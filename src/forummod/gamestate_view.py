@@ -146,8 +146,12 @@ def owed_actions(a: Any) -> tuple[OwedAction, ...]:
     st = a.run.state
     if st.phase is None or st.outcome is not None:
         return ()
-    return tuple(OwedAction(r.owed_by, r.actions, r.rule, r.message)
-                 for r in a.ruleset.required_actions(st, st.phase))
+    from forummod.i18n import gm_language
+
+    lang = getattr(getattr(a, "game", None), "language", "") or getattr(a.ruleset, "language", "")
+    with gm_language(lang):  # issue 20: in the GM's language
+        return tuple(OwedAction(r.owed_by, r.actions, r.rule, r.message)
+                     for r in a.ruleset.required_actions(st, st.phase))
 
 
 def night_view(a: Any) -> NightView:

@@ -579,7 +579,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     # before post N: not even a boundary pinned right after a post of the same instant
     until = (all_post_times[until_post], RANK_INPUT, float(until_post)) if until_post in all_post_times else None
     run = run_game(ruleset, setup, plan, events, now=now, approve_all=approve_all, issues=tuple(issues),
-                   until=until)
+                   until=until, lang=game.language or ruleset.language)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
                         fresh, stalled_since=stalled.since if stalled else None)
 

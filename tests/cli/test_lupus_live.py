@@ -40,7 +40,9 @@ def test_D19_check_names_the_wolves_once_for_the_missing_kill(tmp_path, capsys):
     """LUP D19"""
     cfg = game(tmp_path, [("Carlo", "indago Aldo", T0 + H)])
     found = [f for f in check_json(capsys, cfg, N2 + 2 * M) if f["code"] == "missing_action"]
-    assert [f["message"].split(" (due")[0] for f in found] == ["no kill PM for N2 yet: one of Aldo, Bianca sends it"]
+    # in the game's language, Italian (issue 20)
+    assert [f["message"].split(" (scade")[0] for f in found] == [
+        "ancora nessun MP di uccisione per la Notte 2: la manda uno fra Aldo, Bianca"]
 
 
 def test_LUP_D2_cambio_vittima_kills_the_new_victim_with_no_false_unknown_name(tmp_path, capsys):

@@ -97,7 +97,8 @@ def test_an_unknown_state_key_is_refused_with_the_rulesets_keys(tmp_path, capsys
     capsys.readouterr()
     main(["check", "--config", str(cfg), "--json", "--now", (t0 + 73 * H).isoformat()])
     out = capsys.readouterr().out
-    assert "unknown_state_key" in out and "recruitment_order" in out
+    # the refusal is worded in the game's language (Russian, issue 20); the ruleset's keys are named as they are
+    assert "неизвестный ключ состояния" in out and "recruitment_order" in out
 
 
 def test_every_ruleset_documents_its_resumable_keys():

@@ -11,10 +11,22 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, Sequence
 
+from forummod.i18n import gm_language, join_names, npgettext, pgettext, pgettext_noop, phase_label
+
 AlertKind = Literal["hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing"]
 ALERT_KINDS: tuple[str, ...] = ("hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing")
-LABELS = {"hammer": "hammer", "l_minus_1": "L-1", "proposal": "proposal waiting", "deadline": "deadline soon",
-          "pm_not_understood": "PM not understood", "poll_failing": "polling fails"}
+LABELS = {"hammer": pgettext_noop("gm-alert", "hammer"), "l_minus_1": pgettext_noop("gm-alert", "L-1"),
+          "proposal": pgettext_noop("gm-alert", "proposal waiting"),
+          "deadline": pgettext_noop("gm-alert", "deadline soon"),
+          "pm_not_understood": pgettext_noop("gm-alert", "PM not understood"),
+          "poll_failing": pgettext_noop("gm-alert", "polling fails")}
+
+
+def alert_label(kind: str, lang: str = "en") -> str:
+    """The title word of an alert kind in `lang` ("hammer", "martello")."""
+    with gm_language(lang):
+        label = LABELS.get(kind, kind)
+        return pgettext("gm-alert", label) if kind in LABELS else label
 
 
 @dataclass(frozen=True)
@@ -58,7 +70,14 @@ class AlertRules:
 
 
 def needs_gm(a: Any, facts: AlertFacts, rules: AlertRules) -> tuple[Alert, ...]:
-    """Everything in this game that needs the GM now, from its analysis `a` (service.GameAnalysis)."""
+    """Everything in this game that needs the GM now, from its analysis `a` (service.GameAnalysis),
+    worded in the game's language."""
+    game, ruleset = getattr(a, "game", None), getattr(a, "ruleset", None)
+    with gm_language(getattr(game, "language", "") or getattr(ruleset, "language", "")):
+        return _needs_gm(a, facts, rules)
+
+
+def _needs_gm(a: Any, facts: AlertFacts, rules: AlertRules) -> tuple[Alert, ...]:
     st = a.run.state
     phase = st.phase.name if st.phase is not None else ""
     found: list[Alert] = []
@@ -103,10 +122,18 @@ def _tally_alerts(a: Any, phase: str) -> list[Alert]:
         kind: AlertKind = "hammer" if hammer else "l_minus_1"
         voters = ", ".join(v.voter for v in c.voters)
         secret = any(v.secret for v in c.voters)
-        what = "HAMMER" if hammer else "L-1"
-        text = (f"{a.game_id} {phase}: {what} on {c.name}: {_n(c.total)}/{t.majority} votes ({voters})"
-                + ("" if hammer else " — one vote from majority"))
-        public = f"{a.game_id} {phase}: {what} on {c.name} ({_n(c.total)}/{t.majority} votes in the thread)"
+        params = dict(game=a.game_id, phase=phase_label(phase), player=c.name, votes=_n(c.total), need=t.majority,
+                      voters=voters)
+        if hammer:
+            text = pgettext("gm-alert", "%(game)s %(phase)s: HAMMER on %(player)s: %(votes)s/%(need)s votes (%(voters)s)",
+                            **params)
+            public = pgettext("gm-alert", "%(game)s %(phase)s: HAMMER on %(player)s (%(votes)s/%(need)s votes in the "
+                              "thread)", **params)
+        else:
+            text = pgettext("gm-alert", "%(game)s %(phase)s: L-1 on %(player)s: %(votes)s/%(need)s votes (%(voters)s) — "
+                            "one vote from majority", **params)
+            public = pgettext("gm-alert", "%(game)s %(phase)s: L-1 on %(player)s (%(votes)s/%(need)s votes in the "
+                              "thread)", **params)
         out.append(Alert(kind, a.game_id, phase, f"{kind}:{phase}:{t.round}:{c.name}", text, secret,
                          public if secret else ""))
     return out
@@ -116,9 +143,12 @@ def _proposal_alerts(a: Any) -> list[Alert]:
     out = []
     for p in a.run.state.pending():
         secret = bool(p.private) or _is_night(p.phase)  # a night's resolution names who did what
-        text = f"{a.game_id} {p.phase}: waiting for your decision: {p.key}" + (f" — {p.summary}" if p.summary else "") \
-            + f" (forummod gm approve {p.key})"
-        public = f"{a.game_id} {p.phase}: a proposal is waiting for your decision ({p.key})"
+        params = dict(game=a.game_id, phase=phase_label(p.phase), key=p.key, summary=p.summary)
+        text = pgettext("gm-alert", "%(game)s %(phase)s: waiting for your decision: %(key)s — %(summary)s (forummod gm "
+                        "approve %(key)s)", **params) if p.summary else \
+            pgettext("gm-alert", "%(game)s %(phase)s: waiting for your decision: %(key)s (forummod gm approve %(key)s)",
+                     **params)
+        public = pgettext("gm-alert", "%(game)s %(phase)s: a proposal is waiting for your decision (%(key)s)", **params)
         out.append(Alert("proposal", a.game_id, p.phase, f"proposal:{p.key}", text, secret, public if secret else ""))
     return out
 
@@ -141,16 +171,23 @@ def _deadline_alerts(a: Any, phase: str, warning: timedelta) -> list[Alert]:
         owed = owed_actions(a)
         if not owed:
             return []
-        missing = "; ".join(f"{' or '.join(o.players)}: {' / '.join(o.actions)}" for o in owed)
-        text = f"{a.game_id} {phase}: night actions due in {left} ({local:%Y-%m-%d %H:%M %Z}); missing: {missing}"
-        public = f"{a.game_id} {phase}: night actions due in {left}; {len(owed)} still missing"
+        either = pgettext("gm-alert", " or ")
+        missing = "; ".join(either.join(o.players) + ": " + " / ".join(o.actions) for o in owed)
+        text = pgettext("gm-alert", "%(game)s %(phase)s: night actions due in %(left)s (%(time)s); missing: %(missing)s",
+                        game=a.game_id, phase=phase_label(phase), left=left, time=local.strftime("%Y-%m-%d %H:%M %Z"),
+                        missing=missing)
+        public = npgettext("gm-alert", "%(game)s %(phase)s: night actions due in %(left)s; %(n)s still missing",
+                           "%(game)s %(phase)s: night actions due in %(left)s; %(n)s still missing", len(owed),
+                           game=a.game_id, phase=phase_label(phase), left=left)
         return [Alert("deadline", a.game_id, phase, f"deadline:{phase}:{due.isoformat()}", text, True, public)]
     t = a.run.current_tally
     missing_votes = tuple(t.not_voting) if t is not None else ()
     if not missing_votes:
         return []
-    text = (f"{a.game_id} {phase}: the vote closes in {left} ({local:%Y-%m-%d %H:%M %Z}); "
-            f"not voted ({len(missing_votes)}): {', '.join(missing_votes)}")
+    text = npgettext("gm-alert", "%(game)s %(phase)s: the vote closes in %(left)s (%(time)s); not voted (%(n)s): "
+                     "%(names)s", "%(game)s %(phase)s: the vote closes in %(left)s (%(time)s); not voted (%(n)s): "
+                     "%(names)s", len(missing_votes), game=a.game_id, phase=phase_label(phase), left=left,
+                     time=local.strftime("%Y-%m-%d %H:%M %Z"), names=join_names(missing_votes))
     return [Alert("deadline", a.game_id, phase, f"deadline:{phase}:{due.isoformat()}", text)]
 
 
@@ -165,8 +202,9 @@ def _pm_alerts(a: Any, phase: str) -> list[Alert]:
         if ph is not None and issue.at is not None and issue.at < ph.start:
             continue  # an old PM of a past phase was the GM's business then
         out.append(Alert("pm_not_understood", a.game_id, phase, f"pm:{src.id}",
-                         f"{a.game_id} {phase}: {issue.message}", True,
-                         f"{a.game_id} {phase}: a player's PM was not understood (read it in forummod)"))
+                         f"{a.game_id} {phase_label(phase)}: {issue.message}", True,
+                         pgettext("gm-alert", "%(game)s %(phase)s: a player's PM was not understood (read it in "
+                                  "forummod)", game=a.game_id, phase=phase_label(phase))))
     return out
 
 
@@ -174,7 +212,8 @@ def _poll_alerts(a: Any, phase: str, facts: AlertFacts, after: timedelta) -> lis
     since = facts.poll_failing_since
     if since is None or a.now - since < after:
         return []
-    text = f"{a.game_id}: polling has failed for {_span(a.now - since)} (since {since:%Y-%m-%d %H:%M %Z})" \
+    text = pgettext("gm-alert", "%(game)s: polling has failed for %(span)s (since %(time)s)", game=a.game_id,
+                    span=_span(a.now - since), time=since.strftime("%Y-%m-%d %H:%M %Z")) \
         + (f": {facts.poll_error}" if facts.poll_error else "")
     return [Alert("poll_failing", a.game_id, phase, f"poll_failing:{since.isoformat()}", text)]
 

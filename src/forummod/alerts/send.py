@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Sequence
 
-from forummod.alerts.decide import LABELS, Alert, AlertFacts, AlertRules, needs_gm
+from forummod.alerts.decide import Alert, AlertFacts, AlertRules, alert_label, needs_gm
 from forummod.logsafe import redact, register_secret
 
 log = logging.getLogger("forummod")
@@ -97,7 +97,11 @@ class _Uncertain(Exception):
 
 
 def _send(ws: Any, game_id: str, name: str, ch: Any, kind: str, text: str) -> None:
-    title = f"forummod {game_id}: {LABELS.get(kind, kind)}"
+    try:
+        lang = ws.cfg.game(game_id).language
+    except Exception:  # a game no longer in the config: its alerts still go out, in English
+        lang = ""
+    title = f"forummod {game_id}: {alert_label(kind, lang or 'en')}"
     if ch.kind == "apprise":
         _send_apprise(ch.url_env, title, text)
     else:

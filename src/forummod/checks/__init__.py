@@ -30,6 +30,7 @@ from forummod.checks.findings import Finding
 from forummod.checks.prod import PlayerPosts, check_prod, post_counts, prod_list
 from forummod.checks.rules import CODES
 from forummod.checks.verbatim import check_verbatim
+from forummod.i18n import gm_language, pgettext
 
 Check = Callable[[CheckContext], list[Finding]]
 
@@ -51,14 +52,21 @@ _EPOCH = datetime.min.replace(tzinfo=timezone.utc)
 
 
 def run_checks(ctx: CheckContext, checks: Sequence[Check] = CHECKS) -> list[Finding]:
-    """Every finding of every check, minus the codes in `checks.disabled`, oldest first."""
+    """Every finding of every check, minus the codes in `checks.disabled`, oldest first, worded in the
+    game's language (`games.<id>.language`, else the ruleset's)."""
+    with gm_language(ctx.game.language or ctx.ruleset.language):
+        return _run_checks(ctx, checks)
+
+
+def _run_checks(ctx: CheckContext, checks: Sequence[Check]) -> list[Finding]:
     out: list[Finding] = []
     for check in checks:
         try:
             out.extend(check(ctx))
         except Exception as e:  # one broken check must not hide the others
             out.append(Finding(code="check_failed", key=f"check_failed:{check.__name__}", severity="error",
-                               message=f"{check.__name__} failed: {type(e).__name__}: {e}"))
+                               message=pgettext("gm-finding", "%(check)s failed: %(error)s: %(detail)s",
+                                                check=check.__name__, error=type(e).__name__, detail=e)))
     off = set(ctx.cfg.disabled)
     seen: set[str] = set()
     unique = []

@@ -15,6 +15,7 @@ from forummod.checks.findings import Finding
 from forummod.checks.rules import rule_for
 from forummod.engine.ruleset import Requirement
 from forummod.engine.types import Phase
+from forummod.i18n import code_text, join_names, pgettext, phase_label
 
 
 VOTE_VERBS = frozenset({"vote"})
@@ -50,14 +51,18 @@ def check_missing_actions(ctx: CheckContext) -> list[Finding]:
         if deadline is not None and ctx.now >= deadline:
             continue  # past the deadline the ruleset resolves the default (e.g. D6: a prayer on nobody)
         soon = deadline is not None and ctx.now >= deadline - ctx.game.schedule.reminder_before.td
-        due = f"due {ctx.fmt(deadline)}" if deadline is not None else "no deadline set"
-        what = " or ".join(req.actions) or "an action"
-        text = req.message or f"{req.player} has not sent {what} for {due_ph.name}"
+        due = pgettext("gm-finding", "due %(time)s", time=ctx.fmt(deadline)) if deadline is not None \
+            else pgettext("gm-finding", "no deadline set")
+        what = pgettext("gm-finding", " or ").join(code_text(a) for a in req.actions) \
+            or pgettext("gm-finding", "an action")
+        text = req.message or pgettext("gm-finding", "%(player)s has not sent %(what)s for %(phase)s", player=req.player,
+                                       what=what, phase=phase_label(due_ph.name))
         if req.any_of:  # a shared duty (the wolves' kill): one finding naming who may send it
-            who = ", ".join(req.any_of)
-            text += f": one of {who} sends it" if len(req.any_of) > 1 else f": {who} sends it"
+            who = join_names(req.any_of)
+            text += pgettext("gm-finding", ": one of %(names)s sends it", names=who) if len(req.any_of) > 1 \
+                else pgettext("gm-finding", ": %(player)s sends it", player=who)
         elif req.player not in text:
-            text += f": {req.player} sends it"
+            text += pgettext("gm-finding", ": %(player)s sends it", player=req.player)
         owner = "+".join(req.owed_by)
         out.append(Finding(
             code="missing_action", key=f"missing_action:{due_ph.name}:{owner}:{'/'.join(req.actions)}",

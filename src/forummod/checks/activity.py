@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from forummod.checks.context import CheckContext, hours
+from forummod.i18n import pgettext, phase_label
 from forummod.checks.findings import Finding
 from forummod.checks.rules import rule_for
 from forummod.engine.types import Phase
@@ -32,9 +33,12 @@ class Block:
 
     @property
     def label(self) -> str:
-        span = f"{hours(self.offset)}–{hours(self.offset + (self.end - self.start))} h"
-        cut = ", cut short by the end of the phase" if self.cut else ""
-        return f"block {self.index + 1} of {self.phase} ({span}{cut})"
+        params = dict(n=self.index + 1, phase=phase_label(self.phase), start=hours(self.offset),
+                      end=hours(self.offset + (self.end - self.start)))
+        if self.cut:
+            return pgettext("gm-finding", "block %(n)s of %(phase)s (%(start)s–%(end)s h, cut short by the end of the phase)",
+                            **params)
+        return pgettext("gm-finding", "block %(n)s of %(phase)s (%(start)s–%(end)s h)", **params)
 
 
 def activity_enabled(ctx: CheckContext) -> bool:
@@ -111,8 +115,8 @@ def _missed(ctx: CheckContext, b: Block, account: str) -> Finding:
         code="activity_missed", key=f"activity_missed:{b.phase}:{b.index}:{account}",
         rule=rule_for("activity_missed", ctx.ruleset_name), player=account, at=b.end, phase=b.phase,
         severity="warning",
-        message=(f"{account} did not post in the game thread during {b.label}: "
-                 f"{ctx.fmt(b.start)} – {ctx.fmt(b.end)}"))
+        message=pgettext("gm-finding", "%(player)s did not post in the game thread during %(block)s: %(start)s – %(end)s",
+                         player=account, block=b.label, start=ctx.fmt(b.start), end=ctx.fmt(b.end)))
 
 
 def _pending(ctx: CheckContext, b: Block, account: str) -> Finding:
@@ -120,4 +124,5 @@ def _pending(ctx: CheckContext, b: Block, account: str) -> Finding:
         code="activity_pending", key=f"activity_pending:{b.phase}:{b.index}:{account}",
         rule=rule_for("activity_pending", ctx.ruleset_name), player=account, at=b.end, phase=b.phase,
         severity="info",
-        message=f"{account} has not posted yet in {b.label}, which ends {ctx.fmt(b.end)}")
+        message=pgettext("gm-finding", "%(player)s has not posted yet in %(block)s, which ends %(end)s", player=account,
+                         block=b.label, end=ctx.fmt(b.end)))

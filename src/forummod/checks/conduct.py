@@ -11,19 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import SimpleNamespace
 
-from forummod.checks.context import CheckContext, post_source
+from forummod.checks.context import CheckContext, post_source, source_label
 from forummod.checks.findings import Finding, source_key
 from forummod.checks.rules import rule_for
 from forummod.checks.verbatim import check_verbatim  # noqa: F401  (ON-D4 is a conduct rule too)
 from forummod.checks.words import post_text
 from forummod.engine.types import Phase, Rejection
 from forummod.model import NO_LYNCH, UnvoteIntent, VoteIntent
+from forummod.i18n import code_text, pgettext, phase_label
 
 GRAVEDIGGER = "gravedigger"  # Lupus Becchino (LUP-R3): reads the cemetery, may not write (LUP-G3)
 
 
 def _name(target: str | None) -> str:
-    return "no lynch" if target == NO_LYNCH else (target or "nobody")
+    if target == NO_LYNCH:
+        return pgettext("gm-finding", "no lynch")
+    return target or pgettext("gm-finding", "nobody")
 
 
 # --------------------------------------------------------------------------- posting places
@@ -42,13 +45,19 @@ def check_dead_posts(ctx: CheckContext) -> list[Finding]:
         if ctx.holder_at(pl, p.created_at).casefold() != p.author.casefold():
             continue  # a replaced player, not the one who died
         death = ctx.player(pl).death  # type: ignore[union-attr]
-        how = f"{death.cause} in {death.phase}, " if death is not None else ""
         out.append(Finding(
             code="dead_post", key=f"dead_post:{p.thread}:{p.post_id}", rule=rule_for("dead_post", ctx.ruleset_name),
             player=pl, source=post_source(p, "game"), at=p.created_at, severity="warning",
             quote=_excerpt(p.html),
-            message=(f"{p.author} is dead ({how}{ctx.fmt(died)}) but posted in the game thread "
-                     f"({post_source(p, 'game').label()}, {ctx.fmt(p.created_at)})" + _deleted(ctx, p))))
+            message=(pgettext("gm-finding", "%(player)s is dead (%(cause)s in %(phase)s, %(died)s) but posted in the game "
+                              "thread (%(where)s, %(time)s)", player=p.author, cause=code_text(death.cause),
+                              phase=phase_label(death.phase), died=ctx.fmt(died),
+                              where=source_label(post_source(p, "game")), time=ctx.fmt(p.created_at))
+                     if death is not None else
+                     pgettext("gm-finding", "%(player)s is dead (%(died)s) but posted in the game thread (%(where)s, "
+                              "%(time)s)", player=p.author, died=ctx.fmt(died),
+                              where=source_label(post_source(p, "game")), time=ctx.fmt(p.created_at)))
+            + _deleted(ctx, p)))
     return out
 
 
@@ -64,11 +73,13 @@ def check_graveyard_posts(ctx: CheckContext) -> list[Finding]:
         src = post_source(p, "graveyard")
         player = ctx.player(pl)
         if player is not None and player.role == GRAVEDIGGER:
-            code, msg = "gravedigger_post", (f"{p.author} is the Becchino and alive: he may read the cemetery "
-                                             f"but posted there ({src.label()}, {ctx.fmt(p.created_at)})")
+            code, msg = "gravedigger_post", pgettext(
+                "gm-finding", "%(player)s is the Becchino and alive: he may read the cemetery but posted there "
+                "(%(where)s, %(time)s)", player=p.author, where=source_label(src), time=ctx.fmt(p.created_at))
         else:
-            code, msg = "graveyard_post", (f"{p.author} is alive but posted in the graveyard thread "
-                                           f"({src.label()}, {ctx.fmt(p.created_at)})")
+            code, msg = "graveyard_post", pgettext(
+                "gm-finding", "%(player)s is alive but posted in the graveyard thread (%(where)s, %(time)s)",
+                player=p.author, where=source_label(src), time=ctx.fmt(p.created_at))
         out.append(Finding(code=code, key=f"{code}:{p.thread}:{p.post_id}", rule=rule_for(code, ctx.ruleset_name),
                            player=pl, source=src, at=p.created_at, severity="warning",
                            quote=_excerpt(p.html), message=msg + _deleted(ctx, p)))
@@ -76,7 +87,7 @@ def check_graveyard_posts(ctx: CheckContext) -> list[Finding]:
 
 
 def _deleted(ctx: CheckContext, p) -> str:
-    return " (since deleted)" if p.deleted_at is not None and p.deleted_at <= ctx.now else ""
+    return pgettext("gm-finding", " (since deleted)") if p.deleted_at is not None and p.deleted_at <= ctx.now else ""
 
 
 def _excerpt(html: str, limit: int = 300) -> str:
@@ -132,8 +143,9 @@ def check_vote_rejections(ctx: CheckContext) -> list[Finding]:
         code = _vote_code(r, ctx)
         if code is None:
             continue
-        what = f"{r.kind} for {_name(r.target)}" if r.kind == "vote" and r.target else r.kind
-        where = f" ({r.source.label()})" if r.source is not None else ""
+        what = pgettext("gm-finding", "vote for %(target)s", target=_name(r.target)) if r.kind == "vote" and r.target \
+            else code_text(r.kind)
+        where = f" ({source_label(r.source)})" if r.source is not None else ""
         message = _VOTE_MESSAGES[code](ctx, r, what, where)
         out.append(Finding(
             code=code, key=f"{code}:{source_key(r.source, r.at)}:{r.kind}:{r.actor}:{r.target or ''}",
@@ -145,20 +157,23 @@ def check_vote_rejections(ctx: CheckContext) -> list[Finding]:
 
 def _late(ctx: CheckContext, r: Rejection, what: str, where: str) -> str:
     day = _closed_day(ctx, r.at) if r.at is not None else None
-    closed = f"the vote of {day.name} closed at {ctx.fmt(day.votes_close_at())}" if day else "the vote was closed"
-    return f"{r.actor}'s {what} at {ctx.fmt(r.at)}{where} came after {closed}: not counted"
+    closed = pgettext("gm-finding", "the vote of %(phase)s closed at %(time)s", phase=phase_label(day.name),
+                      time=ctx.fmt(day.votes_close_at())) if day else pgettext("gm-finding", "the vote was closed")
+    return pgettext("gm-finding", "%(player)s's %(what)s at %(time)s%(where)s came after %(closed)s: not counted",
+                    player=r.actor, what=what, time=ctx.fmt(r.at), where=where, closed=closed)
 
 
 _VOTE_MESSAGES: dict[str, Callable[[CheckContext, Rejection, str, str], str]] = {
     "late_vote": _late,
-    "silenced_vote": lambda ctx, r, what, where: (
-        f"{r.actor} is silenced today but cast a {what} at {ctx.fmt(r.at)}{where}: not counted"),
-    "no_vote_right": lambda ctx, r, what, where: (
-        f"{r.actor} has no vote today but cast a {what} at {ctx.fmt(r.at)}{where}: not counted"
-        + (f" ({r.message})" if r.message else "")),
-    "vote_before_barkeeper": lambda ctx, r, what, where: (
-        f"{r.actor}'s {what} at {ctx.fmt(r.at)}{where} came before the Barkeeper's vote: void; "
-        f"tell {r.actor} to vote again"),
+    "silenced_vote": lambda ctx, r, what, where: pgettext(
+        "gm-finding", "%(player)s is silenced today but cast a %(what)s at %(time)s%(where)s: not counted",
+        player=r.actor, what=what, time=ctx.fmt(r.at), where=where),
+    "no_vote_right": lambda ctx, r, what, where: pgettext(
+        "gm-finding", "%(player)s has no vote today but cast a %(what)s at %(time)s%(where)s: not counted",
+        player=r.actor, what=what, time=ctx.fmt(r.at), where=where) + (f" ({r.message})" if r.message else ""),
+    "vote_before_barkeeper": lambda ctx, r, what, where: pgettext(
+        "gm-finding", "%(player)s's %(what)s at %(time)s%(where)s came before the Barkeeper's vote: void; tell "
+        "%(player)s to vote again", player=r.actor, what=what, time=ctx.fmt(r.at), where=where),
 }
 
 
@@ -172,13 +187,15 @@ def check_action_rejections(ctx: CheckContext) -> list[Finding]:
         if r.kind in ("vote", "unvote") or r.reason == "game_over":
             continue
         code = "late_action" if r.reason == "late" else "invalid_action"
-        target = f" on {r.target}" if r.target else ""
-        where = f" ({r.source.label()})" if r.source is not None else ""
-        why = r.message or r.reason
+        target = pgettext("gm-finding", " on %(target)s", target=r.target) if r.target else ""
+        where = f" ({source_label(r.source)})" if r.source is not None else ""
+        why = r.message or code_text(r.reason)
         out.append(Finding(
             code=code, key=f"{code}:{source_key(r.source, r.at)}:{r.kind}:{r.actor}:{r.target or ''}",
             rule=r.rule, player=r.actor, source=r.source, at=r.at, severity="warning", phase=ctx.phase_at(r.at),
-            message=f"{r.actor}'s {r.kind}{target} at {ctx.fmt(r.at)}{where} was refused ({r.reason}: {why})"))
+            message=pgettext("gm-finding", "%(player)s's %(kind)s%(target)s at %(time)s%(where)s was refused (%(reason)s: "
+                             "%(why)s)", player=r.actor, kind=code_text(r.kind), target=target, time=ctx.fmt(r.at),
+                             where=where, reason=code_text(r.reason), why=why)))
     return out
 
 
@@ -215,14 +232,17 @@ def check_pm_vote_mismatch(ctx: CheckContext) -> list[Finding]:
                 continue  # "no vote" declared, none sent: consistent
             if target is not None and pm == target:
                 continue
-            said = f"declared {_name(target)}" if target is not None else "withdrew their vote"
-            sent = f"their counted PM vote is {_name(pm)}" if pm is not None else "sent no PM vote"
+            said = pgettext("gm-finding", "declared %(target)s", target=_name(target)) if target is not None \
+                else pgettext("gm-finding", "withdrew their vote")
+            sent = pgettext("gm-finding", "their counted PM vote is %(target)s", target=_name(pm)) if pm is not None \
+                else pgettext("gm-finding", "sent no PM vote")
             out.append(Finding(
                 code="pm_vote_mismatch", key=f"pm_vote_mismatch:{ph.name}:{player}",
                 rule=rule_for("pm_vote_mismatch", ctx.ruleset_name), player=player, source=it.source, at=it.at,
                 phase=ph.name, severity="info",
-                message=(f"{player} {said} in the thread ({it.source.label()}, {ctx.fmt(it.at)}) but {sent}; "
-                         f"the PM vote is the one that counts")))
+                message=pgettext("gm-finding", "%(player)s %(said)s in the thread (%(where)s, %(time)s) but %(sent)s; "
+                                 "the PM vote is the one that counts", player=player, said=said,
+                                 where=source_label(it.source), time=ctx.fmt(it.at), sent=sent)))
     return out
 
 

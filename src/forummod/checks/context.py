@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from forummod.config import ChecksConfig, GameConfig
 from forummod.engine.ruleset import Ruleset
 from forummod.engine.types import GameRun, GameState, Phase, Player
+from forummod.i18n import pgettext
 from forummod.model import Issue, Message, Post, Roster, Source
 
 
@@ -251,6 +252,19 @@ class CheckContext:
         for ps in out.values():
             ps.sort(key=lambda p: p.created_at)
         return out
+
+
+def source_label(src: Source | None) -> str:
+    """Where a finding's evidence is, as the GM reads it: "post #12", "PM 7" (in the game's language)."""
+    if src is None:
+        return "?"
+    if src.kind == "post":
+        if src.number is not None:
+            return pgettext("gm-finding", "post #%(number)s", number=src.number)
+        return pgettext("gm-finding", "post %(id)s", id=src.id)
+    if src.kind == "message":
+        return pgettext("gm-finding", "PM %(id)s", id=src.id)
+    return src.kind
 
 
 def hours(td: timedelta) -> str:

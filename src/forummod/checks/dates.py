@@ -17,6 +17,7 @@ from forummod.checks.activity import activity_enabled, current_blocks
 from forummod.checks.context import CheckContext, post_source
 from forummod.checks.findings import Finding
 from forummod.model import ActionIntent, Post, UnvoteIntent, VoteIntent, guessed_date_bounds
+from forummod.i18n import pgettext, phase_label
 
 
 def deadlines(ctx: CheckContext) -> list[tuple[datetime, str, str]]:
@@ -26,13 +27,14 @@ def deadlines(ctx: CheckContext) -> list[tuple[datetime, str, str]]:
     for ph in ctx.run.phases:
         due = ph.votes_close_at() if ph.kind == "day" else ph.actions_due_at()
         if due is not None:
-            what = "the vote close" if ph.kind == "day" else "the action deadline"
-            out.setdefault(due, (f"{what} of {ph.name}", ph.name))
+            what = pgettext("gm-finding", "the vote close of %(phase)s", phase=phase_label(ph.name)) if ph.kind == "day" \
+                else pgettext("gm-finding", "the action deadline of %(phase)s", phase=phase_label(ph.name))
+            out.setdefault(due, (what, ph.name))
         if ph.end is not None:
-            out.setdefault(ph.end, (f"the end of {ph.name}", ph.name))
+            out.setdefault(ph.end, (pgettext("gm-finding", "the end of %(phase)s", phase=phase_label(ph.name)), ph.name))
     if activity_enabled(ctx):
         for b in current_blocks(ctx):
-            out.setdefault(b.end, (f"the end of {b.label}", b.phase))
+            out.setdefault(b.end, (pgettext("gm-finding", "the end of %(block)s", block=b.label), b.phase))
     return [(at, what, phase) for at, (what, phase) in sorted(out.items()) if at <= ctx.now]
 
 
@@ -58,16 +60,18 @@ def check_guessed_dates(ctx: CheckContext) -> list[Finding]:
             out.append(Finding(
                 code="date_guessed_deadline", key=f"date_guessed_deadline:{pid}", player=p.author,
                 source=post_source(p, "game"), at=at, phase=phase, severity="warning",
-                message=(f"{_label(p)} by {p.author}: its date was guessed (the page showed none; written "
-                         f"{span}) and {names} falls in that span: whether its {what_in or 'posting'} came "
-                         "in time is yours to rule — it was counted in post order, right after the post "
-                         "before it")))
+                message=pgettext("gm-finding", "%(post)s by %(player)s: its date was guessed (the page showed none; "
+                                 "written %(span)s) and %(deadlines)s falls in that span: whether its %(what)s came in "
+                                 "time is yours to rule — it was counted in post order, right after the post before it",
+                                 post=_label(p), player=p.author, span=span, deadlines=names,
+                                 what=what_in or pgettext("gm-finding", "posting"))))
         else:
             out.append(Finding(
                 code="date_guessed", key=f"date_guessed:{pid}", player=p.author, source=post_source(p, "game"),
                 at=lo or hi or p.created_at, severity="info",
-                message=(f"{_label(p)} by {p.author}: its date was guessed (the page showed none; written "
-                         f"{span}); counted in post order, no deadline falls in that span")))
+                message=pgettext("gm-finding", "%(post)s by %(player)s: its date was guessed (the page showed none; "
+                                 "written %(span)s); counted in post order, no deadline falls in that span",
+                                 post=_label(p), player=p.author, span=span)))
     return out
 
 
@@ -78,22 +82,24 @@ def _inputs_by_post(ctx: CheckContext) -> dict[str, str]:
         src = getattr(it, "source", None)
         if src is None or src.kind != "post":
             continue
-        kind = "vote" if isinstance(it, (VoteIntent, UnvoteIntent)) else "action" if isinstance(it, ActionIntent) else ""
+        kind = pgettext("gm-finding", "vote") if isinstance(it, (VoteIntent, UnvoteIntent)) \
+            else pgettext("gm-finding", "action") if isinstance(it, ActionIntent) else ""
         if kind and kind not in kinds.setdefault(src.id, []):
             kinds[src.id].append(kind)
-    return {pid: " and ".join(ks) for pid, ks in kinds.items()}
+    return {pid: pgettext("gm-finding", " and ").join(ks) for pid, ks in kinds.items()}
 
 
 def _label(p: Post) -> str:
-    return f"post #{p.number}" if p.number is not None else f"post {p.post_id}"
+    return pgettext("gm-finding", "post #%(number)s", number=p.number) if p.number is not None \
+        else pgettext("gm-finding", "post %(id)s", id=p.post_id)
 
 
 def _span(ctx: CheckContext, lo: datetime | None, hi: datetime | None) -> str:
     if lo is not None and hi is not None:
-        return f"between {ctx.fmt(lo)} and {ctx.fmt(hi)}"
+        return pgettext("gm-finding", "between %(start)s and %(end)s", start=ctx.fmt(lo), end=ctx.fmt(hi))
     if lo is not None:
-        return f"after {ctx.fmt(lo)}"
+        return pgettext("gm-finding", "after %(time)s", time=ctx.fmt(lo))
     if hi is not None:
-        return f"before {ctx.fmt(hi)}"
-    return "at an unknown time"
+        return pgettext("gm-finding", "before %(time)s", time=ctx.fmt(hi))
+    return pgettext("gm-finding", "at an unknown time")
 

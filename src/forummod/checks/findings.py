@@ -20,8 +20,9 @@ class Finding:
 
     `code` is the stable machine name of the check (``activity_missed``, ``dead_post``...),
     `rule` the ruleset rule id it enforces (None for a generic forum-game check), `at` the
-    instant it is about (the post, the rejected vote, the deadline), `message` English for
-    the GM. Findings are GM-only: they may name roles and secret votes.
+    instant it is about (the post, the rejected vote, the deadline), `message` for the GM
+    in the game's language (`forummod.i18n`; `code` and `key` are the same in every language).
+    Findings are GM-only: they may name roles and secret votes.
     """
 
     code: str

@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from forummod.checks.context import CheckContext, post_source
+from forummod.checks.context import CheckContext, post_source, source_label
 from forummod.checks.findings import Finding
 from forummod.model import Source
+from forummod.i18n import npgettext, pgettext
 
 
 @dataclass(frozen=True)
@@ -67,11 +68,14 @@ def check_prod(ctx: CheckContext) -> list[Finding]:
     out = []
     for c in prod_list(ctx):
         assert c.silent_since is not None
-        last = (f"last {c.last_post.label()}" if c.last_post is not None else "no post yet")
+        last = (pgettext("gm-finding", "last %(where)s", where=source_label(c.last_post)) if c.last_post is not None
+                else pgettext("gm-finding", "no post yet"))
         out.append(Finding(
             code="prod", key=f"prod:{c.player}:{c.silent_since.isoformat()}", player=c.player,
             source=c.last_post, at=c.silent_since, severity="info",
             phase=ctx.state.phase.name if ctx.state.phase else None,
-            message=(f"{c.player} has not posted since {ctx.fmt(c.silent_since)} ({last}; {c.posts_game} "
-                     f"post{'' if c.posts_game == 1 else 's'} in the game): prod after {ctx.cfg.prod_after}")))
+            message=npgettext("gm-finding", "%(player)s has not posted since %(since)s (%(last)s; %(n)s post in the "
+                              "game): prod after %(limit)s", "%(player)s has not posted since %(since)s (%(last)s; "
+                              "%(n)s posts in the game): prod after %(limit)s", c.posts_game, player=c.player,
+                              since=ctx.fmt(c.silent_since), last=last, limit=ctx.cfg.prod_after)))
     return out

@@ -9,10 +9,11 @@ is read, so a copy removed by a later edit is still reported (the thread saw it)
 
 from __future__ import annotations
 
-from forummod.checks.context import CheckContext, GmPm, post_source
+from forummod.checks.context import CheckContext, GmPm, post_source, source_label
 from forummod.checks.findings import Finding
 from forummod.checks.rules import rule_for
 from forummod.checks.words import Copy, longest_copy, post_text, words
+from forummod.i18n import npgettext, pgettext
 
 
 def _pm_segments(pm: GmPm) -> list[tuple[str, ...]]:
@@ -43,12 +44,16 @@ def check_verbatim(ctx: CheckContext) -> list[Finding]:
         copy, version = best
         pm = avail[copy.ref][0]
         src = post_source(p, "game")
-        edited = f" (in version {version}, since edited)" if version != p.versions[-1].version else ""
+        edited = pgettext("gm-finding", " (in version %(version)s, since edited)", version=version) \
+            if version != p.versions[-1].version else ""
         out.append(Finding(
             code="verbatim_pm", key=f"verbatim_pm:{p.thread}:{p.post_id}",
             rule=rule_for("verbatim_pm", ctx.ruleset_name),
             player=pl, source=src, at=p.created_at, severity="warning", phase=ctx.phase_at(p.created_at),
             quote=copy.excerpt,
-            message=(f"{p.author}'s post {src.label()}{edited} copies {copy.length} consecutive words of the GM's PM "
-                     f"({pm.source.label()}, {ctx.fmt(pm.at)}): “{copy.excerpt}”")))
+            message=npgettext("gm-finding", "%(player)s's post %(where)s%(edited)s copies %(n)s consecutive word of the "
+                              "GM's PM (%(pm)s, %(time)s): “%(excerpt)s”", "%(player)s's post %(where)s%(edited)s copies "
+                              "%(n)s consecutive words of the GM's PM (%(pm)s, %(time)s): “%(excerpt)s”", copy.length,
+                              player=p.author, where=source_label(src), edited=edited, pm=source_label(pm.source),
+                              time=ctx.fmt(pm.at), excerpt=copy.excerpt)))
     return out

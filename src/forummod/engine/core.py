@@ -25,6 +25,7 @@ from forummod.engine.events import (
 from forummod.engine.ruleset import Ruleset, RunContext, Setup
 from forummod.engine.schedule import extended
 from forummod.engine.types import Fact, GameRun, GameState, Outcome, Phase, Proposal
+from forummod.i18n import gm_language, join_names, pgettext, phase_label
 
 
 def boundary_events(phases: Iterable[Phase]) -> list[Event]:
@@ -201,7 +202,12 @@ class _Driver:
         new = replace(ph, end=at, end_post=post,
                       vote_close=min(ph.vote_close, at) if ph.vote_close else None,
                       action_deadline=min(ph.action_deadline, at) if ph.action_deadline else None)
-        self.run.note("phase", f"{name} ends early at {at.isoformat()}" + (f" (post {post})" if post else ""))
+        if post:
+            self.run.note("phase", pgettext("gm-note", "%(phase)s ends early at %(time)s (post %(post)s)",
+                                            phase=phase_label(name), time=at.isoformat(), post=post))
+        else:
+            self.run.note("phase", pgettext("gm-note", "%(phase)s ends early at %(time)s", phase=phase_label(name),
+                                            time=at.isoformat()))
         return self._replan(st, new)
 
     def plan_pins_end(self, ph: Phase) -> bool:
@@ -213,23 +219,23 @@ class _Driver:
         run = self.run
         if ev.action == "pause":
             if self.paused_at is not None:
-                run.note("ignored", "GM pause: the game is already paused", source=ev.source)
+                run.note("ignored", pgettext("gm-note", "GM pause: the game is already paused"), source=ev.source)
                 return st
             self.paused_at = ev.at
             cur = self._current(st)
             if cur is not None:
                 for kind in ("VoteClose", "ActionDeadline", "PhaseEnd"):
                     self.live.pop((kind, cur.id), None)
-            run.note("phase", "GM pause: every deadline stops", source=ev.source)
+            run.note("phase", pgettext("gm-note", "GM pause: every deadline stops"), source=ev.source)
             return st
         if ev.action == "resume":
             if self.paused_at is None:
-                run.note("ignored", "GM resume: the game is not paused", source=ev.source)
+                run.note("ignored", pgettext("gm-note", "GM resume: the game is not paused"), source=ev.source)
                 return st
             delta = ev.at - self.paused_at
             self.paused_at = None
             cur = self._current(st)
-            run.note("phase", f"GM resume: deadlines move by {delta}", source=ev.source)
+            run.note("phase", pgettext("gm-note", "GM resume: deadlines move by %(delta)s", delta=delta), source=ev.source)
             if cur is None:
                 return st
 
@@ -250,15 +256,15 @@ class _Driver:
             return self._move(st, ev)
         if ev.action == "end_game":
             if st.outcome is not None:
-                run.note("ignored", "GM end-game: the game is already over", source=ev.source)
+                run.note("ignored", pgettext("gm-note", "GM end-game: the game is already over"), source=ev.source)
                 return st
             out = Outcome(ev.result or "abandoned", tuple(ev.winners), reason=ev.note or "GM ruling", at=ev.at)
-            run.note("win", f"game over by GM ruling: {out.result} ({', '.join(out.winners) or 'no winners'})",
+            run.note("win", pgettext("gm-note", "game over by GM ruling: %(result)s (%(winners)s)", result=out.result, winners=join_names(out.winners) or pgettext("gm-note", "no winners")),
                      source=ev.source)
             run.facts.append((st.phase.name if st.phase else "",
                               Fact.of("game_over", result=out.result, winners=out.winners)))
             return replace(st, outcome=out)
-        run.note("ignored", f"GM {ev.action!r} is not a phase control", source=ev.source)
+        run.note("ignored", pgettext("gm-note", "GM %(action)r is not a phase control", action=ev.action), source=ev.source)
         return st
 
     def _move(self, st: GameState, ev: PhaseControl) -> GameState:
@@ -269,10 +275,10 @@ class _Driver:
         if ev.action == "extend":
             if ph is None:
                 self.pending_ext.setdefault(ev.phase, []).append(ev)
-                run.note("phase", f"GM extend {ev.phase}: applies when it starts", source=ev.source)
+                run.note("phase", pgettext("gm-note", "GM extend %(phase)s: applies when it starts", phase=phase_label(ev.phase)), source=ev.source)
                 return st
             if ended:
-                run.note("ignored", f"GM extend {ev.phase}: it already ended (gm start opens a phase)",
+                run.note("ignored", pgettext("gm-note", "GM extend %(phase)s: it already ended (gm start opens a phase)", phase=phase_label(ev.phase)),
                          source=ev.source)
                 return st
             key = ("VoteClose" if ph.kind == "day" else "ActionDeadline", ph.id)
@@ -280,38 +286,37 @@ class _Driver:
             if key in self.done:  # a closed vote stays closed: record the extension before it (gm --at)
                 field_ = "vote_close" if ph.kind == "day" else "action_deadline"
                 new = replace(new, **{field_: getattr(ph, field_) or ph.end})
-                run.note("phase", f"GM extend {ev.phase}: its vote close / action deadline had passed; only "
-                                  f"the end moves (record the extension with --at before the deadline to "
-                                  f"reopen it)", source=ev.source)
-            run.note("phase", f"GM extend {ev.phase}: ends {new.end.isoformat() if new.end else '?'}",
+                run.note("phase", pgettext("gm-note", "GM extend %(phase)s: its vote close / action deadline had passed; only the end moves (record the extension with --at before the deadline to reopen it)", phase=phase_label(ev.phase)), source=ev.source)
+            run.note("phase", pgettext("gm-note", "GM extend %(phase)s: ends %(time)s", phase=phase_label(ev.phase), time=new.end.isoformat() if new.end else '?'),
                      source=ev.source)
             return self._replan(st, new)
         if ev.action == "end":
             if ph is None or ended:
-                run.note("ignored", f"GM end {ev.phase}: " + ("it already ended" if ended else "it has not started"),
-                         source=ev.source)
+                run.note("ignored", pgettext("gm-note", "GM end %(phase)s: it already ended", phase=phase_label(ev.phase))
+                         if ended else pgettext("gm-note", "GM end %(phase)s: it has not started",
+                                                phase=phase_label(ev.phase)), source=ev.source)
                 return st
-            run.note("phase", f"GM end {ev.phase}", source=ev.source)
+            run.note("phase", pgettext("gm-note", "GM end %(phase)s", phase=phase_label(ev.phase)), source=ev.source)
             return self._end_early(st, (ph.name, ev.at, ev.post), by_gm=True)
         # start: the phase before ends here (if still open) and this one opens with fresh deadlines
         if ph is not None:
             if ended:
-                run.note("ignored", f"GM start {ev.phase}: it already ended", source=ev.source)
+                run.note("ignored", pgettext("gm-note", "GM start %(phase)s: it already ended", phase=phase_label(ev.phase)), source=ev.source)
                 return st
             fresh = self.plan.phase(ph.id, ev.at) if hasattr(self.plan, "phase") else ph
             fresh = replace(fresh, start=ph.start, start_post=ph.start_post)
-            run.note("phase", f"GM start {ev.phase}: deadlines count from {ev.at.isoformat()}", source=ev.source)
+            run.note("phase", pgettext("gm-note", "GM start %(phase)s: deadlines count from %(time)s", phase=phase_label(ev.phase), time=ev.at.isoformat()), source=ev.source)
             return self._replan(st, self._restarted(fresh, ph, ev.at))
         cur = self.produced[-1] if self.produced else None
         if cur is None or not hasattr(self.plan, "next_id") or self.plan.next_id(cur.id).__str__() != ev.phase:
-            run.note("ignored", f"GM start {ev.phase}: not the phase after {cur.name if cur else 'the start'}",
+            run.note("ignored", pgettext("gm-note", "GM start %(phase)s: not the phase after %(previous)s", phase=phase_label(ev.phase), previous=phase_label(cur.name) if cur else pgettext("gm-note", "the start")),
                      source=ev.source)
             return st
         self.start_at[ev.phase] = (ev.at, ev.post)
         if ("PhaseEnd", cur.id) in self.done:  # between phases: open it now
             self._open_next(st, replace(cur, end=ev.at))
             return st
-        run.note("phase", f"GM start {ev.phase}: {cur.name} ends", source=ev.source)
+        run.note("phase", pgettext("gm-note", "GM start %(phase)s: %(previous)s ends", phase=phase_label(ev.phase), previous=phase_label(cur.name)), source=ev.source)
         return self._end_early(st, (cur.name, ev.at, None), by_gm=True)
 
     def _restarted(self, fresh: Phase, ph: Phase, at: datetime) -> Phase:
@@ -370,10 +375,10 @@ class _Driver:
 
     def _decide(self, st: GameState, prop: Proposal, verdict: str, at: datetime | None) -> GameState:
         if verdict == "approve":
-            self.run.note("approved", f"{prop.key}: {prop.summary}", at=at)
+            self.run.note("approved", pgettext("gm-note", "%(key)s: %(summary)s", key=prop.key, summary=prop.summary), at=at)
             st = st.set_proposal_status(prop.key, "approved", at)
             return self.rs.apply_proposal(st, st.proposal(prop.key), self.run)
-        self.run.note("rejected", f"{prop.key} rejected by the GM", at=at)
+        self.run.note("rejected", pgettext("gm-note", "%(key)s rejected by the GM", key=prop.key), at=at)
         st = st.set_proposal_status(prop.key, "rejected", at)
         return self.rs.on_proposal_rejected(st, prop, self.run)
 
@@ -447,7 +452,7 @@ class _Driver:
                 self.standing[ev.key] = ev
                 return st
             if prop.status != "pending":
-                run.note("ignored", f"{ev.key} was already {prop.status}; the second decision changes nothing")
+                run.note("ignored", pgettext("gm-note", "%(key)s was already %(status)s; the second decision changes nothing", key=ev.key, status=prop.status))
                 return st
             return self._decide(st, prop, ev.verdict, ev.at)
         if isinstance(ev, Override):
@@ -464,13 +469,13 @@ class _Driver:
                     # still report a late vote as late (e.g. ON-V1), not just "game over"
                     run.reject("vote", ev.voter, "late", at=ev.at, source=ev.source,
                                rule=rs.late_vote_rule or rs.vote_rule,
-                               message=f"the vote of {ph.name} is closed")
+                               message=pgettext("gm-rejection", "the vote of %(phase)s is closed", phase=phase_label(ph.name)))
                 else:
                     run.reject("vote", ev.voter, "game_over", at=ev.at, source=ev.source,
-                               message="the game is over")
+                               message=pgettext("gm-rejection", "the game is over"))
             elif isinstance(ev, ActionEvent):
                 run.reject(ev.action, ev.actor, "game_over", at=ev.at, source=ev.source,
-                           message="the game is over")
+                           message=pgettext("gm-rejection", "the game is over"))
             return st
         if isinstance(ev, PhaseStart):
             if st.outcome is not None:
@@ -504,19 +509,49 @@ class _Driver:
             names = ", ".join(p.key for p in st.pending() if p.blocking)
             ph = getattr(ev, "phase", "")
             label = ph.name if isinstance(ph, Phase) else str(ph or "")
-            self.run.note("waiting", f"{type(ev).__name__} of {label} "
-                                     f"waits for the GM to decide {names or 'earlier proposals'}")
+            self.run.note("waiting", pgettext("gm-note", "%(what)s waits for the GM to decide %(keys)s",
+                                              what=_boundary_text(ev, label),
+                                              keys=names or pgettext("gm-note", "earlier proposals")))
             return st
         return self._resolve(st, ev)
 
 
+def _boundary_text(ev: Event, phase: str) -> str:
+    """What a deferred event is, as the GM reads it ("the end of D2"), never its class name."""
+    label = phase_label(phase)
+    if isinstance(ev, PhaseStart):
+        return pgettext("gm-note", "the start of %(phase)s", phase=label)
+    if isinstance(ev, VoteClose):
+        return pgettext("gm-note", "the vote close of %(phase)s", phase=label)
+    if isinstance(ev, ActionDeadline):
+        return pgettext("gm-note", "the action deadline of %(phase)s", phase=label)
+    if isinstance(ev, PhaseEnd):
+        return pgettext("gm-note", "the end of %(phase)s", phase=label)
+    if isinstance(ev, PhaseControl):
+        return pgettext("gm-note", "the GM's %(action)s of %(phase)s", action=ev.action, phase=label)
+    if label:
+        return pgettext("gm-note", "a deadline of %(phase)s", phase=label)
+    return pgettext("gm-note", "a deadline")
+
+
 def run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *,
-             now: datetime, approve_all: bool = False, issues: tuple = (), until: tuple | None = None) -> GameRun:
+             now: datetime, approve_all: bool = False, issues: tuple = (), until: tuple | None = None,
+             lang: str = "en") -> GameRun:
     """Fold the timeline up to `now` and report state, tallies, proposals, facts and rejections.
+
+    `lang` is the game's language: the GM notes, rejection messages and proposal summaries are
+    worded in it (`forummod.i18n`); the machine codes next to them stay the same.
 
     `phases` is a plan (`schedule.PhasePlan`: the fold opens each phase when the one before
     really ends, so a hammer or a GM's move shifts what follows) or a fixed list of phases.
     """
+    with gm_language(lang):
+        return _run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=issues,
+                         until=until)
+
+
+def _run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *,
+              now: datetime, approve_all: bool, issues: tuple, until: tuple | None) -> GameRun:
     plan = ListPlan(phases) if isinstance(phases, (tuple, list)) else phases
     driver = _Driver(ruleset, plan, now, approve_all)
     driver.until = until

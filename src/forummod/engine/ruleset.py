@@ -26,6 +26,19 @@ from forummod.engine.types import (
 )
 from forummod.model import NO_LYNCH, Source
 from forummod.schema import ClockOrDuration
+from forummod.i18n import code_text, join_names, pgettext, phase_label
+
+
+def rejection_note(kind: str, actor: str, reason: str, target: str | None, message: str) -> str:
+    """The GM note of a refused vote or action: "vote by Ann on Bob: late (the vote of D2 is closed)"."""
+    params = dict(kind=code_text(kind), actor=actor, target=target, reason=code_text(reason), message=message)
+    if target and message:
+        return pgettext("gm-note", "%(kind)s by %(actor)s on %(target)s: %(reason)s (%(message)s)", **params)
+    if target:
+        return pgettext("gm-note", "%(kind)s by %(actor)s on %(target)s: %(reason)s", **params)
+    if message:
+        return pgettext("gm-note", "%(kind)s by %(actor)s: %(reason)s (%(message)s)", **params)
+    return pgettext("gm-note", "%(kind)s by %(actor)s: %(reason)s", **params)
 
 
 @dataclass(frozen=True)
@@ -120,8 +133,7 @@ class RunContext:
                message: str = "", public: bool = True) -> Rejection:
         r = Rejection(kind, actor, reason, at or self.current_at, source, target, rule, message, public)
         self.rejections.append(r)
-        self.note("rejected", f"{kind} by {actor}" + (f" on {target}" if target else "") + f": {reason}"
-                  + (f" ({message})" if message else ""), source=source, rule=rule)
+        self.note("rejected", rejection_note(kind, actor, reason, target, message), source=source, rule=rule)
         return r
 
     def note(self, kind: str, text: str, *, source: Source | None = None, rule: str | None = None,
@@ -246,7 +258,7 @@ class Ruleset:
 
     # ------------------------------------------------------------------ phases
     def on_phase_start(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
-        run.note("phase", f"{phase.name} starts")
+        run.note("phase", pgettext("gm-note", "%(phase)s starts", phase=phase_label(phase.name)))
         if phase.kind == "day":
             st = replace(st, votes=(), vote_round=1, vote_candidates=())
         return replace(st, phase=phase)
@@ -300,26 +312,26 @@ class Ruleset:
     def _generic_vote_problem(self, st: GameState, ev: VoteEvent) -> tuple[str, str | None, str] | None:
         if not self.voting_open(st):
             if st.phase is not None and st.phase.kind == "day":
-                return ("late", self.late_vote_rule, f"the vote of {st.phase.name} is closed")
-            return ("no_vote_now", None, "no vote is open now")
+                return ("late", self.late_vote_rule, pgettext("gm-rejection", "the vote of %(phase)s is closed", phase=phase_label(st.phase.name)))
+            return ("no_vote_now", None, pgettext("gm-rejection", "no vote is open now"))
         if not st.has_player(ev.voter):
-            return ("non_player", None, f"{ev.voter} is not a player")
+            return ("non_player", None, pgettext("gm-rejection", "%(voter)s is not a player", voter=ev.voter))
         if not st.player(ev.voter).alive:
-            return ("dead_voter", None, f"{ev.voter} is dead")
+            return ("dead_voter", None, pgettext("gm-rejection", "%(voter)s is dead", voter=ev.voter))
         if not self.may_vote(st, ev.voter):
-            return ("no_vote_right", None, f"{ev.voter} may not vote now")
+            return ("no_vote_right", None, pgettext("gm-rejection", "%(voter)s may not vote now", voter=ev.voter))
         if ev.target == NO_LYNCH:
             if not self.has_no_lynch:
-                return ("no_lynch_not_allowed", None, "this ruleset has no 'no lynch' vote")
+                return ("no_lynch_not_allowed", None, pgettext("gm-rejection", "this ruleset has no 'no lynch' vote"))
         else:
             if not st.has_player(ev.target):
-                return ("non_player_target", None, f"{ev.target} is not a player")
+                return ("non_player_target", None, pgettext("gm-rejection", "%(target)s is not a player", target=ev.target))
             if not st.player(ev.target).alive:
-                return ("dead_target", None, f"{ev.target} is dead")
+                return ("dead_target", None, pgettext("gm-rejection", "%(target)s is dead", target=ev.target))
             if not self.can_be_voted(st, ev.target):
-                return ("not_votable", None, f"{ev.target} cannot be voted")
+                return ("not_votable", None, pgettext("gm-rejection", "%(target)s cannot be voted", target=ev.target))
         if st.vote_candidates and ev.target not in st.vote_candidates:
-            return ("not_candidate", None, f"only {', '.join(st.vote_candidates)} can be voted in this round")
+            return ("not_candidate", None, pgettext("gm-rejection", "only %(names)s can be voted in this round", names=join_names(st.vote_candidates)))
         return None
 
     def place_vote(self, st: GameState, ev: VoteEvent, run: RunContext) -> GameState:
@@ -330,7 +342,7 @@ class Ruleset:
         rec = VoteRecord(voter=ev.voter, target=ev.target, at=ev.at, source=ev.source or Source("gm"),
                          order=run.event_index)
         votes = tuple(v for v in st.votes if v.voter != ev.voter) + (rec,)
-        run.note("accepted", f"{ev.voter} votes {ev.target}", source=ev.source)
+        run.note("accepted", pgettext("gm-note", "%(voter)s votes %(target)s", voter=ev.voter, target=ev.target), source=ev.source)
         return replace(st, votes=votes)
 
     def after_vote(self, st: GameState, ev: VoteEvent, run: RunContext) -> GameState:
@@ -349,9 +361,9 @@ class Ruleset:
             return st
         if ev.target is not None and ev.target != old.target:
             run.reject("unvote", ev.voter, "not_voting_that_player", at=ev.at, source=ev.source,
-                       target=ev.target, message=f"{ev.voter} votes {old.target}, not {ev.target}")
+                       target=ev.target, message=pgettext("gm-rejection", "%(voter)s votes %(target)s, not %(named)s", voter=ev.voter, target=old.target, named=ev.target))
             return st
-        run.note("accepted", f"{ev.voter} unvotes {old.target}", source=ev.source)
+        run.note("accepted", pgettext("gm-note", "%(voter)s unvotes %(target)s", voter=ev.voter, target=old.target), source=ev.source)
         return replace(st, votes=tuple(v for v in st.votes if v.voter != ev.voter))
 
     # ------------------------------------------------------------------ tally
@@ -416,7 +428,7 @@ class Ruleset:
         prop = Proposal(key=key or f"lynch:{phase.name}", kind="lynch", phase=phase.name,
                         created_at=run.current_at or phase.start, effects=effects,
                         facts=tuple(Fact.of("lynched", rule, player=n) for n in names),
-                        summary="lynch " + ", ".join(names))
+                        summary=pgettext("gm-proposal", "lynch %(names)s", names=join_names(names)))
         run.note("proposal", prop.summary, rule=rule)
         return st.put_proposal(prop)
 
@@ -424,8 +436,8 @@ class Ruleset:
                          reason: str = "no_votes") -> GameState:
         prop = Proposal(key=f"lynch:{phase.name}", kind="lynch", phase=phase.name,
                         created_at=run.current_at or phase.start,
-                        facts=(Fact.of("no_lynch", rule, reason=reason),), summary="no lynch")
-        run.note("proposal", "no lynch", rule=rule)
+                        facts=(Fact.of("no_lynch", rule, reason=reason),), summary=pgettext("gm-proposal", "no lynch"))
+        run.note("proposal", pgettext("gm-note", "no lynch"), rule=rule)
         return st.put_proposal(prop)
 
     def reveal_on_death(self, st: GameState, player: str, cause: str) -> bool:
@@ -450,7 +462,7 @@ class Ruleset:
         spec = self.actions.get(ev.action)
         if spec is None:
             run.reject(ev.action, ev.actor, "unknown_action", at=ev.at, source=ev.source,
-                       message=f"{self.name} has no action {ev.action!r}")
+                       message=pgettext("gm-rejection", "%(ruleset)s has no action %(action)r", ruleset=self.name, action=ev.action))
             return st
         if spec.when == "day":
             return self.on_day_action(st, ev, run)
@@ -466,15 +478,15 @@ class Ruleset:
     def _generic_action_problem(self, st: GameState, ev: ActionEvent, spec: catalog.ActionSpec,
                                 night: PhaseId | None) -> tuple[str, str | None, str] | None:
         if st.outcome is not None:
-            return ("game_over", None, "the game is over")
+            return ("game_over", None, pgettext("gm-rejection", "the game is over"))
         if night is None and spec.when == "night":
-            return ("late", self.late_action_rule, "after the action deadline")
+            return ("late", self.late_action_rule, pgettext("gm-rejection", "after the action deadline"))
         if not st.has_player(ev.actor):
-            return ("non_player", None, f"{ev.actor} is not a player")
+            return ("non_player", None, pgettext("gm-rejection", "%(actor)s is not a player", actor=ev.actor))
         if not st.player(ev.actor).alive and not self.dead_may_act(st, ev):
-            return ("dead_actor", None, f"{ev.actor} is dead")
+            return ("dead_actor", None, pgettext("gm-rejection", "%(actor)s is dead", actor=ev.actor))
         if spec.roles and st.role_of(ev.actor) not in spec.roles and not self.role_may_act(st, ev):
-            return ("wrong_role", None, f"{ev.actor} has no power to {ev.action}")
+            return ("wrong_role", None, pgettext("gm-rejection", "%(actor)s has no power to %(action)s", actor=ev.actor, action=ev.action))
         return self.action_target_problem(st, ev, spec)
 
     @staticmethod
@@ -482,10 +494,10 @@ class Ruleset:
                        ) -> tuple[str, str | None, str] | None:
         """The right number of targets, each a player of the game."""
         if not spec.min_targets <= len(ev.targets) <= spec.max_targets:
-            return ("target_count", None, f"{ev.action} takes {spec.min_targets}-{spec.max_targets} players")
+            return ("target_count", None, pgettext("gm-rejection", "%(action)s takes %(min_targets)s-%(max_targets)s players", action=ev.action, min_targets=spec.min_targets, max_targets=spec.max_targets))
         for t in ev.targets:
             if not st.has_player(t):
-                return ("non_player_target", None, f"{t} is not a player")
+                return ("non_player_target", None, pgettext("gm-rejection", "%(player)s is not a player", player=t))
         return None
 
     def dead_may_act(self, st: GameState, ev: ActionEvent) -> bool:
@@ -502,11 +514,11 @@ class Ruleset:
         rest = []
         for a in st.actions:
             if a.actor == ev.actor and self.action_slot(a) == kind and a.arg("_night") == str(night):
-                run.note("superseded", f"{a.actor}'s {a.action} {', '.join(a.targets)} replaced by a later PM",
+                run.note("superseded", pgettext("gm-note", "%(actor)s's %(action)s %(names)s replaced by a later PM", actor=a.actor, action=a.action, names=join_names(a.targets)),
                          source=a.source)
                 continue
             rest.append(a)
-        run.note("accepted", f"{ev.actor}: {ev.action} {', '.join(ev.targets)} (for {night})", source=ev.source)
+        run.note("accepted", pgettext("gm-note", "%(actor)s: %(action)s %(names)s (for %(night)s)", actor=ev.actor, action=ev.action, names=join_names(ev.targets), night=phase_label(night)), source=ev.source)
         return replace(st, actions=tuple(rest) + (tagged,))
 
     def action_slot(self, ev: ActionEvent) -> str:
@@ -523,7 +535,7 @@ class Ruleset:
 
     def on_day_action(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         run.reject(ev.action, ev.actor, "unsupported", at=ev.at, source=ev.source,
-                   message=f"{self.name} does not handle day action {ev.action!r}")
+                   message=pgettext("gm-rejection", "%(ruleset)s does not handle day action %(action)r", ruleset=self.name, action=ev.action))
         return st
 
     def required_actions(self, st: GameState, phase: Phase) -> tuple[Requirement, ...]:
@@ -542,13 +554,14 @@ class Ruleset:
         if ev.key not in self.RESUMABLE:
             known = ", ".join(sorted(self.RESUMABLE)) or "none"
             run.reject("state", ev.player or "GM", "unknown_state_key", at=ev.at, source=ev.source,
-                       message=f"{self.name} has no resumable key {ev.key!r} (its keys: {known})", public=False)
+                       message=pgettext("gm-rejection", "%(ruleset)s has no resumable key %(key)r (its keys: %(known)s)", ruleset=self.name, key=ev.key, known=known), public=False)
             return st
         if ev.player and not st.has_player(ev.player):
             run.reject("state", ev.player, "non_player", at=ev.at, source=ev.source,
-                       message=f"state {ev.key}: {ev.player} is not a player", public=False)
+                       message=pgettext("gm-rejection", "state %(key)s: %(player)s is not a player", key=ev.key, player=ev.player), public=False)
             return st
-        run.note("override", f"GM state {ev.key}: {ev.player} {ev.value}".rstrip(), source=ev.source)
+        run.note("override", pgettext("gm-note", "GM state %(key)s: %(player)s %(value)s", key=ev.key, player=ev.player,
+                                      value=ev.value).rstrip(), source=ev.source)
         return self.apply_state(st, ev.key, ev.player, ev.value)
 
     def apply_state(self, st: GameState, key: str, player: str, value: str) -> GameState:
@@ -571,7 +584,7 @@ class Ruleset:
         st = self.drop_actions(st, phase.id)
         prop = Proposal(key=f"night:{phase.name}", kind="night", phase=phase.name,
                         created_at=run.current_at or phase.start, facts=(Fact.of("nobody_died"),),
-                        summary="nobody died")
+                        summary=pgettext("gm-proposal", "nobody died"))
         return st.put_proposal(prop)
 
     # ------------------------------------------------------------------ applying
@@ -611,7 +624,7 @@ class Ruleset:
              reveal: bool = True) -> GameState:
         p = st.player(name)
         death = Death(phase=phase, cause=cause, at=run.current_at, revealed=p.role if reveal else None)
-        run.note("death", f"{name} dies ({cause})")
+        run.note("death", pgettext("gm-note", "%(player)s dies (%(cause)s)", player=name, cause=code_text(cause)))
         st = st.update_player(name, alive=False, death=death)
         # a dead player's standing vote and the votes on them no longer count
         return replace(st, votes=tuple(v for v in st.votes if v.voter != name and v.target != name))
@@ -631,7 +644,7 @@ class Ruleset:
         if k == "state":
             return self.on_state(st, ev, run)
         if k in ("kill", "modkill") and st.has_player(ev.player):
-            run.note("override", f"GM {k}: {ev.player}", source=ev.source)
+            run.note("override", pgettext("gm-note", "GM %(what)s: %(player)s", what=k, player=ev.player), source=ev.source)
             cause = "modkill" if k == "modkill" else (ev.cause or "gm")
             prop = Proposal(key=f"gm:{k}:{ev.player}:{ev.at.isoformat()}", kind="gm", phase=phase,
                             created_at=ev.at, effects=(Kill(ev.player, cause),),
@@ -640,20 +653,20 @@ class Ruleset:
             st = replace(st, proposals=st.proposals + (prop,))
             return self.apply_proposal(st, prop, run)
         if k == "lynch" and st.has_player(ev.player):
-            run.note("override", f"GM lynch: {ev.player}", source=ev.source)
+            run.note("override", pgettext("gm-note", "GM lynch: %(player)s", player=ev.player), source=ev.source)
             prop = Proposal(key=f"gm:lynch:{ev.player}:{ev.at.isoformat()}", kind="lynch", phase=phase,
                             created_at=ev.at, effects=(Kill(ev.player, "lynch"),),
                             facts=(Fact.of("lynched", player=ev.player),), status="approved", decided_at=ev.at)
             st = replace(st, proposals=st.proposals + (prop,))
             return self.apply_proposal(st, prop, run)
         if k == "revive" and st.has_player(ev.player):
-            run.note("override", f"GM revive: {ev.player}", source=ev.source)
+            run.note("override", pgettext("gm-note", "GM revive: %(player)s", player=ev.player), source=ev.source)
             return st.update_player(ev.player, alive=True, death=None)
         if k == "set_role" and st.has_player(ev.player):
-            run.note("override", f"GM set role of {ev.player}: {ev.role}", source=ev.source)
+            run.note("override", pgettext("gm-note", "GM set role of %(player)s: %(role)s", player=ev.player, role=ev.role), source=ev.source)
             return st.update_player(ev.player, role=self.canonical_role(ev.role))
         if k == "replace" and st.has_player(ev.player) and ev.target:
-            run.note("override", f"GM replace: {ev.target} replaces {ev.player}", source=ev.source)
+            run.note("override", pgettext("gm-note", "GM replace: %(target)s replaces %(player)s", target=ev.target, player=ev.player), source=ev.source)
             return self.rename_player(st, ev.player, ev.target)
         if k == "set_vote" and st.has_player(ev.player):
             if ev.target:
@@ -663,9 +676,9 @@ class Ruleset:
             return self.on_unvote(st, UnvoteEvent(at=ev.at, voter=ev.player, channel="gm",
                                                    source=ev.source or Source("gm")), run)
         if k == "note":
-            run.note("override", f"GM note: {ev.note}", source=ev.source)
+            run.note("override", pgettext("gm-note", "GM note: %(note)s", note=ev.note), source=ev.source)
             return st
-        run.note("override", f"GM {k} ignored: unknown player {ev.player!r} or missing data", source=ev.source)
+        run.note("override", pgettext("gm-note", "GM %(what)s ignored: unknown player %(player)r or missing data", what=k, player=ev.player), source=ev.source)
         return st
 
     def rename_player(self, st: GameState, old: str, new: str) -> GameState:
@@ -692,7 +705,7 @@ class Ruleset:
         if out is None:
             return st
         out = replace(out, at=out.at or run.current_at)
-        run.note("win", f"game over: {out.result} ({', '.join(out.winners) or 'no winners'})", rule=out.rule)
+        run.note("win", pgettext("gm-note", "game over: %(result)s (%(winners)s)", result=out.result, winners=join_names(out.winners) or pgettext("gm-note", "no winners")), rule=out.rule)
         run.facts.append((st.phase.name if st.phase else "", Fact.of("game_over", out.rule, result=out.result,
                                                                        winners=out.winners)))
         return replace(st, outcome=out)

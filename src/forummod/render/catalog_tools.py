@@ -11,6 +11,7 @@ names, formats: `<scope>:<path>` msgctxt) have the English catalog as their sour
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from forummod.render.catalog import DOMAIN, LOCALE_DIR, SOURCE_LANG, available_languages, compile_all, po_path
@@ -42,8 +43,10 @@ def extract(root: Path, locale_dir: Path = LOCALE_DIR):
     return pot
 
 
+#: The message functions of the templates, the render code and `forummod.i18n` (the GM's sentences
+#: of the engine, checks and alerts; `pgettext_noop` marks a code that is translated later).
 _KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
-             "npgettext": ((1, "c"), 2, 3)}
+             "npgettext": ((1, "c"), 2, 3), "pgettext_noop": ((1, "c"), 2)}
 
 
 def update(root: Path, locale_dir: Path = LOCALE_DIR) -> list[str]:
@@ -58,7 +61,8 @@ def update(root: Path, locale_dir: Path = LOCALE_DIR) -> list[str]:
         path = po_path(lang, locale_dir)
         with path.open("rb") as f:
             cat = read_po(f, locale=lang, domain=DOMAIN)
-        cat.update(pot, no_fuzzy_matching=True)
+        cat.update(copy.deepcopy(pot), no_fuzzy_matching=True)  # update keeps the template's Message
+        # objects: English's msgstr = msgid below must not leak into the next language's new entries
         if lang == SOURCE_LANG:
             for m in cat:
                 if m.id and not m.string or (isinstance(m.string, tuple) and not any(m.string)):

@@ -27,6 +27,7 @@ from forummod.engine.types import (
 )
 from forummod.model import Source
 from forummod.schema import setting
+from forummod.i18n import code_text, join_names, pgettext, phase_label
 
 # seen as (what the Veggente learns), counts as (pack parity), factions (LUP-F1)
 INNOCENTE, LOSCO = "INNOCENTE", "LOSCO"
@@ -305,7 +306,7 @@ class LupusEresia(Ruleset):
     def vote_problem(self, st: GameState, ev: VoteEvent) -> tuple[str, str | None, str] | None:
         ph = st.phase
         if ph is not None and self._late(ph, ph.votes_close_at(), ev.at):  # LUP-V2, D18
-            return ("late", "LUP-V2", f"the rogo of {ph.name} closed")
+            return ("late", "LUP-V2", pgettext("gm-rejection", "the rogo of %(phase)s closed", phase=phase_label(ph.name)))
         return None
 
     def on_unvote(self, st: GameState, ev: UnvoteEvent, run: RunContext) -> GameState:
@@ -327,34 +328,34 @@ class LupusEresia(Ruleset):
             return st
         x = st.x
         if ev.action == "withdraw_secret_vote":  # D12
-            run.note("accepted", f"{ev.actor} withdraws the secret vote", source=ev.source, rule="LUP-R7")
+            run.note("accepted", pgettext("gm-note", "%(actor)s withdraws the secret vote", actor=ev.actor), source=ev.source, rule="LUP-R7")
             return st.with_x(secret_votes=tuple(v for v in x.secret_votes if v.voter != ev.actor))
         old = next((v for v in x.secret_votes if v.voter == ev.actor), None)
         if old is not None and old.target == ev.target:  # D10: repeating keeps the earlier vote
             return st
         rec = VoteRecord(voter=ev.actor, target=ev.target or "", at=ev.at, source=ev.source or Source("gm"),
                          order=run.event_index, note="secret", secret=True)
-        run.note("accepted", f"{ev.actor} secretly votes {ev.target}", source=ev.source, rule="LUP-R7")
+        run.note("accepted", pgettext("gm-note", "%(actor)s secretly votes %(target)s", actor=ev.actor, target=ev.target), source=ev.source, rule="LUP-R7")
         return st.with_x(secret_votes=tuple(v for v in x.secret_votes if v.voter != ev.actor) + (rec,),
                          secret_sent=x.secret_sent | {ev.actor})
 
     def _secret_vote_problem(self, st: GameState, ev: ActionEvent) -> tuple[str, str | None, str] | None:
         ph = st.phase
         if st.outcome is not None:
-            return ("game_over", None, "the game is over")
+            return ("game_over", None, pgettext("gm-rejection", "the game is over"))
         if ph is None or ph.kind != "day":
-            return ("no_vote_now", "LUP-R7", "the secret vote is cast during the day")
+            return ("no_vote_now", "LUP-R7", pgettext("gm-rejection", "the secret vote is cast during the day"))
         if not self.voting_open(st) or self._late(ph, ph.votes_close_at(), ev.at):
-            return ("late", "LUP-R7", f"the rogo of {ph.name} closed")  # LUP-R7: until LUP-T1
+            return ("late", "LUP-R7", pgettext("gm-rejection", "the rogo of %(phase)s closed", phase=phase_label(ph.name)))  # LUP-R7: until LUP-T1
         generic = self._generic_action_problem(st, ev, self.actions[ev.action], None)
         if generic is not None:
             return generic
         if ev.action == "withdraw_secret_vote":
             if not any(v.voter == ev.actor for v in st.x.secret_votes):
-                return ("no_secret_vote", "D12", f"{ev.actor} has no secret vote to withdraw")
+                return ("no_secret_vote", "D12", pgettext("gm-rejection", "%(actor)s has no secret vote to withdraw", actor=ev.actor))
             return None
         if not st.is_alive(ev.target or ""):
-            return ("dead_target", "LUP-V1", f"{ev.target} is dead")
+            return ("dead_target", "LUP-V1", pgettext("gm-rejection", "%(target)s is dead", target=ev.target))
         return None
 
     def standing_votes(self, st: GameState, public: bool) -> tuple[VoteRecord, ...]:
@@ -419,8 +420,7 @@ class LupusEresia(Ruleset):
         if not top:  # LUP-V5, D16
             return self.propose_no_lynch(st, phase, run, rule="LUP-V5")
         if len(top) > 1:  # LUP-V4, D10: the tally is sorted by earliest decisive vote
-            run.note("tie", f"tie at {top[0].total:g} between {', '.join(c.name for c in top)}: "
-                            f"{top[0].name} received the decisive vote first", rule="LUP-V4")
+            run.note("tie", pgettext("gm-note", "tie at %(total)g between %(names)s: %(player)s received the decisive vote first", total=top[0].total, names=join_names(c.name for c in top), player=top[0].name), rule="LUP-V4")
         victim = top[0].name  # LUP-V3
         deadline = phase.votes_close_at()
         deaths = [(victim, "lynch")] + [(h, "templar") for h in
@@ -429,7 +429,7 @@ class LupusEresia(Ruleset):
         prop = Proposal(key=f"lynch:{phase.name}", kind="lynch", phase=phase.name,
                         created_at=run.current_at or phase.start, effects=effects, facts=facts,
                         private=self._last_wolf_pm(st, {n for n, _ in deaths}),
-                        summary="lynch " + ", ".join(n for n, _ in deaths),
+                        summary=pgettext("gm-proposal", "lynch %(names)s", names=join_names(n for n, _cause in deaths)),
                         data=(("templar_resolved", (victim,) if st.role_of(victim) == "templar" else ()),))
         run.note("proposal", prop.summary, rule="LUP-V3")
         return st.put_proposal(prop)
@@ -466,17 +466,17 @@ class LupusEresia(Ruleset):
                 continue
             others = [p for p in self.members(st, INQUISIZIONE, alive_only=True) if p not in dying]
             if not others:
-                run.note("templar", f"{templar} was the last inquisition member: no effect", rule="LUP-R8")
+                run.note("templar", pgettext("gm-note", "%(templar)s was the last inquisition member: no effect", templar=templar), rule="LUP-R8")
                 continue
             d = self._designation(st, templar, deadline)
             if d is None:
-                run.note("templar", f"{templar} designated nobody in time", rule="LUP-R8")
+                run.note("templar", pgettext("gm-note", "%(templar)s designated nobody in time", templar=templar), rule="LUP-R8")
                 continue
             if d.target == templar or not st.is_alive(d.target) or d.target in dying or d.target in out:
-                run.note("templar", f"{templar}'s designation of {d.target} has no effect", rule="LUP-R8")
+                run.note("templar", pgettext("gm-note", "%(templar)s's designation of %(target)s has no effect", templar=templar, target=d.target), rule="LUP-R8")
                 continue
             if not self.is_heretic(st, d.target):  # D9: nothing happens, nobody is told
-                run.note("templar", f"{d.target} is not a heretic: nothing happens", rule="D9")
+                run.note("templar", pgettext("gm-note", "%(target)s is not a heretic: nothing happens", target=d.target), rule="D9")
                 continue
             out.append(d.target)
         return out
@@ -504,7 +504,7 @@ class LupusEresia(Ruleset):
             if p.role == "martyr" and p.death is not None and p.death.cause == "wolves":  # LUP-R11, D7
                 blocked = self._night_after(st, prop.phase)
                 st = st.with_x(no_kill_nights=st.x.no_kill_nights | {blocked})
-                run.note("martyr", f"the wolves ate the Martire: no kill on {blocked}", rule="LUP-R11")
+                run.note("martyr", pgettext("gm-note", "the wolves ate the Martire: no kill on %(blocked)s", blocked=phase_label(blocked)), rule="LUP-R11")
         templars = [n for n in killed if st.role_of(n) == "templar" and n not in st.x.triggered]
         pending = [n for n in templars if n not in resolved]
         if pending:
@@ -549,7 +549,7 @@ class LupusEresia(Ruleset):
     def on_action(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         if ev.channel == "thread" and not ev.by_gm:  # LUP-S1: powers go to the GM by PM
             run.reject(ev.action, ev.actor, "not_by_pm", at=ev.at, source=ev.source, target=ev.target,
-                       rule="LUP-S1", message="powers are sent to the GM by private message", public=False)
+                       rule="LUP-S1", message=pgettext("gm-rejection", "powers are sent to the GM by private message"), public=False)
             return st
         if ev.action == "designate":
             return self._designate(st, ev, run)
@@ -564,9 +564,9 @@ class LupusEresia(Ruleset):
                        rule=rule or "LUP-R8", message=msg, public=False)
             return st
         d = Designation(ev.actor, ev.target or "", ev.at, run.event_index, ev.source)
-        remark = " (no effect if applied: itself or a dead player)" \
+        remark = pgettext("gm-note", " (no effect if applied: itself or a dead player)") \
             if d.target == ev.actor or not st.is_alive(d.target) else ""
-        run.note("accepted", f"{ev.actor} designates {d.target}{remark}", source=ev.source, rule="LUP-R8")
+        run.note("accepted", pgettext("gm-note", "%(actor)s designates %(target)s%(remark)s", actor=ev.actor, target=d.target, remark=remark), source=ev.source, rule="LUP-R8")
         return st.with_x(designations=st.x.designations + (d,))
 
     def action_problem(self, st: GameState, ev: ActionEvent, night: PhaseId | None
@@ -579,29 +579,29 @@ class LupusEresia(Ruleset):
         t = ev.target or ""
         if ev.action == "kill":
             if night.number < 2:  # LUP-R9, D1
-                return ("not_yet", "LUP-R9", "the wolves kill from the second night")
+                return ("not_yet", "LUP-R9", pgettext("gm-rejection", "the wolves kill from the second night"))
             if str(night) in st.x.no_kill_nights:  # LUP-R11, D7
-                return ("martyr_block", "LUP-R11", f"the Martire's death blocks the kill of {night}")
+                return ("martyr_block", "LUP-R11", pgettext("gm-rejection", "the Martire's death blocks the kill of %(night)s", night=phase_label(night)))
             if ev.actor not in self.pack_killers(st):  # LUP-R10, D2
-                return ("not_entitled", "LUP-R10", "the Lupo Scorbutico kills only as the last wolf")
+                return ("not_entitled", "LUP-R10", pgettext("gm-rejection", "the Lupo Scorbutico kills only as the last wolf"))
         if ev.action == "protect":
             if night.number < 2:  # LUP-R4, D1
-                return ("not_yet", "LUP-R4", "the Twins protect from the second night")
+                return ("not_yet", "LUP-R4", pgettext("gm-rejection", "the Twins protect from the second night"))
             if any(not p.alive for p in st.players if p.role == "twin_guard"):  # LUP-R4
-                return ("twin_dead", "LUP-R4", "a Guardia Gemella is dead: the survivor has no power")
+                return ("twin_dead", "LUP-R4", pgettext("gm-rejection", "a Guardia Gemella is dead: the survivor has no power"))
         if ev.by_gm:
             return None
         if not st.is_alive(t):  # D4
-            return ("dead_target", "D4", f"{t} is dead")
+            return ("dead_target", "D4", pgettext("gm-rejection", "%(player)s is dead", player=t))
         if ev.action == "check" and t == ev.actor:  # LUP-R1, LUP-R6
-            return ("self_target", "D4", "the check names another player")
+            return ("self_target", "D4", pgettext("gm-rejection", "the check names another player"))
         if ev.action == "protect":
             if st.role_of(t) == "twin_guard":  # D4: "un altro giocatore", neither twin
-                return ("twin_target", "D4", "the Twins protect a player other than themselves")
+                return ("twin_target", "D4", pgettext("gm-rejection", "the Twins protect a player other than themselves"))
             if t == dict(st.x.protected).get(str(PhaseId(night.number - 1, "night"))):  # LUP-R4
-                return ("repeat", "LUP-R4", f"{t} was protected the night before")
+                return ("repeat", "LUP-R4", pgettext("gm-rejection", "%(player)s was protected the night before", player=t))
         if ev.action == "kill" and self.is_wolf(st, t) and not self.options.wolf_victim_allowed:  # D19
-            return ("wolf_target", "D19", f"{t} is a wolf")
+            return ("wolf_target", "D19", pgettext("gm-rejection", "%(player)s is a wolf", player=t))
         return None
 
     RESUMABLE = {
@@ -648,7 +648,7 @@ class LupusEresia(Ruleset):
         if not killers:
             return ()
         # one kill PM from any wolf settles it (LUP-R9): one duty shared by the pack, not one each
-        return (Requirement(killers[0], ("kill",), "D19", f"no kill PM for {night} yet", any_of=killers),)
+        return (Requirement(killers[0], ("kill",), "D19", pgettext("gm-finding", "no kill PM for %(night)s yet", night=phase_label(night)), any_of=killers),)
 
     # ------------------------------------------------------------------ night resolution
     def resolve_night(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
@@ -671,12 +671,12 @@ class LupusEresia(Ruleset):
         """D17: an actor dead at the deadline has no action; targets are checked again (D4)."""
         out = []
         for a in acts:
-            problem = ("dead_actor", "D17", f"{a.actor} is dead") if not st.is_alive(a.actor) \
+            problem = ("dead_actor", "D17", pgettext("gm-rejection", "%(actor)s is dead", actor=a.actor)) if not st.is_alive(a.actor) \
                 else self._night_problem(st, a, night)
             if problem is not None:
                 code, rule, msg = problem
                 run.reject(a.action, a.actor, code, at=run.current_at, source=a.source, target=a.target,
-                           rule=rule, message=msg + " (at the deadline)", public=False)
+                           rule=rule, message=pgettext("gm-rejection", "%(message)s (at the deadline)", message=msg), public=False)
                 continue
             out.append(a)
         return out
@@ -704,7 +704,7 @@ class LupusEresia(Ruleset):
                 n.private.append(PrivateResult(seer, Fact.of("no_result", "LUP-R2")))
         if n.delivery is not None and not any(a.action == "check" and st.role_of(a.actor) == "seer"
                                               for a in n.acts):
-            run.note("postman", "the Veggente did not act: the Postino delivers nothing", rule="LUP-R2")
+            run.note("postman", pgettext("gm-note", "the Veggente did not act: the Postino delivers nothing"), rule="LUP-R2")
 
     def _night_inquisitor(self, st: GameState, n: _Night, run: RunContext) -> None:  # LUP-N3, LUP-R6
         for inq in st.holders("inquisitor", alive_only=False):
@@ -732,18 +732,17 @@ class LupusEresia(Ruleset):
         kills = [a for a in n.acts if a.action == "kill"]
         if not kills:
             if n.phase.id.number >= 2 and str(n.phase.id) not in st.x.no_kill_nights:
-                run.note("no_kill", f"no kill PM for {n.phase.name}: nobody is killed", rule="D19")
+                run.note("no_kill", pgettext("gm-note", "no kill PM for %(phase)s: nobody is killed", phase=phase_label(n.phase.name)), rule="D19")
             return
         chosen = kills[-1]
         if self.options.wolves_disagree == "no_kill" and len({a.target for a in kills}) > 1:  # D2 option
-            run.note("no_kill", "the wolves named different victims: nobody is killed", rule="D2")
+            run.note("no_kill", pgettext("gm-note", "the wolves named different victims: nobody is killed"), rule="D2")
             return
         for a in kills[:-1]:
-            run.note("superseded", f"{a.actor}'s kill PM on {a.target} superseded by {chosen.actor}'s "
-                                   f"on {chosen.target}", source=a.source, rule="D2")
+            run.note("superseded", pgettext("gm-note", "%(actor)s's kill PM on %(target)s superseded by %(chosen)s's on %(chosen_target)s", actor=a.actor, target=a.target, chosen=chosen.actor, chosen_target=chosen.target), source=a.source, rule="D2")
         target = chosen.target or ""
         if n.protect is not None and n.protect.target == target:  # LUP-R4, D8
-            run.note("saved", f"{target} was protected by the Twins", rule="D8")
+            run.note("saved", pgettext("gm-note", "%(target)s was protected by the Twins", target=target), rule="D8")
             return
         n.victim = target
 
@@ -764,11 +763,12 @@ class LupusEresia(Ruleset):
                 private.append(PrivateResult(grumpy, Fact.of("visitors", "LUP-R10", players=seen)))
         private.extend(self._last_wolf_pm(st, dying))
         resolved = tuple(t for t in dying if st.role_of(t) == "templar")
-        summary = ", ".join(f"{name} ({cause})" for name, cause in deaths) or "nobody dies"
+        summary = join_names(pgettext("gm-proposal", "%(player)s (%(cause)s)", player=name, cause=code_text(cause))
+                             for name, cause in deaths) or pgettext("gm-proposal", "nobody dies")
         prop = Proposal(key=f"night:{phase.name}", kind="night", phase=phase.name,
                         created_at=run.current_at or phase.start, effects=effects, facts=facts,
                         private=tuple(private), summary=summary, data=(("templar_resolved", resolved),))
-        run.note("proposal", f"dawn after {phase.name}: {summary}", rule="LUP-N6")
+        run.note("proposal", pgettext("gm-note", "dawn after %(phase)s: %(summary)s", phase=phase_label(phase.name), summary=summary), rule="LUP-N6")
         return st.put_proposal(prop)
 
     # ------------------------------------------------------------------ wins (LUP-W1..W7)

@@ -17,6 +17,7 @@ from forummod.engine.ruleset import RoleSpec, Ruleset, RunContext, Timing
 from forummod.engine.types import Fact, GameState, Kill, Outcome, Phase, PhaseId, PrivateResult, Proposal
 from forummod.model import NO_LYNCH
 from forummod.schema import setting
+from forummod.i18n import pgettext, phase_label
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class MafiaMajority(Ruleset):
         phase = st.phase
         st = replace(st, closed=st.closed | {f"votes:{phase.name}"}).with_x(hammered=st.x.hammered | {phase.name})
         run.tallies.append(t)
-        run.note("hammer", f"majority ({need}) reached on {top.name}", source=ev.source)
+        run.note("hammer", pgettext("gm-note", "majority (%(need)s) reached on %(player)s", need=need, player=top.name), source=ev.source)
         if self.options.hammer_ends_day:
             post = int(ev.seq) if float(ev.seq).is_integer() and ev.seq < 1e12 and ev.channel == "thread" else None
             run.end_phase(phase, ev.at, post)
@@ -126,13 +127,13 @@ class MafiaMajority(Ruleset):
     def action_problem(self, st: GameState, ev: ActionEvent, night: PhaseId | None):
         t = ev.target
         if t is not None and not st.is_alive(t):
-            return ("dead_target", None, f"{t} is dead")
+            return ("dead_target", None, pgettext("gm-rejection", "%(player)s is dead", player=t))
         if ev.action == "kill" and t is not None and st.role_of(t) == "mafia":
-            return ("own_faction", None, "the mafia cannot kill a mafia member")
+            return ("own_faction", None, pgettext("gm-rejection", "the mafia cannot kill a mafia member"))
         if ev.action == "protect" and t == ev.actor and not self.options.doctor_self:
-            return ("self_target", None, "the doctor may not protect themself")
+            return ("self_target", None, pgettext("gm-rejection", "the doctor may not protect themself"))
         if ev.action == "check" and t == ev.actor:
-            return ("self_target", None, "the cop may not check themself")
+            return ("self_target", None, pgettext("gm-rejection", "the cop may not check themself"))
         return None
 
     def action_slot(self, ev: ActionEvent) -> str:
@@ -156,7 +157,7 @@ class MafiaMajority(Ruleset):
         effects, facts, private = [], [], []
         if kill is not None and kill.target in living:
             if protect is not None and protect.target == kill.target:
-                run.note("saved", f"{kill.target} was protected")
+                run.note("saved", pgettext("gm-note", "%(target)s was protected", target=kill.target))
             else:
                 effects.append(Kill(kill.target, "night_kill", reveal=self.options.reveal_roles))
                 facts.append(Fact.of("death", player=kill.target, cause="night_kill"))
@@ -168,8 +169,9 @@ class MafiaMajority(Ruleset):
         prop = Proposal(key=f"night:{phase.name}", kind="night", phase=phase.name,
                         created_at=run.current_at or phase.start, effects=tuple(effects), facts=tuple(facts),
                         private=tuple(private),
-                        summary=("kill " + kill.target) if effects else "nobody dies")
-        run.note("proposal", f"night {phase.name}: {prop.summary}")
+                        summary=pgettext("gm-proposal", "kill %(target)s", target=kill.target) if effects
+                        else pgettext("gm-proposal", "nobody dies"))
+        run.note("proposal", pgettext("gm-note", "night %(phase)s: %(summary)s", phase=phase_label(phase.name), summary=prop.summary))
         return st.put_proposal(prop)
 
     # ---- wins

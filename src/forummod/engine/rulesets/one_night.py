@@ -28,6 +28,7 @@ from forummod.engine.types import (
 from forummod.errors import ConfigError
 from forummod.model import Source
 from forummod.schema import setting
+from forummod.i18n import join_names, pgettext, phase_label
 
 #: The centre positions in table order (ON-S2); ids are the Dutch words players write.
 POSITIONS: tuple[str, ...] = ("links", "midden", "rechts")
@@ -277,7 +278,7 @@ class OneNight(Ruleset):
     # ================================================================== phases
     def on_phase_start(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
         if phase.id not in (NIGHT, DAY):
-            run.note("phase", f"{phase.name} ignored: one-night has one night and one day (ON-D1)", rule="ON-D1")
+            run.note("phase", pgettext("gm-note", "%(phase)s ignored: one-night has one night and one day (ON-D1)", phase=phase_label(phase.name)), rule="ON-D1")
             return st
         st = super().on_phase_start(st, phase, run)
         if phase.id == NIGHT:
@@ -286,10 +287,10 @@ class OneNight(Ruleset):
 
     def _propose_role_pms(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
         """ON-S2/ON-S4: one role PM per player, drafted when the night (the game) starts."""
-        run.note("deal", f"cards dealt ({st.x.deal_source}, seed {st.x.deal_seed})", rule="ON-S4")
+        run.note("deal", pgettext("gm-note", "cards dealt (%(source)s, seed %(seed)s)", source=st.x.deal_source, seed=st.x.deal_seed), rule="ON-S4")
         private = tuple(PrivateResult(p, Fact.of("role_card", "ON-S2", card=c)) for p, c in st.x.dealt)
         prop = Proposal(key="deal", kind="deal", phase=phase.name, created_at=run.current_at or phase.start,
-                        private=private, summary="send the role PMs", blocking=False,
+                        private=private, summary=pgettext("gm-proposal", "send the role PMs"), blocking=False,
                         data=(("seed", st.x.deal_seed), ("source", st.x.deal_source)))
         return st.put_proposal(prop)
 
@@ -304,7 +305,7 @@ class OneNight(Ruleset):
         spec = self.actions.get(ev.action)
         if spec is not None and spec.when == "night" and st.phase is None:
             run.reject(ev.action, ev.actor, "before_deal", at=ev.at, source=ev.source, target=ev.target,
-                       rule="ON-N9", message="D16: night actions count from the deal on", public=False)
+                       rule="ON-N9", message=pgettext("gm-rejection", "D16: night actions count from the deal on"), public=False)
             return st
         return super().on_action(st, ev, run)
 
@@ -327,13 +328,14 @@ class OneNight(Ruleset):
             positions = parse_positions(ev.arg("positions"))
             need = 1 if st.x.dealt_card(ev.actor) == "werewolf" else 2
             if positions is None or len(positions) != need or len(set(positions)) != need:
-                what = "one centre position (D1)" if need == 1 else "two distinct centre positions"
-                return ("bad_positions", "ON-N9", f"D14: {what} of Links, Midden, Rechts")
+                what = pgettext("gm-rejection", "one centre position (D1)") if need == 1 \
+                    else pgettext("gm-rejection", "two distinct centre positions")
+                return ("bad_positions", "ON-N9", pgettext("gm-rejection", "D14: %(what)s of Links, Midden, Rechts", what=what))
             return None
         if ev.actor in ev.targets:
-            return ("self_target", "ON-N9", f"D14: {ev.action} needs another player")
+            return ("self_target", "ON-N9", pgettext("gm-rejection", "D14: %(action)s needs another player", action=ev.action))
         if len(set(ev.targets)) != len(ev.targets):
-            return ("same_target", "ON-N9", "D14: two distinct other players")
+            return ("same_target", "ON-N9", pgettext("gm-rejection", "D14: two distinct other players"))
         return None
 
     def action_slot(self, ev: ActionEvent) -> str:
@@ -378,7 +380,7 @@ class OneNight(Ruleset):
                     if a is None:
                         continue
                     holding[robber], holding[a.target] = holding[a.target], holding[robber]
-                    run.note("night", f"{robber} (Dief) swaps with {a.target}", rule="ON-N5")
+                    run.note("night", pgettext("gm-note", "%(player)s (Dief) swaps with %(target)s", player=robber, target=a.target), rule="ON-N5")
                     private.append(PrivateResult(robber, Fact.of("robber_result", "ON-N5", target=a.target,
                                                                  card=holding[robber])))
             elif step == "troublemaker":  # ON-N6: swap two other players, no look
@@ -388,7 +390,7 @@ class OneNight(Ruleset):
                         continue
                     first, second = a.targets
                     holding[first], holding[second] = holding[second], holding[first]
-                    run.note("night", f"{tm} (Onruststoker) swaps {first} and {second}", rule="ON-N6")
+                    run.note("night", pgettext("gm-note", "%(player)s (Onruststoker) swaps %(first)s and %(second)s", player=tm, first=first, second=second), rule="ON-N6")
                     if self.options.troublemaker_confirm:
                         private.append(PrivateResult(tm, Fact.of("troublemaker_done", "ON-N8",
                                                                  first=first, second=second)))
@@ -400,8 +402,8 @@ class OneNight(Ruleset):
         prop = Proposal(key=f"night:{phase.name}", kind="night", phase=phase.name,
                         created_at=run.current_at or phase.start, effects=effects,
                         facts=(Fact.of("day_begins", "ON-N8"),), private=tuple(private),  # ON-N8
-                        summary=f"{len(effects)} card(s) moved; {len(private)} result PM(s)")
-        run.note("proposal", f"night {phase.name}: {prop.summary}", rule="ON-N8")
+                        summary=pgettext("gm-proposal", "%(cards)s card(s) moved; %(pms)s result PM(s)", cards=len(effects), pms=len(private)))
+        run.note("proposal", pgettext("gm-note", "night %(phase)s: %(summary)s", phase=phase_label(phase.name), summary=prop.summary), rule="ON-N8")
         return st.put_proposal(prop)
 
     def _werewolf_results(self, st: GameState, wolf: str, centre: Mapping[str, str],
@@ -451,7 +453,7 @@ class OneNight(Ruleset):
             return st
         rec = VoteRecord(voter=voter, target=target, at=ev.at, source=ev.source or Source("post"),
                          order=run.event_index, note="declaration")
-        run.note("declared", f"{voter} declares {target or 'no vote'} in the thread (not counted)",
+        run.note("declared", pgettext("gm-note", "%(voter)s declares %(target)s in the thread (not counted)", voter=voter, target=target or pgettext("gm-note", "no vote")),
                  source=ev.source, rule="ON-V2")
         return st.with_x(declared=st.x.declared + (rec,))
 
@@ -464,7 +466,7 @@ class OneNight(Ruleset):
 
     def vote_problem(self, st: GameState, ev: VoteEvent) -> tuple[str, str | None, str] | None:
         if ev.target == ev.voter and not self.options.self_vote:
-            return ("self_vote", "ON-V1", "D11: a vote for oneself is invalid")
+            return ("self_vote", "ON-V1", pgettext("gm-rejection", "D11: a vote for oneself is invalid"))
         return None
 
     def required_actions(self, st: GameState, phase: Phase) -> tuple[Requirement, ...]:
@@ -472,7 +474,7 @@ class OneNight(Ruleset):
         if phase.kind != "day" or not self.voting_open(st):
             return ()
         voted = {v.voter for v in st.votes}
-        return tuple(Requirement(p.name, ("vote",), "ON-V1", f"{p.name} has not sent a PM vote yet (D11)")
+        return tuple(Requirement(p.name, ("vote",), "ON-V1", pgettext("gm-finding", "%(player)s has not sent a PM vote yet (D11)", player=p.name))
                      for p in st.living() if p.name not in voted)
 
     def standing_votes(self, st: GameState, public: bool) -> tuple[VoteRecord, ...]:
@@ -504,7 +506,7 @@ class OneNight(Ruleset):
         prop = Proposal(key=key or f"lynch:{phase.name}", kind="lynch", phase=phase.name,
                         created_at=run.current_at or phase.start,
                         effects=tuple(Kill(n, "lynch", reveal=True, rule=rule) for n in names),
-                        facts=tuple(facts), summary="lynch " + ", ".join(names))
+                        facts=tuple(facts), summary=pgettext("gm-proposal", "lynch %(names)s", names=join_names(names)))
         run.note("proposal", prop.summary, rule=rule)
         return st.put_proposal(prop)
 
@@ -515,7 +517,7 @@ class OneNight(Ruleset):
         shooter = ev.actor
         problem = self._shot_problem(st, ev)
         if problem == "preselect":
-            run.note("accepted", f"{shooter} leaves a standing shot at {ev.target} (D9 option)", source=ev.source,
+            run.note("accepted", pgettext("gm-note", "%(shooter)s leaves a standing shot at %(target)s (D9 option)", shooter=shooter, target=ev.target), source=ev.source,
                      rule="ON-V4")
             return st.with_x(preselect=_set(st.x.preselect, shooter, ev.target or ""))
         if problem is not None:
@@ -528,7 +530,7 @@ class OneNight(Ruleset):
             choices = self._shot_targets(st, shooter)
             rng, st = self.rng(st, f"shot:{shooter}")
             target = rng.choice(choices)
-            run.note("draw", f"seeded random shot for {shooter}: {target}", rule="ON-V4")
+            run.note("draw", pgettext("gm-note", "seeded random shot for %(shooter)s: %(target)s", shooter=shooter, target=target), rule="ON-V4")
         return self._propose_shot(st, shooter, target, run)
 
     def _shot_targets(self, st: GameState, shooter: str) -> list[str]:
@@ -539,21 +541,21 @@ class OneNight(Ruleset):
         shooter = ev.actor
         if shooter not in st.x.awaiting:
             if shooter in dict(st.x.shots) or shooter in dict(st.x.named):
-                return ("already_shot", "D9: the first valid naming counts and cannot be changed", True)
+                return ("already_shot", pgettext("gm-rejection", "D9: the first valid naming counts and cannot be changed"), True)
             if (self.options.hunter_preselect and not st.x.day_done and ev.channel == "pm"
                     and self.voting_open(st) and len(ev.targets) == 1 and st.is_alive(ev.targets[0])
                     and ev.targets[0] != shooter):
                 return "preselect"
-            return ("no_shot_now", "D9: only the revealed Jager shoots, after the lynch post", False)
+            return ("no_shot_now", pgettext("gm-rejection", "D9: only the revealed Jager shoots, after the lynch post"), False)
         if shooter in dict(st.x.named):
-            return ("already_shot", "D9: the first valid naming counts and cannot be changed", True)
+            return ("already_shot", pgettext("gm-rejection", "D9: the first valid naming counts and cannot be changed"), True)
         if not ev.targets and ev.by_gm:
             return None
         if len(ev.targets) != 1:
-            return ("target_count", "D9: the Jager names one player", True)
+            return ("target_count", pgettext("gm-rejection", "D9: the Jager names one player"), True)
         t = ev.targets[0]
         if t == shooter or not st.is_alive(t):
-            return ("invalid_target", "D9: the target must be a living player other than the Jager", True)
+            return ("invalid_target", pgettext("gm-rejection", "D9: the target must be a living player other than the Jager"), True)
         return None
 
     def _propose_shot(self, st: GameState, shooter: str, target: str, run: RunContext) -> GameState:
@@ -566,7 +568,7 @@ class OneNight(Ruleset):
                         created_at=run.current_at or st.phase.start, effects=(Kill(target, "hunter", rule="ON-V4"),),
                         facts=(Fact.of("hunter_shot", "ON-V4", hunter=shooter, target=target,
                                        card=st.role_of(target)),),
-                        summary=f"{shooter} (Jager) shoots {target}", data=(("hunter", shooter),))
+                        summary=pgettext("gm-proposal", "%(shooter)s (Jager) shoots %(target)s", shooter=shooter, target=target), data=(("hunter", shooter),))
         run.note("proposal", prop.summary, rule="ON-V4")
         return st.with_x(named=_set(st.x.named, shooter, target)).put_proposal(prop)
 
@@ -574,7 +576,7 @@ class OneNight(Ruleset):
         """ON-V4: each killed Jager must shoot; the GM is reminded after hunter_hours (D9)."""
         for h in hunters:
             if not self._shot_targets(st, h):
-                run.note("hunter", f"{h} has nobody left to shoot", rule="ON-V4")
+                run.note("hunter", pgettext("gm-note", "%(player)s has nobody left to shoot", player=h), rule="ON-V4")
                 continue
             st = st.with_x(awaiting=st.x.awaiting + (h,))
             at = run.current_at or st.phase.start
@@ -589,8 +591,7 @@ class OneNight(Ruleset):
             return st
         h = timer.get("hunter")
         if h in st.x.awaiting and h not in dict(st.x.named) and st.outcome is None:
-            run.note("reminder", f"{h} (Jager) has not named a target after {self.options.hunter_hours} h; "
-                                 "the GM may enter the shot", rule="ON-V4")
+            run.note("reminder", pgettext("gm-note", "%(player)s (Jager) has not named a target after %(hours)s h; the GM may enter the shot", player=h, hours=self.options.hunter_hours), rule="ON-V4")
             st = st.with_x(reminded=st.x.reminded + (h,))
         return st
 
@@ -601,7 +602,7 @@ class OneNight(Ruleset):
                               channel="gm", by_gm=True)
             return self.on_day_action(st, act, run)
         if ev.kind == "no_lynch" and st.phase is not None and st.phase.id == DAY and not st.x.day_done:
-            run.note("override", "GM: nobody is lynched", source=ev.source)  # D5 then decides
+            run.note("override", pgettext("gm-note", "GM: nobody is lynched"), source=ev.source)  # D5 then decides
             prop = Proposal(key=f"gm:no_lynch:{ev.at.isoformat()}", kind="lynch", phase=str(DAY), created_at=ev.at,
                             facts=(Fact.of("no_lynch", "D5", reason="gm"),), status="approved", decided_at=ev.at)
             st = replace(st, proposals=st.proposals + (prop,))

@@ -11,6 +11,7 @@ from dataclasses import replace
 from forummod.engine.events import ActionEvent, Timer
 from forummod.engine.ruleset import RunContext
 from forummod.engine.types import Fact, GameState
+from forummod.i18n import pgettext
 
 from .effects import AssignBuilding
 from .state import Morning, Offer, building, empty_buildings, is_vagabond
@@ -52,27 +53,27 @@ class BuildingsMixin:
         """The Bailiff offers one empty building to one Vagabond (VIL-B-BAILIFF)."""
         m = st.x.morning
         if not self.building_power(st, ev.actor, "bailiff"):
-            self.refuse(run, ev, "no_power", "VIL-B-BAILIFF", f"{ev.actor} is not the Bailiff")
+            self.refuse(run, ev, "no_power", "VIL-B-BAILIFF", pgettext("gm-rejection", "%(actor)s is not the Bailiff", actor=ev.actor))
             return st
         if not self.morning_open(st, ev) or m.bailiff != ev.actor:
-            self.refuse(run, ev, "late", "VIL-D-01b", "the Bailiff's morning is closed")
+            self.refuse(run, ev, "late", "VIL-D-01b", pgettext("gm-rejection", "the Bailiff's morning is closed"))
             return st
         bid = self.find_offerable(st, ev.arg("building", "") or "")
         b = building(st, bid) if bid else None
         if b is None or b.destroyed or st.is_alive(b.holder):
-            self.refuse(run, ev, "not_available", "VIL-D-01b", "that building cannot be offered this morning")
+            self.refuse(run, ev, "not_available", "VIL-D-01b", pgettext("gm-rejection", "that building cannot be offered this morning"))
             return st
         offers = [o for o in m.offers if o.building == bid]
         if any(o.status in ("pending", "accepted") for o in offers) or (
                 offers and not self.options.bailiff.reoffer_after_refusal):  # VIL-A-24
-            self.refuse(run, ev, "already_offered", "VIL-A-24", f"{bid} was already offered")
+            self.refuse(run, ev, "already_offered", "VIL-A-24", pgettext("gm-rejection", "%(building)s was already offered", building=bid))
             return st
         v = ev.target
         if not st.is_alive(v) or not is_vagabond(st, v):
-            self.refuse(run, ev, "not_vagabond", "VIL-B-BAILIFF", f"{v} is not a living Vagabond")
+            self.refuse(run, ev, "not_vagabond", "VIL-B-BAILIFF", pgettext("gm-rejection", "%(player)s is not a living Vagabond", player=v))
             return st
         if any(o.vagabond == v and o.status == "pending" for o in m.offers):
-            self.refuse(run, ev, "offer_pending", "VIL-B-BAILIFF", f"{v} has an offer to answer")
+            self.refuse(run, ev, "offer_pending", "VIL-B-BAILIFF", pgettext("gm-rejection", "%(player)s has an offer to answer", player=v))
             return st
         st = st.with_x(morning=replace(m, offers=m.offers + (Offer(bid, v),)))
         return self.post(st, run, f"offer:{bid}:{v}", "announce",
@@ -83,7 +84,7 @@ class BuildingsMixin:
         m = st.x.morning
         offer = next((o for o in m.offers if o.vagabond == ev.actor and o.status == "pending"), None) if m else None
         if offer is None or not self.morning_open(st, ev):
-            self.refuse(run, ev, "no_offer", "VIL-B-BAILIFF", "no offer is waiting for an answer")
+            self.refuse(run, ev, "no_offer", "VIL-B-BAILIFF", pgettext("gm-rejection", "no offer is waiting for an answer"))
             return st
         return self.settle_offer(st, offer, ev.action == "accept", run, "answer")
 
@@ -103,7 +104,7 @@ class BuildingsMixin:
                          effects=(AssignBuilding(offer.building, offer.vagabond),),
                          facts=(fact, Fact.of("building_assigned", "VIL-B-BAILIFF", building=code,
                                               player=offer.vagabond)),
-                         summary=f"{offer.vagabond} moves into {offer.building}")
+                         summary=pgettext("gm-proposal", "%(vagabond)s moves into %(building)s", vagabond=offer.vagabond, building=offer.building))
 
     def morning_close(self, st: GameState, timer: Timer, run: RunContext) -> GameState:
         m = st.x.morning

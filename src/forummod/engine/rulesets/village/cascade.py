@@ -12,6 +12,7 @@ from dataclasses import replace
 from forummod.engine.events import ActionEvent, Timer
 from forummod.engine.ruleset import RunContext
 from forummod.engine.types import Fact, GameState
+from forummod.i18n import join_names, pgettext
 
 from .effects import SetSheriff
 from .state import Window, farmers, seat_sorted
@@ -39,7 +40,7 @@ class CascadeMixin:
         deaths = self.with_grief(st, deaths)
         kills, death_facts = self.death_effects(st, deaths)
         return self.post(st, run, key, "death", blocking=True, effects=tuple(kills) + tuple(effects),
-                         facts=tuple(facts) + tuple(death_facts), summary=summary or ", ".join(deaths) + " die")
+                         facts=tuple(facts) + tuple(death_facts), summary=summary or pgettext("gm-proposal", "%(names)s die", names=join_names(deaths)))
 
     # ------------------------------------------------------------------ after a death
     def kill(self, st: GameState, name: str, cause: str, phase: str, run: RunContext, reveal: bool = True):
@@ -114,10 +115,10 @@ class CascadeMixin:
         """VIL-R-HUNTER: the dead Hunter names one living player, who dies at once."""
         w = self.find_window(st, "hunter", ev.actor)
         if w is None or ev.at >= w.until:
-            self.refuse(run, ev, "no_window", "VIL-R-HUNTER", "no open Hunter window", public=False)
+            self.refuse(run, ev, "no_window", "VIL-R-HUNTER", pgettext("gm-rejection", "no open Hunter window"), public=False)
             return st
         if not st.is_alive(ev.target):
-            self.refuse(run, ev, "dead_target", "VIL-R-HUNTER", f"{ev.target} is dead")
+            self.refuse(run, ev, "dead_target", "VIL-R-HUNTER", pgettext("gm-rejection", "%(target)s is dead", target=ev.target))
             return st
         st = self.drop_window(st, "hunter", ev.actor)
         st = st.with_x(hunters_fired=st.x.hunters_fired | {ev.actor})
@@ -129,10 +130,10 @@ class CascadeMixin:
         """VIL-B-FARM: the outgoing Sheriff names a living Farmer."""
         w = self.find_window(st, "successor", ev.actor)
         if w is None and not ev.by_gm:
-            self.refuse(run, ev, "no_window", "VIL-B-FARM", "no open successor window")
+            self.refuse(run, ev, "no_window", "VIL-B-FARM", pgettext("gm-rejection", "no open successor window"))
             return st
         if ev.target not in farmers(st):
-            self.refuse(run, ev, "not_farmer", "VIL-B-FARM", f"{ev.target} is not a living Farmer")
+            self.refuse(run, ev, "not_farmer", "VIL-B-FARM", pgettext("gm-rejection", "%(target)s is not a living Farmer", target=ev.target))
             return st
         st = self.drop_window(st, "successor", w.player if w else ev.actor)
         return self.name_sheriff(st, run, ev.target, "named", w.player if w else "")
@@ -143,13 +144,13 @@ class CascadeMixin:
                              facts=(Fact.of("sheriff_extinct", "VIL-A-07", previous=previous),), blocking=True)
         return self.post(st, run, f"sheriff:{self.stamp(run)}", "sheriff", effects=(SetSheriff(who),),
                          facts=(Fact.of("sheriff_successor", "VIL-B-FARM", player=who, previous=previous, how=how),),
-                         blocking=True, summary=f"{who} becomes Sheriff")
+                         blocking=True, summary=pgettext("gm-proposal", "%(who)s becomes Sheriff", who=who))
 
     def on_scapegoat_ruling(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         """VIL-R-SCAPEGOAT: he names who may vote at the next lynch."""
         w = self.find_window(st, "scapegoat", ev.actor)
         if w is None:
-            self.refuse(run, ev, "no_window", "VIL-R-SCAPEGOAT", "no open Scapegoat window", public=False)
+            self.refuse(run, ev, "no_window", "VIL-R-SCAPEGOAT", pgettext("gm-rejection", "no open Scapegoat window"), public=False)
             return st
         day = st.x.lynch.day + 1 if st.x.lynch else 0
         st = self.drop_window(st, "scapegoat", ev.actor).with_x(ruling=tuple(ev.targets), ruling_day=day)
@@ -163,7 +164,7 @@ class CascadeMixin:
         if w is None:
             return st
         st = self.drop_window(st, kind, player)
-        run.note("timeout", f"{kind} window of {player} closed without an answer")
+        run.note("timeout", pgettext("gm-note", "%(kind)s window of %(player)s closed without an answer", kind=kind, player=player))
         if kind == "successor":
             mode = self.options.sheriff.succession_timeout
             alive = farmers(st)

@@ -9,6 +9,7 @@ from typing import Any
 from forummod.engine.events import ActionEvent
 from forummod.engine.ruleset import RunContext
 from forummod.engine.types import Fact, GameState, Phase, PrivateResult, Proposal
+from forummod.i18n import pgettext
 
 from .state import building_of, faction_of_card
 
@@ -28,7 +29,7 @@ class CommonMixin:
         prop = Proposal(key=key, kind=kind, phase=owner,
                         created_at=run.current_at or datetime.min, effects=tuple(effects), facts=tuple(facts),
                         private=tuple(private), summary=summary or kind, blocking=blocking)
-        run.note("proposal", f"{key}: {prop.summary}")
+        run.note("proposal", pgettext("gm-note", "%(key)s: %(summary)s", key=key, summary=prop.summary))
         return st.put_proposal(prop)
 
     def stamp(self, run: RunContext) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 from forummod.engine.ruleset import RunContext
 from forummod.engine.types import Fact, GameState, Kill, Phase
+from forummod.i18n import join_names, pgettext
 
 from .effects import Burn, SetPoster
 from .state import Tonight, building, building_of, pack, seat_sorted, walk_right
@@ -82,7 +83,7 @@ class DawnMixin:
         v = tn.victim
         if v and not attack_cancelled:
             if self.guarded(tn, v) or healed == v:
-                run.note("saved", f"{v} survives the pack's attack")
+                run.note("saved", pgettext("gm-note", "%(player)s survives the pack's attack", player=v))
             elif st.role_of(v) == "elder" and v not in elder_hit:  # §5.1.15: first attack absorbed
                 elder_hit = elder_hit | {v}
             else:
@@ -120,7 +121,8 @@ class DawnMixin:
         st = self.drop_actions(st, phase.id)
         return self.post(st, run, f"dawn:{phase.name}", "dawn", blocking=True, phase=phase,
                          effects=tuple(kill_effects) + tuple(effects), facts=facts, private=private,
-                         summary=f"dawn {n}: " + (", ".join(deaths) + " die" if deaths else "nobody dies"))
+                         summary=pgettext("gm-proposal", "dawn %(n)s: %(names)s die", n=n, names=join_names(deaths)) if deaths
+                         else pgettext("gm-proposal", "dawn %(n)s: nobody dies", n=n))
 
     def _ww_entry(self, st: GameState, tn: Tonight) -> str | None:
         if not (self.options.pyromaniac.ww_counts_as_entry and tn.ww_target):  # VIL-A-34

@@ -10,6 +10,7 @@ from __future__ import annotations
 from forummod.engine.events import ActionEvent
 from forummod.engine.ruleset import RunContext
 from forummod.engine.types import Fact, GameState
+from forummod.i18n import pgettext
 
 from .effects import SetPoster, SetToken
 from .state import ONE_TIME, TAVERN, building_of, is_vagabond
@@ -33,24 +34,24 @@ class DayMixin:
                   one_time: bool = True) -> bool:
         """The actor owns a standing `code` building, alive, power intact, token ready; else refused."""
         if not self.building_power(st, ev.actor, code):
-            self.refuse(run, ev, "no_power", rule, f"{ev.actor} does not own the {code}")
+            self.refuse(run, ev, "no_power", rule, pgettext("gm-rejection", "%(actor)s does not own the %(building)s", actor=ev.actor, building=code))
             return False
         if one_time and building_of(st, ev.actor).token != "ready":
-            self.refuse(run, ev, "token_spent", rule, f"the {code} token is spent")
+            self.refuse(run, ev, "token_spent", rule, pgettext("gm-rejection", "the %(building)s token is spent", building=code))
             return False
         closed = self.day_power_closed(st, ev)
         if closed is not None:
-            self.refuse(run, ev, closed, "VIL-A-21", "day powers are closed now")
+            self.refuse(run, ev, closed, "VIL-A-21", pgettext("gm-rejection", "day powers are closed now"))
             return False
         return True
 
     def living_other(self, st: GameState, ev: ActionEvent, run: RunContext, rule: str, target: str | None = None) -> bool:
         t = target or ev.target
         if not st.is_alive(t):
-            self.refuse(run, ev, "dead_target", rule, f"{t} is dead", target=t)
+            self.refuse(run, ev, "dead_target", rule, pgettext("gm-rejection", "%(player)s is dead", player=t), target=t)
             return False
         if t == ev.actor:
-            self.refuse(run, ev, "self_target", rule, "not on himself", target=t)
+            self.refuse(run, ev, "self_target", rule, pgettext("gm-rejection", "not on himself"), target=t)
             return False
         return True
 
@@ -58,28 +59,28 @@ class DayMixin:
     def on_silence(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         """VIL-B-SCHOOL: up to two living non-Vagabonds lose their vote for today's lynch; binding."""
         if not self.building_power(st, ev.actor, "school"):
-            self.refuse(run, ev, "no_power", "VIL-B-SCHOOL", f"{ev.actor} is not the Schoolmarm")
+            self.refuse(run, ev, "no_power", "VIL-B-SCHOOL", pgettext("gm-rejection", "%(actor)s is not the Schoolmarm", actor=ev.actor))
             return st
         lynch = st.x.lynch
         if st.phase is None or st.phase.kind != "day" or lynch is None or lynch.stage != "waiting":
-            self.refuse(run, ev, "late", "VIL-D-03", "silencing is allowed until the vote opens")
+            self.refuse(run, ev, "late", "VIL-D-03", pgettext("gm-rejection", "silencing is allowed until the vote opens"))
             return st
         good = []
         for t in ev.targets:
             if not self.living_other(st, ev, run, "VIL-B-SCHOOL", t):
                 continue
             if is_vagabond(st, t):
-                self.refuse(run, ev, "vagabond_immune", "VIL-B-VAGABOND", f"{t} is a Vagabond", target=t)
+                self.refuse(run, ev, "vagabond_immune", "VIL-B-VAGABOND", pgettext("gm-rejection", "%(player)s is a Vagabond", player=t), target=t)
                 continue
             if t in st.x.silenced or t in good:
                 continue
             if st.x.silenced_count + len(good) >= 2:
-                self.refuse(run, ev, "limit", "VIL-A-16", "two players at most", target=t)
+                self.refuse(run, ev, "limit", "VIL-A-16", pgettext("gm-rejection", "two players at most"), target=t)
                 continue
             good.append(t)
         if self.options.schoolmarm.exactly_two and (len(good) != 2 or st.x.silenced_count):  # VIL-A-16
             if good:
-                self.refuse(run, ev, "exactly_two", "VIL-A-16", "name exactly two players")
+                self.refuse(run, ev, "exactly_two", "VIL-A-16", pgettext("gm-rejection", "name exactly two players"))
             return st
         if not good:
             return st
@@ -101,7 +102,7 @@ class DayMixin:
         st = st.with_x(confessor_uses=st.x.confessor_uses + 1)
         return self.post(st, run, f"confess:{ev.actor}:{self.stamp(run)}", "day_power", blocking=True,
                          effects=(SetToken(b.id, "spent"),), facts=facts, private=(result,),
-                         summary=f"Confessor {ev.actor} looks at {ev.target}")
+                         summary=pgettext("gm-proposal", "Confessor %(actor)s looks at %(target)s", actor=ev.actor, target=ev.target))
 
     # ------------------------------------------------------------------ VIL-B-HOVEL Bonesetter
     def on_restore(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
@@ -116,7 +117,7 @@ class DayMixin:
         elif b is not None and b.code == TAVERN and b.token == "lost" and self.options.bonesetter.restores_tavern:
             new = "held"  # VIL-A-14
         if new is None:
-            self.refuse(run, ev, "no_spent_token", "VIL-A-14", f"{ev.target} has no spent building token")
+            self.refuse(run, ev, "no_spent_token", "VIL-A-14", pgettext("gm-rejection", "%(target)s has no spent building token", target=ev.target))
             if self.options.bonesetter.invalid_target == "wasted":
                 return self.post(st, run, f"restore:{ev.actor}:{self.stamp(run)}", "day_power", blocking=True,
                                  effects=(SetToken(mine.id, "spent"),),
@@ -127,7 +128,7 @@ class DayMixin:
                          effects=(SetToken(mine.id, "spent"), SetToken(b.id, new)),
                          facts=(Fact.of("bonesetter_restored", "VIL-B-HOVEL", bonesetter=ev.actor, target=ev.target,
                                         building=b.code, token=new),),
-                         summary=f"Bonesetter restores {b.id}")
+                         summary=pgettext("gm-proposal", "Bonesetter restores %(building)s", building=b.id))
 
     # ------------------------------------------------------------------ VIL-B-BARBER Barber
     def barber_wolf(self, card: str) -> bool:
@@ -138,7 +139,7 @@ class DayMixin:
                 not self.living_other(st, ev, run, "VIL-B-BARBER"):
             return st
         if is_vagabond(st, ev.target):
-            self.refuse(run, ev, "vagabond_immune", "VIL-B-VAGABOND", f"{ev.target} is a Vagabond")
+            self.refuse(run, ev, "vagabond_immune", "VIL-B-VAGABOND", pgettext("gm-rejection", "%(target)s is a Vagabond", target=ev.target))
             return st
         b = building_of(st, ev.actor)
         wolf = self.barber_wolf(st.role_of(ev.target))  # VIL-A-20
@@ -156,4 +157,4 @@ class DayMixin:
             deaths[ev.actor] = "barber_execution"
             facts.append(Fact.of("barber_executed", "VIL-B-BARBER", barber=ev.actor))
         return self.propose_deaths(st, run, f"barber:{ev.actor}:{self.stamp(run)}", deaths, facts=facts,
-                                   effects=effects, summary=f"Barber {ev.actor} kills {ev.target}")
+                                   effects=effects, summary=pgettext("gm-proposal", "Barber %(actor)s kills %(target)s", actor=ev.actor, target=ev.target))

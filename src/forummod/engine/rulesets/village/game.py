@@ -22,6 +22,7 @@ from forummod.engine.events import ActionEvent, Timer
 from forummod.engine.ruleset import GmNote, RoleSpec, Ruleset, RunContext, Setup, Timing
 from forummod.engine.types import Death, Fact, GameState, Phase
 from forummod.schema import Duration
+from forummod.i18n import pgettext
 
 from .buildings import BuildingsMixin
 from .cascade import CascadeMixin
@@ -309,13 +310,13 @@ class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, Sherif
 
     def _day_action_problem(self, st, ev, spec):
         if st.outcome is not None:
-            return ("game_over", None, "the game is over")
+            return ("game_over", None, pgettext("gm-rejection", "the game is over"))
         if ev.by_gm and ev.action in ("successor", "elect"):  # GM's choice (VIL-A-06, VIL-A-07)
             return None
         if not st.has_player(ev.actor):
-            return ("non_player", None, f"{ev.actor} is not a player")
+            return ("non_player", None, pgettext("gm-rejection", "%(actor)s is not a player", actor=ev.actor))
         if ev.action not in REACTIONS and not st.is_alive(ev.actor):
-            return ("dead_actor", None, f"{ev.actor} is dead")
+            return ("dead_actor", None, pgettext("gm-rejection", "%(actor)s is dead", actor=ev.actor))
         return self.action_target_problem(st, ev, spec)
 
     # ------------------------------------------------------------------ applying proposals
@@ -363,7 +364,7 @@ class Village(NightMixin, DawnMixin, VoteMixin, DayMixin, BuildingsMixin, Sherif
                               channel="gm", by_gm=True)
             return self.on_shoot(st, act, run)
         if ev.kind == "no_lynch" and st.x.lynch is not None and st.x.lynch.stage != "done":
-            run.note("override", "GM: no lynch today", source=ev.source)
+            run.note("override", pgettext("gm-note", "GM: no lynch today"), source=ev.source)
             return self.finish_no_lynch(st, run, "gm")
         return super().on_override(st, ev, run)
 

@@ -15,6 +15,7 @@ from typing import Any
 from forummod.engine.events import ActionEvent
 from forummod.engine.ruleset import RunContext
 from forummod.engine.types import Fact, GameState, Phase, PhaseId, SetRole
+from forummod.i18n import pgettext
 
 from .state import (
     Tonight, barkeeper_holding, building, building_by_code, building_of, faction_of_card, is_vagabond,
@@ -71,7 +72,7 @@ class NightMixin:
         else:
             st = st.with_x(thief_done=True)
         deadline = phase.actions_due_at()
-        return self.post(st, run, f"nightfall:{phase.name}", "nightfall", summary=f"night {n}",
+        return self.post(st, run, f"nightfall:{phase.name}", "nightfall", summary=pgettext("gm-proposal", "night %(n)s", n=n),
                          facts=(Fact.of("nightfall", "VIL-N-00", night=n,
                                         deadline=deadline.isoformat() if deadline else ""),),
                          private=private)
@@ -108,43 +109,43 @@ class NightMixin:
         n = night.number if night else 0
         a, t, x = ev.action, ev.target, st.x
         if self.powers_lost_for(st, ev.actor) and a not in ("kill", "ww_kill", "charm", "watch", "pack_submitter"):
-            return ("power_lost", "VIL-R-ELDER", "the villagers lost their powers when the Elder was killed")
+            return ("power_lost", "VIL-R-ELDER", pgettext("gm-rejection", "the villagers lost their powers when the Elder was killed"))
         for tgt in ev.targets:
             if a != "burn" and not st.is_alive(tgt):
-                return ("dead_target", None, f"{tgt} is dead")
+                return ("dead_target", None, pgettext("gm-rejection", "%(player)s is dead", player=tgt))
         check = getattr(self, f"_check_{a}", None)
         return check(st, ev, n) if check else None
 
     def _check_thief_take(self, st, ev, n):
         if n != 1:
-            return ("wrong_night", "VIL-N-01", "the Thief acts on Night 1 only")
+            return ("wrong_night", "VIL-N-01", pgettext("gm-rejection", "the Thief acts on Night 1 only"))
         card = ev.arg("card", "")
         if card not in ("1", "2")[: len(st.x.thief_cards)]:
-            return ("bad_card", "VIL-N-01", "name the first or the second card")
+            return ("bad_card", "VIL-N-01", pgettext("gm-rejection", "name the first or the second card"))
         return None
 
     def _check_thief_keep(self, st, ev, n):
         if n != 1:
-            return ("wrong_night", "VIL-N-01", "the Thief acts on Night 1 only")
+            return ("wrong_night", "VIL-N-01", pgettext("gm-rejection", "the Thief acts on Night 1 only"))
         if self.thief_must_swap(st):
-            return ("must_swap", "VIL-N-01", "both cards are werewolves, or keeping is not allowed")
+            return ("must_swap", "VIL-N-01", pgettext("gm-rejection", "both cards are werewolves, or keeping is not allowed"))
         return None
 
     def _check_link(self, st, ev, n):
         if n != 1:
-            return ("wrong_night", "VIL-N-02", "Cupid acts on Night 1 only")
+            return ("wrong_night", "VIL-N-02", pgettext("gm-rejection", "Cupid acts on Night 1 only"))
         if len(set(ev.targets)) != 2:
-            return ("target_count", "VIL-N-02", "name two different players")
+            return ("target_count", "VIL-N-02", pgettext("gm-rejection", "name two different players"))
         return None
 
     def _check_protect(self, st, ev, n):
         if self.options.guardian.first_night_only and n != 1:
-            return ("wrong_night", "VIL-A-02", "the Guardian acts on Night 1 only")
+            return ("wrong_night", "VIL-A-02", pgettext("gm-rejection", "the Guardian acts on Night 1 only"))
         last_n, last_t = st.x.guardian_last
         if last_n == n - 1 and last_t == ev.target:
-            return ("repeat_target", "VIL-N-04", "not the player protected last night")
+            return ("repeat_target", "VIL-N-04", pgettext("gm-rejection", "not the player protected last night"))
         if st.role_of(ev.target) == "little_girl" and self.options.guardian.little_girl == "forbidden":
-            return ("not_protectable", "VIL-A-59", "the Little Girl cannot be protected")
+            return ("not_protectable", "VIL-A-59", pgettext("gm-rejection", "the Little Girl cannot be protected"))
         return None
 
     def _check_check(self, st, ev, n):
@@ -153,9 +154,9 @@ class NightMixin:
     def _check_kill(self, st, ev, n):
         t = ev.target
         if st.role_of(t) in ("werewolf", "white_werewolf") and not self.options.wolves.can_target_wolves:
-            return ("pack_target", "VIL-A-42", "the pack cannot attack a pack member")
+            return ("pack_target", "VIL-A-42", pgettext("gm-rejection", "the pack cannot attack a pack member"))
         if barkeeper_holding(st, t):
-            return ("barkeeper_immune", "VIL-B-TAVERN", "the Barkeeper holds his token")
+            return ("barkeeper_immune", "VIL-B-TAVERN", pgettext("gm-rejection", "the Barkeeper holds his token"))
         return None
 
     def _check_pack_submitter(self, st, ev, n):
@@ -163,26 +164,26 @@ class NightMixin:
 
     def _check_ww_kill(self, st, ev, n):
         if not self.ww_night(n):
-            return ("wrong_night", "VIL-A-37", "not a night of the White Werewolf's solo kill")
+            return ("wrong_night", "VIL-A-37", pgettext("gm-rejection", "not a night of the White Werewolf's solo kill"))
         t = ev.target
         if t == ev.actor or t not in pack(st):
-            return ("not_pack_member", "VIL-N-09", "the White Werewolf kills another pack member")
+            return ("not_pack_member", "VIL-N-09", pgettext("gm-rejection", "the White Werewolf kills another pack member"))
         if barkeeper_holding(st, t) and self.options.barkeeper.immune_to_white_werewolf:
-            return ("barkeeper_immune", "VIL-A-26", "the Barkeeper holds his token")
+            return ("barkeeper_immune", "VIL-A-26", pgettext("gm-rejection", "the Barkeeper holds his token"))
         return None
 
     def _check_burn(self, st, ev, n):
         if st.x.pyro_used:
-            return ("power_used", "VIL-R-PYROMANIAC", "the Pyromaniac's power is one-time")
+            return ("power_used", "VIL-R-PYROMANIAC", pgettext("gm-rejection", "the Pyromaniac's power is one-time"))
         b = self.arson_target(st, ev)
         if b is None:
             if ev.target and st.is_alive(ev.target) and is_vagabond(st, ev.target):
-                return ("vagabond_immune", "VIL-B-VAGABOND", f"{ev.target} is a Vagabond and has no building")
-            return ("no_building", "VIL-N-10", "no such building")
+                return ("vagabond_immune", "VIL-B-VAGABOND", pgettext("gm-rejection", "%(target)s is a Vagabond and has no building", target=ev.target))
+            return ("no_building", "VIL-N-10", pgettext("gm-rejection", "no such building"))
         if b.destroyed:
-            return ("destroyed", "VIL-N-10", "that building has burned already")
+            return ("destroyed", "VIL-N-10", pgettext("gm-rejection", "that building has burned already"))
         if b.holder == ev.actor and not self.options.pyromaniac.allow_own_building:
-            return ("own_building", "VIL-A-25", "the Pyromaniac may not burn his own building")
+            return ("own_building", "VIL-A-25", pgettext("gm-rejection", "the Pyromaniac may not burn his own building"))
         return None
 
     def _check_heal(self, st, ev, n):
@@ -190,44 +191,44 @@ class NightMixin:
 
     def _check_poison(self, st, ev, n):
         if not st.x.poison_left:
-            return ("potion_used", "VIL-N-11", "the poison is used")
+            return ("potion_used", "VIL-N-11", pgettext("gm-rejection", "the poison is used"))
         if ev.target == ev.actor:
-            return ("self_target", "VIL-N-11", "the Witch cannot poison herself")
+            return ("self_target", "VIL-N-11", pgettext("gm-rejection", "the Witch cannot poison herself"))
         if n == 1 and not self.options.witch.poison_night1:
-            return ("wrong_night", "VIL-A-48", "no poison on Night 1")
+            return ("wrong_night", "VIL-A-48", pgettext("gm-rejection", "no poison on Night 1"))
         return None
 
     def _check_charm(self, st, ev, n):
         if len(set(ev.targets)) != len(ev.targets):
-            return ("target_count", "VIL-N-12", "name different players")
+            return ("target_count", "VIL-N-12", pgettext("gm-rejection", "name different players"))
         for t in ev.targets:
             if t == ev.actor:
-                return ("self_target", "VIL-N-12", "the Piper never charms himself")
+                return ("self_target", "VIL-N-12", pgettext("gm-rejection", "the Piper never charms himself"))
             if t in st.x.charmed:
-                return ("already_charmed", "VIL-N-12", f"{t} is already charmed")
+                return ("already_charmed", "VIL-N-12", pgettext("gm-rejection", "%(player)s is already charmed", player=t))
         return None
 
     def _check_poster(self, st, ev, n):
         t = ev.target
         if is_vagabond(st, t):
-            return ("vagabond_immune", "VIL-B-VAGABOND", f"{t} is a Vagabond")
+            return ("vagabond_immune", "VIL-B-VAGABOND", pgettext("gm-rejection", "%(player)s is a Vagabond", player=t))
         if t == ev.actor and not self.options.scandalmonger.allow_self:
-            return ("self_target", "VIL-A-40", "no poster on himself")
+            return ("self_target", "VIL-A-40", pgettext("gm-rejection", "no poster on himself"))
         if barkeeper_holding(st, t) and not self.options.scandalmonger.barkeeper_target:
-            return ("barkeeper_immune", "VIL-A-29", "no poster on the Barkeeper")
+            return ("barkeeper_immune", "VIL-A-29", pgettext("gm-rejection", "no poster on the Barkeeper"))
         return None
 
     def _check_spy(self, st, ev, n):
         mode = ev.arg("mode", "sleep")
         if mode not in ("small", "big", "sleep"):
-            return ("bad_mode", "VIL-N-07", "spy small, spy big or sleep")
+            return ("bad_mode", "VIL-N-07", pgettext("gm-rejection", "spy small, spy big or sleep"))
         if st.role_of(ev.actor) == "little_girl" and self.options.little_girl.mode != "risk":
-            return ("not_in_mode", "VIL-A-18", "the Little Girl gets the transcript; there is nothing to choose")
+            return ("not_in_mode", "VIL-A-18", pgettext("gm-rejection", "the Little Girl gets the transcript; there is nothing to choose"))
         return None
 
     def _check_watch(self, st, ev, n):
         if not (self.building_power(st, ev.actor, "bakery") and self.options.baker.opt_in):
-            return ("no_power", "VIL-N-08", "only the Baker, with opt-in glimpses, sends 'watch'")
+            return ("no_power", "VIL-N-08", pgettext("gm-rejection", "only the Baker, with opt-in glimpses, sends 'watch'"))
         return None
 
     # ------------------------------------------------------------------ helpers
@@ -277,12 +278,12 @@ class NightMixin:
             new = rng.choice(allowed)
         st = replace(st, actions=tuple(a for a in st.actions if a.action not in THIEF_VERBS))
         if new is None:
-            return self.post(st, run, f"thief:{phase_name}", "thief", summary="the Thief keeps his card",
+            return self.post(st, run, f"thief:{phase_name}", "thief", summary=pgettext("gm-proposal", "the Thief keeps his card"),
                              private=(self.tell(thief, "thief_new_role", "VIL-A-55", role="villager"),))
         rest = list(cards)
         rest.remove(new)
         st = st.with_x(thief_cards=(st.role_of(thief), *rest))
-        return self.post(st, run, f"thief:{phase_name}", "thief", blocking=True, summary=f"the Thief takes {new}",
+        return self.post(st, run, f"thief:{phase_name}", "thief", blocking=True, summary=pgettext("gm-proposal", "the Thief takes %(new)s", new=new),
                          effects=(SetRole(thief, new),),
                          private=(self.tell(thief, "thief_new_role", "VIL-N-01", role=new),))
 
@@ -327,7 +328,7 @@ class NightMixin:
         tn = replace(tn, called=tuple(sorted(set(called), key=order.index)), wave1_closed=True)
         st = st.with_x(tonight=tn)
         return self.post(st, run, f"wave1:{phase.name}", "night_info", private=private, blocking=True, phase=phase,
-                         summary=f"night {n}: wave 1 closed, victim {tn.victim or 'none'}")
+                         summary=pgettext("gm-proposal", "night %(n)s: wave 1 closed, victim %(victim)s", n=n, victim=tn.victim or pgettext("gm-proposal", "none")))
 
     def reading(self, st: GameState, target: str, mode: str) -> dict[str, Any]:
         card = st.role_of(target)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from forummod.engine.events import ActionEvent, Timer
 from forummod.engine.ruleset import RunContext
 from forummod.engine.types import Fact, GameState
+from forummod.i18n import pgettext
 
 from .effects import SetSheriff
 from .state import Election, farmers
@@ -59,15 +60,15 @@ class SheriffMixin:
     def on_elect(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         e = st.x.election
         if e is None or not e.open or ev.at >= e.until:
-            self.refuse(run, ev, "no_election", "VIL-D-02", "no election is open")
+            self.refuse(run, ev, "no_election", "VIL-D-02", pgettext("gm-rejection", "no election is open"))
             return st
         if ev.by_gm and e.round == 0:
             return self.finish_election(st, run, (ev.target,), "gm")
         if ev.actor not in self.electors(st):
-            self.refuse(run, ev, "not_farmer", "VIL-D-02", f"{ev.actor} may not vote in the election")
+            self.refuse(run, ev, "not_farmer", "VIL-D-02", pgettext("gm-rejection", "%(actor)s may not vote in the election", actor=ev.actor))
             return st
         if ev.target not in e.candidates or not st.is_alive(ev.target):
-            self.refuse(run, ev, "not_farmer", "VIL-D-02", f"{ev.target} is not a candidate")
+            self.refuse(run, ev, "not_farmer", "VIL-D-02", pgettext("gm-rejection", "%(target)s is not a candidate", target=ev.target))
             return st
         ballots = tuple(b for b in e.ballots if b[0] != ev.actor) + ((ev.actor, ev.target),)
         return st.with_x(election=replace(e, ballots=ballots))

@@ -16,6 +16,7 @@ from forummod.engine.events import ActionEvent, Timer, UnvoteEvent, VoteEvent
 from forummod.engine.ruleset import RunContext
 from forummod.engine.types import Fact, GameState, Phase, VoteRecord
 from forummod.model import NO_LYNCH
+from forummod.i18n import pgettext
 
 from .effects import RevealIdiot, SetPoster, SetToken
 from .state import Lynch, barkeeper_holding, building_of, is_vagabond
@@ -97,7 +98,7 @@ class VoteMixin:
             return self._barkeeper_pm_vote(st, ev, run)
         if not self.voting_open(st) or (lynch.closes is not None and ev.at >= lynch.closes):
             run.reject("vote", ev.voter, "vote_not_open", at=ev.at, source=ev.source, target=ev.target,
-                       rule="VIL-V-2", message="outside the vote window: ignored")
+                       rule="VIL-V-2", message=pgettext("gm-rejection", "outside the vote window: ignored"))
             return st
         if not st.has_player(ev.voter) or not st.is_alive(ev.voter):
             run.reject("vote", ev.voter, "dead_voter", at=ev.at, source=ev.source, target=ev.target, rule="VIL-V-1")
@@ -113,12 +114,12 @@ class VoteMixin:
             return st
         if ev.voter == lynch.barkeeper and lynch.bk_vote is not None and self.options.barkeeper.vote_locked:
             run.reject("vote", ev.voter, "vote_locked", at=ev.at, source=ev.source, target=ev.target,
-                       rule="VIL-V-3", message="the Barkeeper may not change his vote")
+                       rule="VIL-V-3", message=pgettext("gm-rejection", "the Barkeeper may not change his vote"))
             return st
         if not lynch.gate_open and ev.voter != lynch.barkeeper:  # VIL-V-3: void, told to post again
             st = self.set_lynch(st, void=lynch.void + ((ev.voter, ev.target),))
             run.reject("vote", ev.voter, "before_barkeeper", at=ev.at, source=ev.source, target=ev.target,
-                       rule="VIL-V-3", message="the Barkeeper votes first: post your vote again")
+                       rule="VIL-V-3", message=pgettext("gm-rejection", "the Barkeeper votes first: post your vote again"))
             return self.post(st, run, f"void:{ev.voter}:{self.stamp(run)}", "notice",
                              private=(self.tell(ev.voter, "vote_void", "VIL-V-3", target=ev.target),))
         st = self.place_vote(st, ev, run)
@@ -213,7 +214,7 @@ class VoteMixin:
         run.tallies.append(t)
         if not self.options.vote.allow_abstain:
             for name in t.not_voting:
-                run.note("warning", f"{name} has no valid vote at the close", rule="VIL-A-46")
+                run.note("warning", pgettext("gm-note", "%(player)s has no valid vote at the close", player=name), rule="VIL-A-46")
         cands = [c for c in t.candidates if c.total > 0]
         if not cands:
             return self.finish_no_lynch(st, run, "no_votes")
@@ -263,10 +264,10 @@ class VoteMixin:
     def on_sheriff_choice(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         lynch = st.x.lynch
         if lynch is None or lynch.stage != "sheriff" or ev.actor != st.x.sheriff:
-            self.refuse(run, ev, "no_window", "VIL-V-5", "no tie-break is asked of you")
+            self.refuse(run, ev, "no_window", "VIL-V-5", pgettext("gm-rejection", "no tie-break is asked of you"))
             return st
         if ev.target not in lynch.tied:
-            self.refuse(run, ev, "not_candidate", "VIL-V-5", f"{ev.target} is not among the tied")
+            self.refuse(run, ev, "not_candidate", "VIL-V-5", pgettext("gm-rejection", "%(target)s is not among the tied", target=ev.target))
             return st
         st = self.post(st, run, f"sheriff_chose:D{lynch.day}", "announce",
                        facts=(Fact.of("sheriff_choice", "VIL-V-5", sheriff=ev.actor, player=ev.target),))
@@ -289,7 +290,7 @@ class VoteMixin:
             facts.append(Fact.of("barkeeper_token_lost", "VIL-B-TAVERN", player=bk))
         st = self.set_lynch(st, designated=who, scapegoat=scapegoat)
         st = self.post(st, run, f"designate:D{lynch.day}:{lynch.round}", "designation", blocking=True,
-                       effects=effects, facts=facts, summary=f"{who} is designated")
+                       effects=effects, facts=facts, summary=pgettext("gm-proposal", "%(who)s is designated", who=who))
         lord = self.holder_of(st, "manor")
         b = building_of(st, lord) if lord else None
         if lord and b.token == "ready" and not self.powers_lost_for(st, lord, building_power=True):
@@ -303,7 +304,7 @@ class VoteMixin:
     def on_plead(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         lynch = st.x.lynch
         if lynch is None or lynch.stage != "lord" or ev.actor != lynch.designated:
-            self.refuse(run, ev, "no_window", "VIL-B-MANOR", "only the condemned pleads, in the pardon window")
+            self.refuse(run, ev, "no_window", "VIL-B-MANOR", pgettext("gm-rejection", "only the condemned pleads, in the pardon window"))
             return st
         st = self.set_lynch(st, pleaded=True)
         return self.post(st, run, f"plea:D{lynch.day}:{lynch.round}", "announce",
@@ -314,13 +315,13 @@ class VoteMixin:
         lynch = st.x.lynch
         b = building_of(st, ev.actor)
         if not self.building_power(st, ev.actor, "manor") or b.token != "ready":
-            self.refuse(run, ev, "no_power", "VIL-B-MANOR", "only the Lord with his token pardons")
+            self.refuse(run, ev, "no_power", "VIL-B-MANOR", pgettext("gm-rejection", "only the Lord with his token pardons"))
             return st
         if lynch is None or lynch.stage != "lord" or ev.target != lynch.designated:
-            self.refuse(run, ev, "no_window", "VIL-V-6", "nobody designated is waiting for a pardon")
+            self.refuse(run, ev, "no_window", "VIL-V-6", pgettext("gm-rejection", "nobody designated is waiting for a pardon"))
             return st
         if self.options.lord.requires_plea and not lynch.pleaded and ev.target != ev.actor:  # VIL-A-30
-            self.refuse(run, ev, "no_plea", "VIL-A-30", f"{ev.target} has not pleaded")
+            self.refuse(run, ev, "no_plea", "VIL-A-30", pgettext("gm-rejection", "%(target)s has not pleaded", target=ev.target))
             return st
         effects = [SetToken(b.id, "spent")]
         facts = [Fact.of("pardoned", "VIL-B-MANOR", player=ev.target, lord=ev.actor)]
@@ -329,11 +330,11 @@ class VoteMixin:
             effects += self.end_of_procedure_effects(st)
             facts.append(Fact.of("no_lynch", "VIL-A-31", reason="pardon"))
             st = self.post(st, run, f"lynch:D{lynch.day}", "lynch", blocking=True, effects=effects, facts=facts,
-                           summary=f"{ev.target} pardoned; no lynch today")
+                           summary=pgettext("gm-proposal", "%(target)s pardoned; no lynch today", target=ev.target))
             return self.procedure_over(st, run)
         st = self.set_lynch(st, excluded=lynch.excluded + (ev.target,), designated=None, tied=(), revote_between=())
         st = self.post(st, run, f"pardon:D{lynch.day}:{lynch.round}", "pardon", blocking=True, effects=effects,
-                       facts=facts, summary=f"{ev.target} pardoned; the vote is held again")
+                       facts=facts, summary=pgettext("gm-proposal", "%(target)s pardoned; the vote is held again", target=ev.target))
         closes = self.after(run, self.options.time.revote_window)
         st = self.open_round(st, run, closes, round_=lynch.round + 1)
         run.timer(closes, "revote_close", st.phase.name if st.phase else "", day=lynch.day, round=lynch.round + 1)
@@ -365,14 +366,14 @@ class VoteMixin:
             effects.append(RevealIdiot(who))
             facts.append(Fact.of("idiot_revealed", "VIL-R-IDIOT", player=who, role="idiot"))
             st = self.post(st, run, f"lynch:D{lynch.day}", "lynch", blocking=True, effects=effects, facts=facts,
-                           summary=f"{who} is the Village Idiot and survives")
+                           summary=pgettext("gm-proposal", "%(who)s is the Village Idiot and survives", who=who))
             return self.procedure_over(st, run)
         st = self.set_lynch(st, stage="done", outcome="lynched")
         reveal = self.options.announce.reveal_cards
         kill_effects, death_facts = self.death_effects(st, self.with_grief(st, {who: "lynch"}))
         facts = [Fact.of("lynched", "VIL-D-07", player=who, scapegoat=lynch.scapegoat)] + facts + death_facts
         st = self.post(st, run, f"lynch:D{lynch.day}", "lynch", blocking=True,
-                       effects=tuple(kill_effects) + tuple(effects), facts=facts, summary=f"lynch {who}")
+                       effects=tuple(kill_effects) + tuple(effects), facts=facts, summary=pgettext("gm-proposal", "lynch %(who)s", who=who))
         return self.procedure_over(st, run)
 
     def finish_no_lynch(self, st: GameState, run: RunContext, reason: str) -> GameState:
@@ -380,7 +381,7 @@ class VoteMixin:
         st = self.set_lynch(st, stage="done", outcome="no_lynch")
         st = self.post(st, run, f"lynch:D{lynch.day}", "lynch", blocking=True,
                        effects=self.end_of_procedure_effects(st),
-                       facts=(Fact.of("no_lynch", "VIL-D-05", reason=reason),), summary="no lynch")
+                       facts=(Fact.of("no_lynch", "VIL-D-05", reason=reason),), summary=pgettext("gm-proposal", "no lynch"))
         return self.procedure_over(st, run)
 
     def procedure_over(self, st: GameState, run: RunContext) -> GameState:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from forummod.engine.types import Fact, Kill, PrivateResult, SetStatus
+from forummod.i18n import join_names, pgettext
 
 CONVERTED = "converted"  # WH-S3 обращён
 PRAYED = "prayed"  # WH-S3 отмолен
@@ -110,11 +111,11 @@ def _kill(w: _Work) -> None:
     if best >= 2 and len(top) == 1:
         w.victim = top[0]
     elif len(set(inp.coven) & inp.living) == 1:
-        w.note("WH-K3", "a lone witch cannot kill")
+        w.note("WH-K3", pgettext("gm-note", "a lone witch cannot kill"))
     elif best >= 2:
-        w.note("WH-K2", f"the witches' choices split evenly ({', '.join(sorted(top))}): nobody dies (D7)")
+        w.note("WH-K2", pgettext("gm-note", "the witches' choices split evenly (%(names)s): nobody dies (D7)", names=join_names(sorted(top))))
     else:
-        w.note("WH-K1", "no player was named by two witches: nobody dies")
+        w.note("WH-K1", pgettext("gm-note", "no player was named by two witches: nobody dies"))
 
 
 def _recruit(w: _Work) -> None:
@@ -129,7 +130,7 @@ def _recruit(w: _Work) -> None:
     else:
         w.recruitment = R_PASSED  # WH-C2; D19: nothing sent counts as a pass
         if inp.recruit_missing:
-            w.note("D19", f"{inp.holder} sent no recruitment: counted as a pass")
+            w.note("D19", pgettext("gm-note", "%(holder)s sent no recruitment: counted as a pass", holder=inp.holder))
 
 
 def _inquisitor(w: _Work) -> None:
@@ -137,7 +138,7 @@ def _inquisitor(w: _Work) -> None:
     inp = w.inp
     if inp.inquisitor_action is None:
         if inp.inquisitor is not None:
-            w.note("D6", f"{inp.inquisitor} sent no action: a prayer on nobody")
+            w.note("D6", pgettext("gm-note", "%(inquisitor)s sent no action: a prayer on nobody", inquisitor=inp.inquisitor))
         return
     t = inp.inquisitor_target
     if inp.inquisitor_action == "fire":
@@ -145,7 +146,7 @@ def _inquisitor(w: _Work) -> None:
         return
     w.pray = t
     if t in inp.coven:
-        w.note("WH-I3", f"prayer on {t}, a witch: nothing happens")  # WH-X24
+        w.note("WH-I3", pgettext("gm-note", "prayer on %(player)s, a witch: nothing happens", player=t))  # WH-X24
     else:
         w.new_prayed = t
 
@@ -175,7 +176,7 @@ def _resolve(w: _Work) -> None:
             w.recruitment, w.converted = R_CONVERTED, t  # WH-C4, WH-C10
     fire = w.fire
     if fire is not None and _holy_fire_blocked(w):
-        w.note("WH-I7", f"holy fire cannot kill {fire}, the last witch facing the Inquisitor")
+        w.note("WH-I7", pgettext("gm-note", "holy fire cannot kill %(fire)s, the last witch facing the Inquisitor", fire=fire))
         fire = None
     heal = inp.heal
     coven = w.coven_now
@@ -183,7 +184,7 @@ def _resolve(w: _Work) -> None:
         if fire in coven:
             w.deaths.append((fire, "holy_fire"))  # WH-I5, WH-H3: no heal saves a witch
             if heal == fire:
-                w.note("WH-H3", f"the heal on {fire} fails against holy fire")
+                w.note("WH-H3", pgettext("gm-note", "the heal on %(fire)s fails against holy fire", fire=fire))
         elif heal == fire:
             w.saved_from.append("holy_fire")  # WH-H2
         else:

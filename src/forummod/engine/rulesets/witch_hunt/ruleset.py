@@ -33,6 +33,7 @@ from forummod.engine.ruleset import GmNote, Requirement, RoleSpec, Ruleset, RunC
 from forummod.engine.types import Fact, GameState, Kill, Outcome, Phase, PhaseId, Proposal
 from forummod.errors import ConfigError
 from forummod.schema import load
+from forummod.i18n import code_text, join_names, pgettext, phase_label
 
 EPS = timedelta(microseconds=1)  # D20 option: serve the deadline instant itself
 WITCH_VERBS = ("kill", "recruit", "pass")
@@ -215,7 +216,7 @@ class WitchHunt(Ruleset):
         st = self._announce_setup(st, run)
         if phase.kind == "night" and self._trial_open(st):
             day = st.phase.name if st.phase else ""
-            run.note("waiting", f"{phase.name} starts when the trial of {day} ends", rule="D11")
+            run.note("waiting", pgettext("gm-note", "%(phase)s starts when the trial of %(day)s ends", phase=phase_label(phase.name), day=phase_label(day)), rule="D11")
             return st.with_x(held=phase)
         st = super().on_phase_start(st, phase, run)
         if phase.kind == "day":
@@ -227,10 +228,10 @@ class WitchHunt(Ruleset):
         if x.announced:
             return st
         if x.dealt:
-            run.note("draw", f"roles dealt from the options' counts with seed {st.seed}", rule="WH-S1")
+            run.note("draw", pgettext("gm-note", "roles dealt from the options' counts with seed %(seed)s", seed=st.seed), rule="WH-S1")
         if x.first_recruiter:
             how = f"drawn with seed {st.seed}" if x.first_drawn else "from the config"
-            run.note("draw", f"first recruiter: {x.first_recruiter} ({how}); order {', '.join(x.order)}",
+            run.note("draw", pgettext("gm-note", "first recruiter: %(player)s (%(how)s); order %(names)s", player=x.first_recruiter, how=how, names=join_names(x.order)),
                      rule="WH-C1")
         return st.with_x(announced=True)
 
@@ -280,7 +281,7 @@ class WitchHunt(Ruleset):
         prop = Proposal(key=f"lynch:{day.name}", kind="lynch", phase=day.name,
                         created_at=run.current_at or day.start,
                         facts=(Fact.of("no_lynch", v.rule, reason=v.reason, candidates=v.players),),
-                        summary=f"nobody executed ({v.reason})")
+                        summary=pgettext("gm-proposal", "nobody executed (%(reason)s)", reason=v.reason))
         run.note("proposal", prop.summary, rule=v.rule)
         return st.put_proposal(prop)
 
@@ -292,7 +293,7 @@ class WitchHunt(Ruleset):
             effects=tuple(Kill(n, "lynch", reveal=True, rule=v.rule) for n in names),
             facts=tuple(Fact.of("lynched", "WH-C11" if self.is_converted(st, n) else "WH-D6", player=n,
                                 role=st.role_of(n), converted=self.is_converted(st, n)) for n in names),
-            summary="execute " + " and ".join(names) + f" ({v.reason})")
+            summary=pgettext("gm-proposal", "execute %(names)s (%(reason)s)", names=join_names(names), reason=code_text(v.reason)))
         run.note("proposal", prop.summary, rule=v.rule)
         return st.put_proposal(prop)
 
@@ -301,7 +302,7 @@ class WitchHunt(Ruleset):
         key = f"revote:{day.name}" if rnd == 2 else f"revote:{day.name}:r{rnd}"
         prop = Proposal(key=key, kind="revote", phase=day.name, created_at=run.current_at or day.start,
                         facts=(Fact.of("revote", v.rule, candidates=v.players, round=rnd, reason=v.reason),),
-                        summary=f"revote among {', '.join(v.players)}",
+                        summary=pgettext("gm-proposal", "revote among %(names)s", names=join_names(v.players)),
                         data=(("candidates", v.players), ("round", rnd)))
         run.note("proposal", prop.summary, rule=v.rule)
         return st.put_proposal(prop).with_x(revote=Revote(day.name, v.players, rnd))
@@ -332,7 +333,7 @@ class WitchHunt(Ruleset):
         st = st.with_x(revote=Revote(day.name, cands, rnd, start, end, open=True))
         self._revote_timer(st, run)
         run.facts.append((day.name, Fact.of("revote_open", "D11", candidates=cands, round=rnd, until=end.isoformat())))
-        run.note("revote", f"round {rnd} of {day.name} among {', '.join(cands)} until {end.isoformat()}", rule="WH-D2")
+        run.note("revote", pgettext("gm-note", "round %(round)s of %(phase)s among %(names)s until %(time)s", round=rnd, phase=phase_label(day.name), names=join_names(cands), time=end.isoformat()), rule="WH-D2")
         return st
 
     def _revote_timer(self, st: GameState, run: RunContext) -> None:
@@ -352,7 +353,7 @@ class WitchHunt(Ruleset):
 
     def on_proposal_rejected(self, st: GameState, prop: Proposal, run: RunContext) -> GameState:
         if prop.kind == "revote":
-            run.note("revote", f"the GM refused {prop.key}: nobody is executed unless the GM says so", rule="WH-D2")
+            run.note("revote", pgettext("gm-note", "the GM refused %(key)s: nobody is executed unless the GM says so", key=prop.key), rule="WH-D2")
             return self._release(st.with_x(revote=None), run)
         return st
 
@@ -367,12 +368,12 @@ class WitchHunt(Ruleset):
         except ValueError:
             until = None
         if rv is None or not rv.open or until is None or until.tzinfo is None:
-            run.note("override", f"GM revote_deadline ignored: no open revote or no valid time ({ev.note!r})",
+            run.note("override", pgettext("gm-note", "GM revote_deadline ignored: no open revote or no valid time (%(note)r)", note=ev.note),
                      source=ev.source)
             return st
         st = st.with_x(revote=replace(rv, end=until))
         self._revote_timer(st, run)
-        run.note("override", f"GM: the revote of {rv.day} now closes at {until.isoformat()}", source=ev.source,
+        run.note("override", pgettext("gm-note", "GM: the revote of %(day)s now closes at %(time)s", day=phase_label(rv.day), time=until.isoformat()), source=ev.source,
                  rule="D11")
         return st
 
@@ -438,35 +439,34 @@ class WitchHunt(Ruleset):
         self-target rules the GM may override."""
         a, actor, t, gm = ev.action, ev.actor, ev.target, ev.by_gm
         if t is not None and not st.is_alive(t):
-            return ("dead_target", "D19", f"{t} is dead")
+            return ("dead_target", "D19", pgettext("gm-rejection", "%(player)s is dead", player=t))
         if a in ("heal", "check") and self.is_converted(st, actor):
-            return ("converted", "WH-C5", f"{actor} was converted and has lost the night ability")
+            return ("converted", "WH-C5", pgettext("gm-rejection", "%(actor)s was converted and has lost the night ability", actor=actor))
         if a == "heal" and t == actor and not gm:
-            return ("self_target", "WH-H1", "the Herbalist cannot heal herself")
+            return ("self_target", "WH-H1", pgettext("gm-rejection", "the Herbalist cannot heal herself"))
         if a in ("pray", "fire") and t == actor and not gm:
-            return ("self_target", "D19", "the Inquisitor cannot target himself")
+            return ("self_target", "D19", pgettext("gm-rejection", "the Inquisitor cannot target himself"))
         if a == "check" and t == actor and not gm:
-            return ("self_target", "D19", "the Gossip cannot check himself")
+            return ("self_target", "D19", pgettext("gm-rejection", "the Gossip cannot check himself"))
         if a == "check" and self.options.gossip_target == "random" and not gm:
-            return ("random_target", "D16", "the GM draws the Gossip's target")
+            return ("random_target", "D16", pgettext("gm-rejection", "the GM draws the Gossip's target"))
         if a == "kill" and t is not None and self.in_coven(st, t) and not gm:
-            return ("witch_target", "D19", f"{t} is a witch: victims are chosen among the innocents (WH-K1)")
+            return ("witch_target", "D19", pgettext("gm-rejection", "%(player)s is a witch: victims are chosen among the innocents (WH-K1)", player=t))
         if a in ("recruit", "pass"):
             if st.x.blocked == night:
-                return ("recruitment_blocked", "WH-C8", "no recruitment the night after a conversion")
+                return ("recruitment_blocked", "WH-C8", pgettext("gm-rejection", "no recruitment the night after a conversion"))
             if a == "recruit" and t is not None and self.in_coven(st, t):
-                return ("witch_target", "D19", f"{t} is already a witch")
+                return ("witch_target", "D19", pgettext("gm-rejection", "%(player)s is already a witch", player=t))
             if check_holder:
                 holder = self.holder_for(st, night)
                 if actor != holder:
-                    return ("not_holder", "WH-C1", f"{holder or 'nobody'} holds the recruitment right tonight")
+                    return ("not_holder", "WH-C1", pgettext("gm-rejection", "%(holder)s holds the recruitment right tonight", holder=holder or pgettext("gm-rejection", "nobody")))
         return None
 
     def queue_action(self, st: GameState, ev: ActionEvent, night: PhaseId | None, run: RunContext) -> GameState:
         st = super().queue_action(st, ev, night, run)
         if ev.action == "pass" and str(night) == st.x.compulsory:  # WH-C3, D19: flag it now
-            run.note("warning", f"{ev.actor} passes on {night}, a compulsory recruitment night: "
-                                "it resolves as a pass unless the GM enters a target", source=ev.source, rule="WH-C3")
+            run.note("warning", pgettext("gm-note", "%(actor)s passes on %(night)s, a compulsory recruitment night: it resolves as a pass unless the GM enters a target", actor=ev.actor, night=phase_label(night)), source=ev.source, rule="WH-C3")
         return st
 
     def required_actions(self, st: GameState, phase: Phase) -> tuple[Requirement, ...]:
@@ -479,14 +479,12 @@ class WitchHunt(Ruleset):
         for inq in st.holders("inquisitor"):
             if not any(a.actor == inq and a.action in ("pray", "fire") for a in acts):
                 out.append(Requirement(inq, ("pray", "fire"), "WH-I2",
-                                       f"{inq} (Inquisitor) has sent no prayer or holy fire for {phase.name}; "
-                                       "without one it counts as a prayer on nobody (D6)"))
+                                       pgettext("gm-finding", "%(player)s (Inquisitor) has sent no prayer or holy fire for %(phase)s; without one it counts as a prayer on nobody (D6)", player=inq, phase=phase_label(phase.name))))
         if st.x.compulsory == phase.name:
             holder = self.holder_for(st, phase.name)
             if holder is not None and not any(a.actor == holder and a.action == "recruit" for a in acts):
                 out.append(Requirement(holder, ("recruit",), "WH-C3",
-                                       f"{holder} must recruit on {phase.name} after last night's pass; "
-                                       "a pass or silence resolves as a pass unless the GM enters a target (D19)"))
+                                       pgettext("gm-finding", "%(holder)s must recruit on %(phase)s after last night's pass; a pass or silence resolves as a pass unless the GM enters a target (D19)", holder=holder, phase=phase_label(phase.name))))
         return tuple(out)
 
     # ------------------------------------------------------------------ night resolution
@@ -503,8 +501,7 @@ class WitchHunt(Ruleset):
             # the revote reaches the night's deadline: close it, resolve the night after the trial
             now = run.current_at or phase.start
             if x.revote.end is not None and x.revote.end > now:
-                run.note("warning", f"the revote of {x.revote.day} is cut short at the deadline of {phase.name}; "
-                                    "pin the night's start or move the revote deadline", rule="D11")
+                run.note("warning", pgettext("gm-note", "the revote of %(day)s is cut short at the deadline of %(phase)s; pin the night's start or move the revote deadline", day=phase_label(x.revote.day), phase=phase_label(phase.name)), rule="D11")
             st = self._close_revote(st, run)
             run.timer(run.current_at or phase.start, "wh_night", phase.name)
             return st
@@ -516,14 +513,13 @@ class WitchHunt(Ruleset):
         for rule, text in out.notes:
             run.note("night", text, rule=rule)
         if x.compulsory == phase.name and out.recruitment == nightmod.R_PASSED:
-            run.note("warning", f"{inp.holder} did not recruit on a compulsory night: resolved as a pass; "
-                                "the next night is compulsory again", rule="D19")
+            run.note("warning", pgettext("gm-note", "%(holder)s did not recruit on a compulsory night: resolved as a pass; the next night is compulsory again", holder=inp.holder), rule="D19")
         prop = Proposal(key=f"night:{phase.name}", kind="night", phase=phase.name,
                         created_at=run.current_at or phase.start, effects=out.effects, facts=out.facts,
                         private=out.private, summary=out.summary,
                         data=(("holder", out.holder or ""), ("recruitment", out.recruitment),
                               ("converted", out.converted or "")))
-        run.note("proposal", f"night {phase.name}: {out.summary}")
+        run.note("proposal", pgettext("gm-note", "night %(phase)s: %(summary)s", phase=phase_label(phase.name), summary=out.summary))
         return st.put_proposal(prop)
 
     def _valid_at_dawn(self, st: GameState, acts: tuple[ActionEvent, ...], night: str,
@@ -546,7 +542,7 @@ class WitchHunt(Ruleset):
             if problem is not None:
                 code, rule, msg = problem
                 run.reject(a.action, a.actor, code, source=a.source, target=a.target,
-                           rule=rule or (spec.rule if spec else None), message=msg + " (at resolution)", public=False)
+                           rule=rule or (spec.rule if spec else None), message=pgettext("gm-rejection", "%(message)s (at resolution)", message=msg), public=False)
                 continue
             out.append(a)
         return out
@@ -571,7 +567,7 @@ class WitchHunt(Ruleset):
             if cands:
                 rng, st = self.rng(st, f"gossip:{night}")
                 gossip, gossip_target = gossips[0], rng.choice(cands)
-                run.note("draw", f"the Gossip's target on {night}: {gossip_target} (seed {st.seed})", rule="D16")
+                run.note("draw", pgettext("gm-note", "the Gossip's target on %(night)s: %(target)s (seed %(seed)s)", night=phase_label(night), target=gossip_target, seed=st.seed), rule="D16")
         inp = nightmod.NightInput(
             night=night,
             roles={p.name: p.role for p in st.players},
@@ -623,7 +619,7 @@ class WitchHunt(Ruleset):
         )
         nxt_holder = self.holder_for(st, nxt)
         if st.x.compulsory == nxt:
-            run.note("warning", f"{nxt}: recruitment is compulsory for {nxt_holder or 'nobody'}", rule="WH-C3")
+            run.note("warning", pgettext("gm-note", "%(phase)s: recruitment is compulsory for %(holder)s", phase=phase_label(nxt), holder=nxt_holder or pgettext("gm-note", "nobody")), rule="WH-C3")
         return st
 
     def rename_player(self, st: GameState, old: str, new: str) -> GameState:
