@@ -510,14 +510,18 @@ class _Driver:
             ph = getattr(ev, "phase", "")
             label = ph.name if isinstance(ph, Phase) else str(ph or "")
             self.run.note("waiting", pgettext("gm-note", "%(what)s waits for the GM to decide %(keys)s",
-                                              what=_boundary_text(ev, label),
+                                              what=boundary_text(ev, label),
                                               keys=names or pgettext("gm-note", "earlier proposals")))
             return st
         return self._resolve(st, ev)
 
 
-def _boundary_text(ev: Event, phase: str) -> str:
-    """What a deferred event is, as the GM reads it ("the end of D2"), never its class name."""
+def boundary_text(ev: Event, phase: str | None = None) -> str:
+    """What a deferred event is, as the GM reads it ("the end of D2"), never its class name;
+    `phase` defaults to the event's own phase."""
+    if phase is None:
+        ph = getattr(ev, "phase", "")
+        phase = ph.name if isinstance(ph, Phase) else str(ph or "")
     label = phase_label(phase)
     if isinstance(ev, PhaseStart):
         return pgettext("gm-note", "the start of %(phase)s", phase=label)

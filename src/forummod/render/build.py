@@ -12,7 +12,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from forummod.engine.core import boundary_text
 from forummod.engine.types import Candidate, Fact, Kill, Phase, Tally, VoteRecord
+from forummod.i18n import gm_language
 from forummod.model import NO_LYNCH, UnvoteIntent, VoteIntent
 from forummod.render.escape import Safe
 from forummod.render.models import (
@@ -402,8 +404,8 @@ def build_warnings(gv: GameView, pb: Phrasebook) -> WarningsPost:
                         approve=f"forummod gm --game {gv.game_id} approve {p.key}",
                         reject=f"forummod gm --game {gv.game_id} reject {p.key}")
         for p in st.pending())
-    waiting = tuple(f"{type(e).__name__} {getattr(getattr(e, 'phase', None), 'name', '')}".strip()
-                    for e in gv.run.waiting)
+    with gm_language(pb.lang):  # the draft's language, as the GM notes of the run
+        waiting = tuple(boundary_text(e) for e in gv.run.waiting)
     total = len(findings) + len(issues) + len(rejections) + len(pending)
     return WarningsPost(head=head(gv, pb, st.phase.name if st.phase else ""), findings=findings, issues=issues,
                         rejections=rejections, pending=pending, waiting=waiting, total=pb.number(total),
