@@ -360,6 +360,7 @@ class InboxSpec:
     page_recipients: tuple[Extractor, ...] = ()
     message_url: str = ""  # template with {id} when rows carry no link
     marks_read: str = ""  # what reading does to unread state on this engine (documentation)
+    next: tuple[Extractor, ...] = ()  # href of the inbox's next page (else `inbox_pages.generic_next`)
 
 
 @dataclass(frozen=True)
@@ -637,6 +638,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
             page_recipients=_extractors(inbox, "recipients", f"{where}: inbox"),
             message_url=inbox.get("message_url", ""),
             marks_read=inbox.get("marks_read", ""),
+            next=_extractors(inbox, "next", f"{where}: inbox"),
         ),
         reply=_write_spec(data.get("reply", {}), f"{where}: reply"),
         pm=_write_spec(data.get("pm", {}), f"{where}: pm"),
