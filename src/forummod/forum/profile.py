@@ -439,6 +439,7 @@ class Profile:
     markup: str = ""  # what the forum renders: "bbcode" or "markdown" ("" = unknown)
     max_post_chars: int = 0  # the engine's default post length limit (0 = none known)
     max_pm_chars: int = 0  # the same for a private message
+    marker_form: str = ""  # how a publication marker is written here ({marker}); "" = the markup's default
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def match_thread(self, url: str) -> re.Match[str] | None:
@@ -451,7 +452,7 @@ class Profile:
 
 _TOP_KEYS = {"name", "title", "adapter", "example_urls", "urls", "detect", "dates", "thread", "post",
              "body", "pagination", "login", "inbox", "verified", "hook", "reply", "pm",
-             "markup", "max_post_chars", "max_pm_chars"}
+             "markup", "max_post_chars", "max_pm_chars", "marker_form"}
 PROFILE_MARKUPS = ("bbcode", "markdown")
 
 
@@ -585,6 +586,14 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             raise ConfigError(f"{where}: {key}", "a number of characters (0 = no limit known)")
         limits[key] = v
+    marker_form = data.get("marker_form", "")
+    if marker_form:
+        from forummod.render.marker import check_form
+
+        try:
+            check_form(str(marker_form))
+        except ValueError as e:
+            raise ConfigError(f"{where}: marker_form", f"{e}, e.g. \"[size=1]{{marker}}[/size]\"") from None
     post_fields = dict(data.get("post", {}))
     if "posts" in thread:
         post_fields["container"] = thread["posts"]
@@ -644,6 +653,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
         pm=_write_spec(data.get("pm", {}), f"{where}: pm"),
         verified=data.get("verified", ""),
         markup=markup,
+        marker_form=str(marker_form),
         **limits,
         raw=data,
     )
