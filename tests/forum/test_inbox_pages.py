@@ -163,3 +163,38 @@ def test_the_real_engine_profiles_name_their_inbox_pager():
     profs = profiles(None)
     assert all(profs[e].inbox.next for e in ("phpbb", "mybb", "smf", "flaskbb", "spirit"))
     assert re.search("next_page", profs["smf"].inbox.next[0].source)
+
+
+@responses.activate
+def test_discourse_pages_its_private_message_list_by_more_topics_url_and_stops_at_known_topics(monkeypatch):
+    from forummod.forum.registry import make_adapter
+
+    monkeypatch.setenv("FM_TEST_KEY", "k3y-abcdef")
+    site = SiteConfig(engine="discourse", base_url="https://d.test", username="gm", api_key_env="FM_TEST_KEY",
+                      request_interval=0.0, retries=0)
+    ad = make_adapter("d", site, http=HttpClient.from_site("d", site))
+
+    def topic(tid: int) -> dict:
+        return {"id": tid, "highest_post_number": 1, "last_posted_at": f"2026-11-{tid:02d}T10:00:00Z"}
+
+    def post(tid: int) -> dict:
+        return {"post_stream": {"posts": [{"id": 100 + tid, "post_number": 1, "username": f"p{tid}",
+                                           "created_at": f"2026-11-{tid:02d}T10:00:00Z", "cooked": f"<p>n{tid}</p>",
+                                           "post_type": 1}]},
+                "details": {"allowed_users": [{"username": "gm"}, {"username": f"p{tid}"}]}, "title": f"T{tid}"}
+
+    inbox = "https://d.test/topics/private-messages/gm.json"
+    responses.get(inbox, match=[responses.matchers.query_string_matcher("")],
+                  json={"topic_list": {"topics": [topic(4), topic(3)], "more_topics_url": "/topics/private-messages/gm?page=1"}})
+    responses.get(inbox, match=[responses.matchers.query_string_matcher("page=1")],
+                  json={"topic_list": {"topics": [topic(2), topic(1)], "more_topics_url": "/topics/private-messages/gm?page=1"}})
+    responses.get("https://d.test/topics/private-messages-sent/gm.json", json={"topic_list": {"topics": []}})
+    for tid in range(1, 5):
+        responses.get(f"https://d.test/t/{tid}.json", json=post(tid))
+    got = ad.poll_inbox(None)
+    assert sorted(m.message_id for m in got.messages) == ["101", "102", "103", "104"] and not got.issues
+    lists = [c.request.url for c in responses.calls if "/topics/" in c.request.url]
+    assert lists == [inbox, inbox + "?page=1", "https://d.test/topics/private-messages-sent/gm.json"]  # page 1 once
+    calls = len(responses.calls)
+    again = ad.poll_inbox(got.cursor)
+    assert again.messages == () and len(responses.calls) - calls == 2  # page 0 of each list, all known
