@@ -198,3 +198,20 @@ def test_discourse_pages_its_private_message_list_by_more_topics_url_and_stops_a
     calls = len(responses.calls)
     again = ad.poll_inbox(got.cursor)
     assert again.messages == () and len(responses.calls) - calls == 2  # page 0 of each list, all known
+
+
+@pytest.mark.parametrize("engine, rel", [
+    ("phpbb", "local-engines/phpbb-pm-inbox.html"), ("mybb", "local-engines/mybb-pm-inbox.html"),
+    ("smf", "local-engines/smf-pm-inbox.html"), ("smf", "local-engines/smf-pm-inbox-default-display.html"),
+    ("flaskbb", "local-engines/flaskbb-pm-inbox.html"), ("spirit", "local-engines/spirit-pm-inbox.html"),
+    ("discuz", "local-engines/discuz-pm-inbox.html"), ("vbulletin", "vbulletin/somethingawful-private-list.html"),
+])
+def test_saved_one_page_inboxes_have_no_next_page(engine, rel, corpus_dir):
+    """The saved real inbox pages (each holds a single page, its pager included on SMF, FlaskBB,
+    phpBB and Spirit) give no next page: the walk reads them in one request."""
+    from forummod.forum.registry import profiles
+
+    path = corpus_dir / rel
+    if not path.exists():
+        pytest.skip(f"{rel} missing")
+    assert inbox_next_url(profiles(None)[engine], path.read_text(errors="replace"), "http://127.0.0.1:1/inbox") is None
