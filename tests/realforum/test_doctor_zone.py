@@ -16,6 +16,7 @@ pytestmark = pytest.mark.realforum
 def _zone(desk: GMDesk) -> tuple[int, dict]:
     res = desk.cli("doctor", "--json")
     (zone,) = [c for c in res.json()["checks"] if c["check"] == "zone"]
+    print(desk.forum.engine, zone)  # shown with -s: what the GM reads
     return res.rc, zone
 
 
