@@ -68,8 +68,11 @@ class SiteConfig:
     messages_file: Path | None = setting(None, "engine 'archive': JSONL file of private messages to the GM")
     max_post_chars: int = setting(0, "longest post this forum accepts, in characters; 0 = the engine profile's default (longer drafts are split into parts)")
     max_pm_chars: int = setting(0, "longest private message this forum accepts; 0 = the engine profile's default")
+    inbox_max_pages: int = setting(20, "most inbox pages one poll reads (a loop guard; a poll that reaches it says so and the next poll reads on)")
 
     def __post_init__(self) -> None:
+        if self.inbox_max_pages < 1:
+            raise ValueError("inbox_max_pages must be at least 1")
         if self.max_post_chars < 0 or self.max_pm_chars < 0:
             raise ValueError("max_post_chars and max_pm_chars must not be negative (0 = the engine's default)")
         if self.request_interval < 0 or self.timeout <= 0 or self.retries < 0 or self.hourly_budget < 0:

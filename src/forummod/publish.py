@@ -104,7 +104,10 @@ def outgoing(ws: Any, draft: Any, marker: str | None) -> Outgoing:
     if draft.kind in GM_KINDS or draft.target == "gm":
         raise UsageError(f"draft {draft.id} ({draft.kind}) is the GM's own notes; it is never posted")
     game = ws.cfg.game(draft.game)
-    body = embed_marker(draft.body, marker, draft.markup) if marker and game.publish.marker else draft.body
+    from forummod.publish_parts import marker_form_for
+
+    form = marker_form_for(ws, draft) if marker and game.publish.marker else ""
+    body = embed_marker(draft.body, marker, draft.markup, form) if marker and game.publish.marker else draft.body
     if draft.target.startswith("pm:"):
         prefix = game.publish.pm_subject_prefix
         subject = f"{prefix} {draft.title}".strip() if prefix else draft.title

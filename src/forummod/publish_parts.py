@@ -64,6 +64,18 @@ def limit_for(ws: Any, draft: Any) -> int:
     return prof.max_pm_chars if pm else prof.max_post_chars
 
 
+def marker_form_for(ws: Any, draft: Any) -> str:
+    """The engine profile's marker form (issue 15: invisible on that engine) when the draft is in
+    the engine's markup; "" (the markup's default form) otherwise or when the profile has none."""
+    from forummod.forum.registry import profiles
+
+    site = ws.cfg.site_of(draft.game)
+    prof = profiles(ws.cfg.workspace.adapters_dir).get(site.engine)
+    if prof is None or not prof.marker_form or prof.markup != draft.markup:
+        return ""
+    return prof.marker_form
+
+
 def _bb_depth(text: str) -> int:
     """Open BBCode tag pairs left at the end of `text` (`[*]` has no closing tag)."""
     depth = 0
@@ -99,10 +111,10 @@ def sections(body: str, markup: str) -> list[str]:
     return out
 
 
-def split_body(body: str, markup: str, limit: int, *, marker: bool = True) -> Split:
-    """`body` as it fits under `limit` (marker and part header included); PostTooLong names
-    the section that cannot fit."""
-    room = len(embed_marker("", "fm-" + "0" * _MARKER_ROOM, markup)) if marker else 0
+def split_body(body: str, markup: str, limit: int, *, marker: bool = True, form: str = "") -> Split:
+    """`body` as it fits under `limit` (marker in `form` and part header included); PostTooLong
+    names the section that cannot fit."""
+    room = len(embed_marker("", "fm-" + "0" * _MARKER_ROOM, markup, form)) if marker else 0
     if not limit or len(body) + room <= limit:
         return Split(limit, (body,))
     budget = limit - room - HEADER_ROOM
@@ -123,7 +135,8 @@ def split_body(body: str, markup: str, limit: int, *, marker: bool = True) -> Sp
 def plan(ws: Any, draft: Any) -> Split:
     """How `draft` will be published (for `drafts`, `publish --dry-run` and `publish`)."""
     game = ws.cfg.game(draft.game)
-    return split_body(draft.body, draft.markup, limit_for(ws, draft), marker=game.publish.marker)
+    return split_body(draft.body, draft.markup, limit_for(ws, draft), marker=game.publish.marker,
+                      form=marker_form_for(ws, draft))
 
 
 def describe(ws: Any, draft: Any) -> str:
@@ -187,7 +200,7 @@ def publish_split(ws: Any, draft: Any, pub: Any, adapter: Any, split: Split, bas
                                    f"'forummod publish {draft.id} --resend' if you are sure it is not there")
         state["sending"][k] = {"at": ws.clock().isoformat()}
         save()
-        body = embed_marker(text, marker, draft.markup) if game.publish.marker else text
+        body = embed_marker(text, marker, draft.markup, marker_form_for(ws, draft)) if game.publish.marker else text
         try:
             if pm:
                 prefix = game.publish.pm_subject_prefix

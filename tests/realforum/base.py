@@ -240,6 +240,14 @@ class RealForum:
         as a session timeout or a logout elsewhere does."""
         raise NotImplementedError
 
+    #: PMs (or conversations) an inbox page lists, as seeded; `shrink_inbox_pages` changes it
+    inbox_per_page: ClassVar[int] = 10
+
+    def shrink_inbox_pages(self, n: int) -> int:
+        """List `n` PMs an inbox page where the engine has a setting for it (restarting the
+        server; a reset undoes it); returns the page size in force, `n` or the seeded one."""
+        return self.inbox_per_page
+
     # ------------------------------------------------------------------ cache keys
 
     def install_key(self) -> str:

@@ -76,13 +76,18 @@ class MyBBForum(PhpForum):
                               lambda m: f"{m.group(1)}'{state / 'data' / DB}'", cfg.read_text()))
         url = f"http://127.0.0.1:{port}"
         settings = www / "inc" / "settings.php"
-        settings.write_text(re.sub(r'(\$settings\[\'bburl\'\] = )"[^"]*"', lambda m: f'{m.group(1)}"{url}"',
-                                   settings.read_text()))
         import sqlite3
         con = sqlite3.connect(state / "data" / DB)
         with con:
             con.execute("UPDATE mybb_settings SET value = ? WHERE name = 'bburl'", (url,))
+            # MyBB reads its settings from inc/settings.php, a copy of the table: a test that changed
+            # the table (shrink_inbox_pages) and a reset that restored it both hold from here on
+            per_page = con.execute("SELECT value FROM mybb_settings WHERE name = 'threadsperpage'").fetchone()
         con.close()
+        text = re.sub(r'(\$settings\[\'bburl\'\] = )"[^"]*"', lambda m: f'{m.group(1)}"{url}"', settings.read_text())
+        if per_page:
+            text = re.sub(r'(\$settings\[\'threadsperpage\'\] = )"[^"]*"', lambda m: f'{m.group(1)}"{per_page[0]}"', text)
+        settings.write_text(text)
 
     # ------------------------------------------------------------------ URLs
 
@@ -154,6 +159,13 @@ class MyBBForum(PhpForum):
     # ------------------------------------------------------------------ database
 
     can_expire_sessions = True
+
+    inbox_per_page = 20  # threadsperpage of the seed: MyBB's private.php lists PMs by it
+
+    def shrink_inbox_pages(self, n: int) -> int:
+        self.execute("UPDATE mybb_settings SET value = ? WHERE name = 'threadsperpage'", (str(n),))
+        self.restart()  # point_at_run writes the database's value into inc/settings.php
+        return n
 
     def expire_sessions(self, name: str) -> None:
         """A new login key (the `mybbuser` cookie is uid_loginkey) and no session rows."""

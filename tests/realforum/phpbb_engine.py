@@ -200,6 +200,14 @@ class PhpBBForum(PhpForum):
         """A message page shows the PM thread's history: every message of the conversation."""
         return list(range(len(self.script.conversation(key).messages)))
 
+    inbox_per_page = 25  # topics_per_page of the seed: phpBB lists PMs by it
+
+    def shrink_inbox_pages(self, n: int) -> int:
+        """phpBB's PM list follows `topics_per_page`; the restart drops the cached config."""
+        self.execute("UPDATE phpbb_config SET config_value = ? WHERE config_name = 'topics_per_page'", (str(n),))
+        self.restart()
+        return n
+
     def expire_sessions(self, name: str) -> None:
         """No session rows and no "remember me" keys: every cookie of `name` is a guest's."""
         uid = self.account(name).id

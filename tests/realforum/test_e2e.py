@@ -531,10 +531,6 @@ def test_poll_while_the_server_is_stopped_fails_cleanly_and_the_next_poll_recove
     the forum is back, one poll fetches what was missed and the store and the tally equal
     those of a clean run from scratch."""
     forum, desk = fresh_forum, work_desk
-    if forum.engine == "smf":  # a known gap, kept visible: it must fail until the adapter pages its inbox
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "forummod reads only the first page of an inbox: SMF lists the seed's 10 PMs a page, and the "
-            "from-scratch poll after 12 PMs misses the two oldest (inbox pagination is not built yet)")))
     forum.reply("Aldo", "Torno stasera, ora non posso leggere tutto.")
     forum.send_pm("Ugo", forum.gm.name, "Domanda", "A che ora si chiude il rogo domani?")  # a new conversation
     forum.reply_pm("Lia", forum.pm_id("lia", user="Lia"), "Postino: consegno a Ugo")  # and a known one

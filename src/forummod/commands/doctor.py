@@ -3,7 +3,9 @@
 Checks, in order: the config loads; no placeholder of the starter config is left; each forum's
 host answers (one try, a short timeout, one line: no retries, no traceback); each secret the
 config names is set (by its variable name, with the command to set it); the thread address
-has the engine's shape; the login works; the store belongs to this config's games. Exit 0 when
+has the engine's shape; the login works; the zone the forum shows its times in agrees with
+`sites.x.timezone` (stated on the page, or inferred from a post of the last hour against the
+server's clock; else "cannot tell"); the store belongs to this config's games. Exit 0 when
 all is well, 1 when something needs fixing, 2 when the config does not load.
 """
 
@@ -27,7 +29,7 @@ _RESERVED_HOST = re.compile(r"(?:^|\.)(?:example\.(?:org|com|net)|example|invali
 
 @dataclass(frozen=True)
 class Finding:
-    check: str  # placeholder, host, secret, thread, login, store
+    check: str  # placeholder, host, secret, thread, login, zone, store
     ok: bool
     message: str
     where: str = ""  # key path or file:line
@@ -56,6 +58,9 @@ def run(args) -> int:
         if not args.offline and (reach is None or reach.ok) and (secret is None or secret.ok) and site.username:
             found.append(login_finding(cfg, name, site))
     found.extend(thread_findings(cfg))
+    if not args.offline:
+        reachable = {f.where for f in found if f.check in ("host", "login") and not f.ok}
+        found.extend(zone_findings(cfg, skip_sites={w.split(".")[1] for w in reachable if w.startswith("sites.")}))
     found.append(store_finding(cfg, adopt=getattr(args, "adopt", False)))
     problems = [f for f in found if not f.ok]
     if args.json:
@@ -180,6 +185,85 @@ def thread_findings(cfg) -> list[Finding]:
             out.append(Finding("thread", True, f"{gid} {ref.role} thread: id {tid}"))
     scratch.close()
     return out
+
+
+def zone_findings(cfg, *, skip_sites: set[str] = frozenset()) -> list[Finding]:
+    """Each game thread's last page, read as `poll` reads it: does the forum's zone agree with
+    `sites.x.timezone`? (issue 16: a wrong zone must never pass silently.) The zone the page
+    states wins; else the newest post, when less than an hour old, against the HTTP Date of the
+    fetch; else "cannot tell", with the key to set. Two or three requests per game."""
+    from forummod.errors import ForummodError
+    from forummod.logsafe import redact
+    from forummod.service import make_site_adapter, utcnow
+    from forummod.store import Store
+
+    out = []
+    scratch = Store(":memory:")
+    try:
+        for gid, game in cfg.games.items():
+            site = cfg.sites[game.site]
+            if site.engine in ("archive", "auto") or game.site in skip_sites:
+                continue
+            where = f"sites.{game.site}.timezone"
+            try:
+                adapter = make_site_adapter(game.site, replace(site, retries=0, timeout=min(site.timeout, PROBE_TIMEOUT)),
+                                            cfg, scratch, utcnow)
+                if not hasattr(adapter, "parse_page"):  # JSON engines (Discourse) give times in UTC
+                    continue
+                out.append(_zone_of_thread(adapter, gid, game, site, where))
+            except ForummodError as e:
+                out.append(Finding("zone", False, f"{gid}: cannot read the thread to check the zone: {redact(str(e))}",
+                                   where))
+            except Exception as e:  # a network error that is no ForumError: one line, not a traceback
+                out.append(Finding("zone", False, f"{gid}: cannot read the thread to check the zone: "
+                                   f"{type(e).__name__}: {redact(str(e))}", where))
+    finally:
+        scratch.close()
+    return out
+
+
+def _zone_of_thread(adapter, gid: str, game, site, where: str) -> Finding:
+    from datetime import timezone
+
+    from forummod.forum.base import ThreadRef
+    from forummod.forum.html_engine import first_page_url, parse_html, read_pagination
+    from forummod.forum.html_write import page_url
+    from forummod.forum.page_locale import check_zone, same_offset, stated_zone
+
+    first = first_page_url(adapter.profile, adapter.thread_url(ThreadRef(game.thread, "game")))
+    f = adapter._get_remembering_date(first)
+    info = read_pagination(adapter.profile, parse_html(f.text), f.url)
+    if info.last and info.last > (info.current or 1):
+        last = info.links.get(info.last) or page_url(adapter.profile, first, info.last, info.per_page)
+        if last:
+            f = adapter._get_remembering_date(last)
+    key = f"set {where} to the zone your forum account shows times in"
+    zone, said = stated_zone(f.text)
+    now = adapter.now()
+    if zone is not None:
+        if same_offset(zone, site.tz, now):
+            return Finding("zone", True, f"{gid}: the forum states its times are {said}, as {where} = {site.timezone!r}")
+        hint = f" (e.g. {where} = \"{said}\")" if "/" in said else ""
+        return Finding("zone", False, f"{gid}: the forum states its times are {said}, but {where} is "
+                       f"{site.timezone!r}: {key}{hint}", where)
+    page = adapter.parse_page(f.text, f.url)
+    dated = [p for p in page.posts if not p.date_guessed]
+    http_date = getattr(adapter, "_http_date", None)
+    if not dated or http_date is None:
+        return Finding("zone", True, f"{gid}: cannot tell the forum's zone (the page states none and gives no "
+                       f"dated post or server clock); make sure {where} = {site.timezone!r} is the zone your "
+                       "forum account shows")
+    newest = max(p.created_at for p in dated)
+    shown = newest.astimezone(adapter.tz).replace(tzinfo=timezone.utc)  # the wall time the page printed
+    check = check_zone(shown, http_date, adapter.tz, site.timezone)
+    if check.verdict == "consistent":
+        return Finding("zone", True, f"{gid}: the newest post ({shown:%H:%M}) agrees with {where} = "
+                       f"{site.timezone!r} and the server's clock ({http_date:%H:%M} UTC)")
+    if check.verdict == "wrong":
+        return Finding("zone", False, f"{gid}: {check.message}", where)
+    return Finding("zone", True, f"{gid}: cannot tell the forum's zone (the page states none and its newest post "
+                   f"is more than an hour old); make sure {where} = {site.timezone!r} is the zone your forum "
+                   "account shows")
 
 
 def store_finding(cfg, *, adopt: bool) -> Finding:

@@ -37,7 +37,7 @@ from forummod.forum.login import read_secret
 from forummod.forum.poller import content_hash
 from forummod.forum.write import PublishUncertain, flood_gate, has_marker, site_key
 from forummod.logsafe import register_secret
-from forummod.model import Cursor, PageRef, Published, RawMessage, RawPost
+from forummod.model import Cursor, Issue, PageRef, Published, RawMessage, RawPost
 
 CHUNK = 20
 FIND_POSTS = 40  # last posts of a topic searched by find_published
@@ -224,19 +224,39 @@ class DiscourseAdapter:
         seen = dict(cursor.extra) if cursor else {}
         new_seen = dict(seen)
         messages: list[RawMessage] = []
+        issues: list[Issue] = []
+        cap = max(1, getattr(self.site, "inbox_max_pages", 20))
         for box in ("", "-sent"):
-            data, _ = self._json(f"/topics/private-messages{box}/{self.site.username}.json")
-            for t in data.get("topic_list", {}).get("topics", []):
-                key = f"topic:{t['id']}"
-                version = f"{t.get('highest_post_number')}|{t.get('last_posted_at') or t.get('bumped_at')}"
-                if seen.get(key) == version:
-                    continue
-                new_seen[key] = version
-                topic, _ = self._json(f"/t/{t['id']}.json")
-                messages.extend(m for m in messages_from_topic(self.profile, topic, base_url=self.base, tz=self.tz)
-                                if m.message_id not in known_ids)
+            # the list pages on (`more_topics_url`, newest activity first) up to the first page of
+            # known topics; a visited set and sites.x.inbox_max_pages keep it from looping
+            url: str | None = f"/topics/private-messages{box}/{self.site.username}.json"
+            visited: set[str] = set()
+            while url is not None:
+                if len(visited) >= cap:
+                    issues.append(Issue("inbox_pages_capped", f"{self.site_name}: the private messages{box} list has "
+                                        f"more than {cap} pages of new topics; read {cap} this poll (raise "
+                                        f"sites.{self.site_name}.inbox_max_pages to read more at once)",
+                                        severity="warning", details=url))
+                    break
+                visited.add(url)
+                data, _ = self._json(url)
+                fresh = 0
+                for t in data.get("topic_list", {}).get("topics", []):
+                    key = f"topic:{t['id']}"
+                    version = f"{t.get('highest_post_number')}|{t.get('last_posted_at') or t.get('bumped_at')}"
+                    if seen.get(key) == version:
+                        continue
+                    fresh += 1
+                    new_seen[key] = version
+                    topic, _ = self._json(f"/t/{t['id']}.json")
+                    messages.extend(m for m in messages_from_topic(self.profile, topic, base_url=self.base, tz=self.tz)
+                                    if m.message_id not in known_ids)
+                more = data.get("topic_list", {}).get("more_topics_url")
+                url = _json_list_url(more) if more and fresh else None
+                if url in visited:
+                    url = None
         uniq = {m.message_id: m for m in messages}
-        return InboxPoll(messages=tuple(uniq.values()),
+        return InboxPoll(messages=tuple(uniq.values()), issues=tuple(issues),
                          cursor=Cursor(stream="inbox", extra=tuple(sorted(new_seen.items())),
                                        last_post_id=next(reversed(uniq), None) if uniq else (cursor.last_post_id if cursor else None)),
                          requests=self.http.stats.requests - before[0], bytes=self.http.stats.bytes - before[1])
@@ -374,3 +394,10 @@ def private_topics(data: Mapping[str, Any]) -> list[dict]:
     return out
 
 
+def _json_list_url(more: str) -> str:
+    """Discourse's `more_topics_url` ("/topics/private-messages/gm?page=1") as its JSON URL."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(more)
+    path = parts.path if parts.path.endswith(".json") else parts.path + ".json"
+    return urlunsplit(("", "", path, parts.query, ""))

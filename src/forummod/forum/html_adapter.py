@@ -14,7 +14,7 @@ from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 from forummod.config import SiteConfig
-from forummod.errors import LoginFailed, LoginRequired, UsageError
+from forummod.errors import ForumError, LoginFailed, LoginRequired, UsageError
 from forummod.forum.base import InboxPoll, Progress, ThreadPoll, ThreadRef
 from forummod.forum.cookies import CookieStore
 from forummod.forum.html_write import FormWriter
@@ -29,6 +29,7 @@ from forummod.forum.html_engine import (
     thread_id_of,
 )
 from forummod.forum.http import Fetched, HttpClient
+from forummod.forum.inbox_pages import inbox_next_url
 from forummod.forum.login import login_with_form, read_secret
 from forummod.forum.poller import Sink, poll_pages
 from forummod.forum.page_locale import check_zone, stated_zone
@@ -44,6 +45,9 @@ def drop_session_ids(html: str) -> str:
     """The page with session ids cut out of its links: a post quoting another links it, and
     the post's stored HTML must not change (nor carry a secret) from one session to the next."""
     return _LINK_SESSION.sub(lambda m: "?" if m.group(1) == "?" else "", html)
+
+
+_RESUME_KEY = "resume"  # inbox cursor: the page a capped or interrupted walk reads on from
 
 
 class HtmlAdapter(FormWriter):
@@ -170,36 +174,84 @@ class HtmlAdapter(FormWriter):
 
     def poll_inbox(self, cursor: Cursor | None, known_ids: frozenset[str] = frozenset()) -> InboxPoll:
         """New private messages. Rows whose version (last activity) did not change since the
-        cursor are not opened again, so known conversations cost nothing."""
+        cursor are not opened again, so known conversations cost nothing.
+
+        The inbox is read page by page (`inbox_pages.inbox_next_url`), newest first, up to the
+        first page whose rows are all known: a quiet poll costs one request, a first poll
+        after many PMs reads every page. A visited set and `sites.x.inbox_max_pages` keep a
+        pager that loops from looping; a poll that stops at the cap (or on a network fault
+        after page 1) keeps what it read, says so, and the next poll reads on from there."""
         spec = self.profile.inbox
         if not spec.url:
             raise UsageError(f"{self.engine}: the profile has no inbox page")
         before = (self.http.stats.requests, self.http.stats.bytes)
         seen = dict(cursor.extra) if cursor else {}
-        page = self._get(spec.url)
-        if is_login_page(self.profile, page.url, page.text):
-            self.login()
-            page = self._get(spec.url)
-        rows = parse_inbox(self.profile, page.text, url=page.url, tz=self.tz, now=self.now())
+        resume = seen.pop(_RESUME_KEY, "")
         messages: list[RawMessage] = []
+        issues: list[Issue] = []
         new_seen = dict(seen)
+        handled: set[str] = set()
+        visited: set[str] = set()
+        cap = max(1, getattr(self.site, "inbox_max_pages", 20))
         # A row's id is a message id only where message pages carry no ids of their own (one
         # message per row, e.g. phpBB); otherwise it is a conversation id (FlaskBB, Spirit),
         # another numbering that can equal a stored message's id and must not hide a new PM.
         rows_are_messages = not spec.page.id
-        for row in rows:
-            key = f"row:{row.id}"
-            if (rows_are_messages and row.id in known_ids) or (row.version and seen.get(key) == row.version):
-                new_seen[key] = row.version
-                continue
-            for msg in self.read_message(row):
-                if msg.message_id not in known_ids:
-                    messages.append(msg)
-            new_seen[key] = row.version
-        new_cursor = Cursor(stream="inbox", last_page=1, pages_total=1,
+        url: str | None = spec.url
+        pages = 0
+        left_at = ""  # where the next poll reads on (cap reached, or a fault after page 1)
+        while url is not None:
+            if pages >= cap:
+                left_at = url
+                issues.append(Issue("inbox_pages_capped", f"{self.site_name}: the inbox has more than {cap} pages "
+                                    f"of new messages; read {cap} this poll, the next poll reads on (raise "
+                                    f"sites.{self.site_name}.inbox_max_pages to read more at once)",
+                                    severity="warning", details=url))
+                break
+            try:
+                reading_first = pages == 0
+                page = self._get(url)
+                if is_login_page(self.profile, page.url, page.text):
+                    self.login()
+                    page = self._get(url)
+                visited.update((url, page.url))
+                pages += 1
+                rows = parse_inbox(self.profile, page.text, url=page.url, tz=self.tz, now=self.now())
+                fresh = 0
+                for row in rows:
+                    key = f"row:{row.id}"
+                    if key in handled:  # the list moved under us (a PM arrived): the same row again
+                        continue
+                    handled.add(key)
+                    if (rows_are_messages and row.id in known_ids) or (row.version and seen.get(key) == row.version):
+                        new_seen[key] = row.version
+                        continue
+                    fresh += 1
+                    for msg in self.read_message(row):
+                        if msg.message_id not in known_ids:
+                            messages.append(msg)
+                    new_seen[key] = row.version
+            except ForumError as e:
+                if reading_first:  # nothing read yet worth keeping: the poll fails as a whole
+                    raise
+                left_at = url
+                issues.append(Issue("inbox_interrupted", f"{self.site_name}: reading the inbox stopped at {url} "
+                                    f"({e}); the next poll reads on", severity="warning", details=url))
+                break
+            nxt = inbox_next_url(self.profile, page.text, page.url) if rows else None
+            if nxt in visited:
+                nxt = None
+            if fresh == 0 or nxt is None:  # every row of this page is stored: older pages are too
+                nxt = None
+                if resume and resume not in visited:  # the rest of a walk the last poll left
+                    nxt, resume = resume, ""
+            url = nxt
+        if left_at:
+            new_seen[_RESUME_KEY] = left_at
+        new_cursor = Cursor(stream="inbox", last_page=pages, pages_total=None if left_at else pages,
                             last_post_id=messages[-1].message_id if messages else (cursor.last_post_id if cursor else None),
                             extra=tuple(sorted(new_seen.items())))
-        return InboxPoll(messages=tuple(messages), cursor=new_cursor,
+        return InboxPoll(messages=tuple(messages), cursor=new_cursor, issues=tuple(issues),
                          requests=self.http.stats.requests - before[0], bytes=self.http.stats.bytes - before[1])
 
     def read_message(self, row: InboxRow) -> list[RawMessage]:

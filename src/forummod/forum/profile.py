@@ -360,6 +360,7 @@ class InboxSpec:
     page_recipients: tuple[Extractor, ...] = ()
     message_url: str = ""  # template with {id} when rows carry no link
     marks_read: str = ""  # what reading does to unread state on this engine (documentation)
+    next: tuple[Extractor, ...] = ()  # href of the inbox's next page (else `inbox_pages.generic_next`)
 
 
 @dataclass(frozen=True)
@@ -438,6 +439,7 @@ class Profile:
     markup: str = ""  # what the forum renders: "bbcode" or "markdown" ("" = unknown)
     max_post_chars: int = 0  # the engine's default post length limit (0 = none known)
     max_pm_chars: int = 0  # the same for a private message
+    marker_form: str = ""  # how a publication marker is written here ({marker}); "" = the markup's default
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def match_thread(self, url: str) -> re.Match[str] | None:
@@ -450,7 +452,7 @@ class Profile:
 
 _TOP_KEYS = {"name", "title", "adapter", "example_urls", "urls", "detect", "dates", "thread", "post",
              "body", "pagination", "login", "inbox", "verified", "hook", "reply", "pm",
-             "markup", "max_post_chars", "max_pm_chars"}
+             "markup", "max_post_chars", "max_pm_chars", "marker_form"}
 PROFILE_MARKUPS = ("bbcode", "markdown")
 
 
@@ -584,6 +586,14 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             raise ConfigError(f"{where}: {key}", "a number of characters (0 = no limit known)")
         limits[key] = v
+    marker_form = data.get("marker_form", "")
+    if marker_form:
+        from forummod.render.marker import check_form
+
+        try:
+            check_form(str(marker_form))
+        except ValueError as e:
+            raise ConfigError(f"{where}: marker_form", f"{e}, e.g. \"[size=1]{{marker}}[/size]\"") from None
     post_fields = dict(data.get("post", {}))
     if "posts" in thread:
         post_fields["container"] = thread["posts"]
@@ -637,11 +647,13 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
             page_recipients=_extractors(inbox, "recipients", f"{where}: inbox"),
             message_url=inbox.get("message_url", ""),
             marks_read=inbox.get("marks_read", ""),
+            next=_extractors(inbox, "next", f"{where}: inbox"),
         ),
         reply=_write_spec(data.get("reply", {}), f"{where}: reply"),
         pm=_write_spec(data.get("pm", {}), f"{where}: pm"),
         verified=data.get("verified", ""),
         markup=markup,
+        marker_form=str(marker_form),
         **limits,
         raw=data,
     )
