@@ -65,7 +65,7 @@ def draft_now(ws: Any, game_id: str, kind: str, *, analysis: Any = None, finding
     gv = game_view(analysis, tuple(findings))
     out = []
     for d in plan_kind(gv, pb, kind, phase=phase, player=player, public=public):
-        body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir)
+        body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir, small_form=s.small_form)
         did = None
         if store and public:  # the GM view of a vote count is printed, never stored
             did = _upsert(ws, game_id, d, body, s, input_marks(analysis))
@@ -110,7 +110,7 @@ def store_drafts(ws: Any, game_id: str, planned: Sequence[PlannedDraft], s: Draf
         if d.kind in ONE_SHOT and any(r.status == "published" or r.status == "discarded" for r in closed):
             continue
         try:
-            body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir)
+            body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir, small_form=s.small_form)
         except TemplateFailure as e:
             if failures is None:
                 raise

@@ -25,12 +25,25 @@ class DraftSettings:
     markup: str
     ruleset: str
     user_dir: Path | None
+    small_form: str = ""  # the engine's small print ({text}) when the game writes its markup
 
 
 def draft_settings(ws: Any, game_id: str, ruleset: Any) -> DraftSettings:
     game = ws.cfg.game(game_id)
     return DraftSettings(lang=game.language or ruleset.language, markup=game.markup, ruleset=game.ruleset,
-                         user_dir=ws.cfg.workspace.templates_dir)
+                         user_dir=ws.cfg.workspace.templates_dir, small_form=small_form_for(ws, game_id, game.markup))
+
+
+def small_form_for(ws: Any, game_id: str, markup: str) -> str:
+    """The engine profile's form of small print (`[size=85]` is 85% on phpBB but 50 pt on MyBB and
+    no size at all on SMF 2.1) when the game writes the engine's markup; "" = the markup's default."""
+    from forummod.forum.registry import profiles
+
+    site = ws.cfg.site_of(game_id)
+    prof = profiles(ws.cfg.workspace.adapters_dir).get(site.engine)
+    if prof is None or prof.markup != markup:
+        return ""
+    return prof.small_form
 
 
 def input_marks(analysis: Any) -> tuple[int | None, int | None]:
@@ -54,7 +67,9 @@ def rerender(ws: Any, draft: Any, analysis: Any) -> Fresh:
         planned = ()
     for d in planned:
         if (d.kind, d.phase, d.slot) == (draft.kind, draft.phase, draft.slot):
-            body = render_post(d.kind, d.post, draft.markup or s.markup, draft.lang or s.lang, s.user_dir)
+            markup = draft.markup or s.markup
+            body = render_post(d.kind, d.post, markup, draft.lang or s.lang, s.user_dir,
+                               small_form=s.small_form if markup == s.markup else "")
             return Fresh(d.title, body, Source(d.phase, last_post, last_event, content_key(d.title, body)))
     return Fresh(None, None, Source(draft.phase, last_post, last_event, ""))
 

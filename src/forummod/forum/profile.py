@@ -440,6 +440,7 @@ class Profile:
     max_post_chars: int = 0  # the engine's default post length limit (0 = none known)
     max_pm_chars: int = 0  # the same for a private message
     marker_form: str = ""  # how a publication marker is written here ({marker}); "" = the markup's default
+    small_form: str = ""  # how small print is written here ({text}); "" = the markup's default
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def match_thread(self, url: str) -> re.Match[str] | None:
@@ -452,7 +453,7 @@ class Profile:
 
 _TOP_KEYS = {"name", "title", "adapter", "example_urls", "urls", "detect", "dates", "thread", "post",
              "body", "pagination", "login", "inbox", "verified", "hook", "reply", "pm",
-             "markup", "max_post_chars", "max_pm_chars", "marker_form"}
+             "markup", "max_post_chars", "max_pm_chars", "marker_form", "small_form"}
 PROFILE_MARKUPS = ("bbcode", "markdown")
 
 
@@ -594,6 +595,9 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
             check_form(str(marker_form))
         except ValueError as e:
             raise ConfigError(f"{where}: marker_form", f"{e}, e.g. \"[size=1]{{marker}}[/size]\"") from None
+    small_form = str(data.get("small_form", ""))
+    if small_form and small_form.count("{text}") != 1:
+        raise ConfigError(f"{where}: small_form", 'a form with {text} once, e.g. "[size=85]{text}[/size]"')
     post_fields = dict(data.get("post", {}))
     if "posts" in thread:
         post_fields["container"] = thread["posts"]
@@ -654,6 +658,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
         verified=data.get("verified", ""),
         markup=markup,
         marker_form=str(marker_form),
+        small_form=small_form,
         **limits,
         raw=data,
     )

@@ -28,9 +28,11 @@ from forummod.resources import search_path
 MARKUPS = ("bbcode", "markdown")
 
 
-def render_post(kind: str, post: Any, markup: str, lang: str, user_dir: Path | None = None) -> str:
-    """The text of one post: `post` (a view model of `kind`) through its template."""
-    return render_template(kind, markup, lang, post, user_dir)
+def render_post(kind: str, post: Any, markup: str, lang: str, user_dir: Path | None = None, *,
+                small_form: str = "") -> str:
+    """The text of one post: `post` (a view model of `kind`) through its template; `small_form`
+    is the engine's small print (`{text}`), "" the markup's default."""
+    return render_template(kind, markup, lang, post, user_dir, small_form=small_form)
 
 
 def phrasebook_for(lang: str, ruleset: str, markup: str, user_dir: Path | None = None) -> Phrasebook:

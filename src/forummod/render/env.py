@@ -101,7 +101,17 @@ def _count(num: Any) -> float:
         return 0.0
 
 
-def make_env(markup: str, user_dir: Path | None = None, lang: str = "en") -> Environment:
+DEFAULT_SMALL_FORMS = {"bbcode": "[size=85]{text}[/size]", "markdown": "*{text}*"}
+
+
+def small(text: Any, markup: str, form: str = "") -> Safe:
+    """Small print (the count's "as of" line) in the engine's own form: BBCode size values mean
+    different things per engine (percent on phpBB, points on MyBB, 1-7 on vBulletin/XenForo)."""
+    form = form or DEFAULT_SMALL_FORMS.get(markup, "{text}")
+    return Safe(form.replace("{text}", str(escape(text, markup))))
+
+
+def make_env(markup: str, user_dir: Path | None = None, lang: str = "en", small_form: str = "") -> Environment:
     """A fresh environment for one markup and language; prefer `get_env`, which caches."""
     dirs = [str(d) for d in search_path("templates", user_dir)]
     loader = ChoiceLoader([PrefixLoader({"default": _DefaultLoader(dirs[-1])}, delimiter=":"),
@@ -123,13 +133,14 @@ def make_env(markup: str, user_dir: Path | None = None, lang: str = "en") -> Env
     env.filters["blockquote"] = lambda v: blockquote(v, markup)
     env.filters["bold"] = lambda v: bold(escape(v, markup), markup)
     env.filters["italic"] = lambda v: italic(escape(v, markup), markup)
+    env.filters["small"] = lambda v: small(v, markup, small_form)
     env.globals["markup"] = markup
     return env
 
 
 @lru_cache(maxsize=64)
-def get_env(markup: str, user_dir: Path | None = None, lang: str = "en") -> Environment:
-    return make_env(markup, user_dir, lang)
+def get_env(markup: str, user_dir: Path | None = None, lang: str = "en", small_form: str = "") -> Environment:
+    return make_env(markup, user_dir, lang, small_form)
 
 
 def _join(items: Iterable[Any], sep: str, markup: str) -> Safe:
@@ -147,9 +158,10 @@ def blockquote(text: Any, markup: str) -> Safe:
     return escape(text, markup)
 
 
-def render_template(kind: str, markup: str, lang: str, post: Any, user_dir: Path | None = None) -> str:
+def render_template(kind: str, markup: str, lang: str, post: Any, user_dir: Path | None = None, *,
+                    small_form: str = "") -> str:
     """Render `post` (a view model) with the template for (kind, markup, lang)."""
-    env = get_env(markup, user_dir, lang)
+    env = get_env(markup, user_dir, lang, small_form)
     names = [template_name(kind, markup, lang), template_name(kind, markup)]
     try:
         tmpl = env.select_template(names)
