@@ -278,6 +278,19 @@ def _aliases(ruleset: str):
     return catalog.ROLE_ALIASES.get(ruleset, {})
 
 
+def _readable(value: Any) -> str:
+    """A recorded ISO instant as the GM reads it ("2026-12-02 01:12 UTC"); anything else as given."""
+    try:
+        at = datetime.fromisoformat(str(value))
+    except (TypeError, ValueError):
+        return str(value)
+    if at.tzinfo is None:
+        return str(value)
+    from forummod.i18n import note_time
+
+    return note_time(at)
+
+
 def describe(cmd: str, p: Mapping[str, Any]) -> str:
     """A GM decision in words, for the confirmation line."""
     if cmd in ("approve", "reject"):
@@ -295,12 +308,12 @@ def describe(cmd: str, p: Mapping[str, Any]) -> str:
     if cmd == "set-role":
         return f"{p['player']}'s role set to {p['role']}"
     if cmd == "extend":
-        moved = [f"end moved to {p['until']}"] if p.get("until") else []
-        moved += [f"vote close moved to {p['close']}"] if p.get("close") else []
+        moved = [f"end moved to {_readable(p['until'])}"] if p.get("until") else []
+        moved += [f"vote close moved to {_readable(p['close'])}"] if p.get("close") else []
         return f"{p['phase']}: " + " and ".join(moved)
     if cmd in ("end", "start"):
         when = f"after post {p['post']}" if cmd == "end" and p.get("post") is not None else \
-            f"with post {p['post']}" if p.get("post") is not None else f"at {p.get('at')}"
+            f"with post {p['post']}" if p.get("post") is not None else f"at {_readable(p.get('at'))}"
         return f"{p['phase']} {'ends' if cmd == 'end' else 'starts'} {when}"
     if cmd == "pause":
         return "game paused: no deadline passes until 'forummod gm resume'"
@@ -316,7 +329,7 @@ def describe(cmd: str, p: Mapping[str, Any]) -> str:
         extra = "".join(f", {k}={v}" for k, v in p["args"].items())
         return f"{p['actor']}: {p['action']}" + (f" {targets}" if targets else "") + extra
     if cmd == "revote-deadline":
-        return f"revote deadline of {p['target']} set to {p['note']}"
+        return f"revote deadline of {p['target']} set to {_readable(p['note'])}"
     if cmd == "override":
         who = " → ".join(x for x in (p.get("player"), p.get("target")) if x)
         return f"override {p['kind']}" + (f": {who}" if who else "") + (f" ({p['note']})" if p.get("note") else "")

@@ -112,6 +112,16 @@ def join_names(items: Any) -> str:
     return ", ".join(str(x) for x in items)
 
 
+def note_time(at: Any) -> str:
+    """An instant as a GM note shows it: "2026-12-02 01:12 UTC" (the engine knows no game zone;
+    an ISO stamp with microseconds is for machines, not for the GM's log)."""
+    if at is None:
+        return "?"
+    from datetime import timezone
+
+    return at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def pgettext_noop(context: str, msgid: str, /) -> str:
     """Marks a message for extraction (the catalog tools know this name); translated later."""
     return msgid

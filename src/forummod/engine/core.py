@@ -25,7 +25,7 @@ from forummod.engine.events import (
 from forummod.engine.ruleset import Ruleset, RunContext, Setup
 from forummod.engine.schedule import extended
 from forummod.engine.types import Fact, GameRun, GameState, Outcome, Phase, Proposal
-from forummod.i18n import gm_language, join_names, pgettext, phase_label
+from forummod.i18n import gm_language, join_names, note_time, pgettext, phase_label
 
 
 def boundary_events(phases: Iterable[Phase]) -> list[Event]:
@@ -204,10 +204,10 @@ class _Driver:
                       action_deadline=min(ph.action_deadline, at) if ph.action_deadline else None)
         if post:
             self.run.note("phase", pgettext("gm-note", "%(phase)s ends early at %(time)s (post %(post)s)",
-                                            phase=phase_label(name), time=at.isoformat(), post=post))
+                                            phase=phase_label(name), time=note_time(at), post=post))
         else:
             self.run.note("phase", pgettext("gm-note", "%(phase)s ends early at %(time)s", phase=phase_label(name),
-                                            time=at.isoformat()))
+                                            time=note_time(at)))
         return self._replan(st, new)
 
     def plan_pins_end(self, ph: Phase) -> bool:
@@ -287,7 +287,7 @@ class _Driver:
                 field_ = "vote_close" if ph.kind == "day" else "action_deadline"
                 new = replace(new, **{field_: getattr(ph, field_) or ph.end})
                 run.note("phase", pgettext("gm-note", "GM extend %(phase)s: its vote close / action deadline had passed; only the end moves (record the extension with --at before the deadline to reopen it)", phase=phase_label(ev.phase)), source=ev.source)
-            run.note("phase", pgettext("gm-note", "GM extend %(phase)s: ends %(time)s", phase=phase_label(ev.phase), time=new.end.isoformat() if new.end else '?'),
+            run.note("phase", pgettext("gm-note", "GM extend %(phase)s: ends %(time)s", phase=phase_label(ev.phase), time=note_time(new.end)),
                      source=ev.source)
             return self._replan(st, new)
         if ev.action == "end":
@@ -305,7 +305,7 @@ class _Driver:
                 return st
             fresh = self.plan.phase(ph.id, ev.at) if hasattr(self.plan, "phase") else ph
             fresh = replace(fresh, start=ph.start, start_post=ph.start_post)
-            run.note("phase", pgettext("gm-note", "GM start %(phase)s: deadlines count from %(time)s", phase=phase_label(ev.phase), time=ev.at.isoformat()), source=ev.source)
+            run.note("phase", pgettext("gm-note", "GM start %(phase)s: deadlines count from %(time)s", phase=phase_label(ev.phase), time=note_time(ev.at)), source=ev.source)
             return self._replan(st, self._restarted(fresh, ph, ev.at))
         cur = self.produced[-1] if self.produced else None
         if cur is None or not hasattr(self.plan, "next_id") or self.plan.next_id(cur.id).__str__() != ev.phase:

@@ -33,7 +33,7 @@ from forummod.engine.ruleset import GmNote, Requirement, RoleSpec, Ruleset, RunC
 from forummod.engine.types import Fact, GameState, Kill, Outcome, Phase, PhaseId, Proposal
 from forummod.errors import ConfigError
 from forummod.schema import load
-from forummod.i18n import code_text, join_names, pgettext, phase_label
+from forummod.i18n import code_text, join_names, note_time, pgettext, phase_label
 
 EPS = timedelta(microseconds=1)  # D20 option: serve the deadline instant itself
 WITCH_VERBS = ("kill", "recruit", "pass")
@@ -333,7 +333,7 @@ class WitchHunt(Ruleset):
         st = st.with_x(revote=Revote(day.name, cands, rnd, start, end, open=True))
         self._revote_timer(st, run)
         run.facts.append((day.name, Fact.of("revote_open", "D11", candidates=cands, round=rnd, until=end.isoformat())))
-        run.note("revote", pgettext("gm-note", "round %(round)s of %(phase)s among %(names)s until %(time)s", round=rnd, phase=phase_label(day.name), names=join_names(cands), time=end.isoformat()), rule="WH-D2")
+        run.note("revote", pgettext("gm-note", "round %(round)s of %(phase)s among %(names)s until %(time)s", round=rnd, phase=phase_label(day.name), names=join_names(cands), time=note_time(end)), rule="WH-D2")
         return st
 
     def _revote_timer(self, st: GameState, run: RunContext) -> None:
@@ -373,7 +373,7 @@ class WitchHunt(Ruleset):
             return st
         st = st.with_x(revote=replace(rv, end=until))
         self._revote_timer(st, run)
-        run.note("override", pgettext("gm-note", "GM: the revote of %(day)s now closes at %(time)s", day=phase_label(rv.day), time=until.isoformat()), source=ev.source,
+        run.note("override", pgettext("gm-note", "GM: the revote of %(day)s now closes at %(time)s", day=phase_label(rv.day), time=note_time(until)), source=ev.source,
                  rule="D11")
         return st
 
