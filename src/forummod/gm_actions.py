@@ -279,16 +279,9 @@ def _aliases(ruleset: str):
 
 
 def _readable(value: Any) -> str:
-    """A recorded ISO instant as the GM reads it ("2026-12-02 01:12 UTC"); anything else as given."""
-    try:
-        at = datetime.fromisoformat(str(value))
-    except (TypeError, ValueError):
-        return str(value)
-    if at.tzinfo is None:
-        return str(value)
-    from forummod.i18n import note_time
+    from forummod.i18n import readable_instant
 
-    return note_time(at)
+    return readable_instant(value)
 
 
 def describe(cmd: str, p: Mapping[str, Any]) -> str:

@@ -122,6 +122,17 @@ def note_time(at: Any) -> str:
     return at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def readable_instant(value: Any) -> str:
+    """A recorded ISO instant (a GM event's payload) as `note_time` shows it; anything else as given."""
+    from datetime import datetime
+
+    try:
+        at = datetime.fromisoformat(str(value))
+    except (TypeError, ValueError):
+        return str(value)
+    return note_time(at) if at.tzinfo is not None else str(value)
+
+
 def pgettext_noop(context: str, msgid: str, /) -> str:
     """Marks a message for extraction (the catalog tools know this name); translated later."""
     return msgid

@@ -140,17 +140,20 @@ def gm_event_list(stored) -> list[dict[str, Any]]:
 
 
 def gm_event_summary(e) -> str:
+    from forummod.i18n import readable_instant
+
     p = e.payload
     if e.kind == "decision":
         return f"{p.get('verdict', 'approve')} {p.get('key')}"
     if e.kind == "extend":
-        parts = [f"until {p['until']}" if p.get("until") else "", f"vote close {p['close']}" if p.get("close") else ""]
+        parts = [f"until {readable_instant(p['until'])}" if p.get("until") else "",
+                 f"vote close {readable_instant(p['close'])}" if p.get("close") else ""]
         return f"extend {p.get('phase')} " + ", ".join(x for x in parts if x)
     if e.kind == "phase":
         act = p.get("action")
         if act in ("end", "start"):
             where = f"after post {p['post']}" if act == "end" and p.get("post") is not None else \
-                f"at post {p['post']}" if p.get("post") is not None else f"at {p.get('at')}"
+                f"at post {p['post']}" if p.get("post") is not None else f"at {readable_instant(p.get('at'))}"
             return f"{act} {p.get('phase')} {where}"
         if act == "end_game":
             return f"end the game: {p.get('result')}" + (f" (winners {', '.join(p['winners'])})" if p.get("winners") else "")

@@ -95,6 +95,17 @@ def check_accessibility(driver, lang: str) -> None:
     assert low == []
 
 
+def _shows(driver, css: str, text: str) -> str:
+    """Wait until `css` holds `text`: after a click the previous page (and its flash) stays in
+    the window until the next one loads, so a mere presence check can read the old message."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
+    return driver.find_element(By.CSS_SELECTOR, css).text
+
+
 def _click(driver, css: str):
     el = _wait_for(driver, css)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
@@ -124,7 +135,7 @@ def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
     # a new post arrives; Poll now fetches it and the vote count draft is stale
     g.vote("Fay", "Bob", 5.8).write()
     _click(browser, "#poll")
-    assert "1 new post" in _wait_for(browser, "#flash").text
+    assert "1 new post" in _shows(browser, "#flash", "1 new post")
     assert browser.find_element(By.ID, f"draft-{vc}").get_attribute("data-state") == "stale"
     assert browser.find_element(By.ID, f"stale-{vc}").is_displayed()
     screenshot(browser, artifacts / "console-stale-desktop.png", 1280)
@@ -143,10 +154,10 @@ def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
     box.clear()
     box.send_keys("[b]Vote count — Day 1[/b]\nAnn 4, Bob 2. Checked by hand.")
     _click(browser, f"#save-{vc}")
-    assert "is saved" in _wait_for(browser, "#flash").text
+    assert "is saved" in _shows(browser, "#flash", "is saved")
     _click(browser, f"#ask-publish-{vc}")
     _click(browser, f"#publish-{vc}")
-    assert f"Draft {vc} published" in _wait_for(browser, "#flash").text
+    assert f"Draft {vc} published" in _shows(browser, "#flash", f"Draft {vc} published")
     [sent] = outbox()
     assert sent["bbcode"].startswith("[b]Vote count — Day 1[/b]\nAnn 4, Bob 2. Checked by hand.")
 
@@ -155,21 +166,21 @@ def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
     Select(browser.find_element(By.ID, "sv-voter")).select_by_visible_text("Fay")
     Select(browser.find_element(By.ID, "sv-target")).select_by_visible_text("Ann")
     _click(browser, "#sv-go")
-    assert "Fay now votes Ann" in _wait_for(browser, "#confirm-what").text
+    assert "Fay now votes Ann" in _shows(browser, "#confirm-what", "Fay now votes Ann")
     check_accessibility_confirm = browser.find_element(By.CSS_SELECTOR, "html").get_attribute("lang")
     assert check_accessibility_confirm == "en"
     screenshot(browser, artifacts / "console-confirm-narrow.png", 390)
     browser.set_window_size(1280, 900)
     _click(browser, "#confirm")
-    assert "Recorded #" in _wait_for(browser, "#flash").text
+    assert "Recorded #" in _shows(browser, "#flash", "Recorded #")
     assert browser.find_element(By.CSS_SELECTOR, '#votecount tr[data-candidate="Ann"]').get_attribute("data-mark") \
         == "hammer"
 
     # approve the lynch the hammer proposes
     _click(browser, "#approve-lynch-D1")
-    assert "lynch:D1 approved" in _wait_for(browser, "#confirm-what").text
+    assert "lynch:D1 approved" in _shows(browser, "#confirm-what", "lynch:D1 approved")
     _click(browser, "#confirm")
-    assert "lynch:D1 approved" in _wait_for(browser, "#flash").text
+    assert "lynch:D1 approved" in _shows(browser, "#flash", "lynch:D1 approved")
     assert browser.find_elements(By.ID, "approve-lynch-D1") == []
     assert [(e.kind, e.payload) for e in ws.store.events("g")][-1] == ("decision", {"key": "lynch:D1",
                                                                                     "verdict": "approve"})

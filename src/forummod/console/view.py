@@ -142,7 +142,7 @@ def game_console(ws: Any, gid: str) -> GameConsole:
         analysed_at=a.now, analysed_local=pb.when(a.now, game.tz),
         majority=t["majority"] if t else None, living=t["living"] if t else len([p for p in st.players if p.alive]),
         votes=votes, not_voting=tuple(t["not_voting"]) if t else (),
-        rejected=tuple(Note("rejected_vote", "warning", r["message"] or f"{r['voter']} → {r['target']}: {r['reason']}",
+        rejected=tuple(Note("rejected_vote", "warning", f"{r['voter']} → {r['target']}: {r['message'] or r['reason']}",
                             r["rule"]) for r in tally["rejected_votes"]),
         deadlines=_deadlines(a, pb),
         paused_at=status["paused_at"] or "", game_over=status["game_over"], result=status["result"] or "",
