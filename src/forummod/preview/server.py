@@ -109,7 +109,17 @@ class PreviewServer:
         msg, err, link, previewing, opened = self.message, self.error, self.link, self.previewing, self.opened
         self.message, self.error, self.link, self.previewing, self.opened = "", False, "", {}, None
         return render_page(cards, self.token, msg, err, link, positions=positions, previewing=previewing,
-                           opened=opened)
+                           opened=opened, lang=self.language(cards))
+
+    def language(self, cards: list[Any]) -> str:
+        """The page's language: the games' when they all have the same one, else English."""
+        langs = set()
+        for gid in self.games if self.games is not None else sorted({c.game for c in cards}):
+            try:
+                langs.add(self.ws.cfg.game(gid).language)
+            except ForummodError:  # a draft of a game no longer in the config
+                langs.add("en")
+        return langs.pop() if len(langs) == 1 else "en"
 
     def cards(self) -> tuple[list[Any], dict[str, Any]]:
         """The drafts as page cards and where each of their games stands (call under `lock`)."""
