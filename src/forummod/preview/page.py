@@ -238,7 +238,7 @@ _DRAFTS = """
 {% if c.publishable %}
 <details class="confirm inline"><summary class="publish" id="ask-publish-{{ c.id }}">{{ T('Publish…') }}</summary>
 <p>{% if c.target.startswith("pm:") %}{{ T('Post draft #%(id)s as a PM to %(to)s?', id=c.id, to=c.target[3:]) }}{% else %}{{ T('Post draft #%(id)s as a reply in the game thread?', id=c.id) }}{% endif %}
-{{ T('It is sent once and cannot be taken back from here.') }}{% if c.state == "stale" %} {{ T('It is stale: see above.') }}{% endif %}{% if c.past %} {{ T('It is %(why)s.', why=past(c)) }}{% endif %}</p>
+ {{ T('It is sent once and cannot be taken back from here.') }}{% if c.state == "stale" %} {{ T('It is stale: see above.') }}{% endif %}{% if c.past %} {{ T('It is %(why)s.', why=past(c)) }}{% endif %}</p>
 <form method="post" action="/drafts/{{ c.id }}/publish" class="inline"><input type="hidden" name="token" value="{{ token }}">
 {% if c.state == "stale" %}<input type="hidden" name="stale_ok" value="1">{% endif %}
 {% if folded %}<input type="hidden" name="folded_ok" value="1">{% endif %}
@@ -259,7 +259,7 @@ _DRAFTS = """
 <details class="raw-box"{% if c.id == opened %} open{% endif %}><summary>{% if c.gm_only %}{{ T('Raw %(markup)s text', markup=c.markup) }}{% else %}{{ T('Raw %(markup)s text to post by hand', markup=c.markup) }}{% endif %}</summary>
 {% if c.outgoing %}
 <p class="meta" id="marker-note-{{ c.id }}">{{ T('This is exactly what the forum gets, its marker on the last line. Paste it as it is: the marker is how the next poll recognises the post and records this draft as published.') }}{% if c.target.startswith("pm:") %}
-{{ T('Send it as a PM to %(to)s, subject “%(subject)s”.', to=c.target[3:], subject=c.title) }}{% endif %}</p>
+ {{ T('Send it as a PM to %(to)s, subject “%(subject)s”.', to=c.target[3:], subject=c.title) }}{% endif %}</p>
 <textarea class="raw" id="raw-{{ c.id }}" readonly rows="10" aria-label="{{ T('Raw text of draft #%(id)s with its marker', id=c.id) }}">{{ c.outgoing }}</textarea>
 <button type="button" class="copy" id="copy-{{ c.id }}" data-copy="raw-{{ c.id }}" hidden>{{ T('Copy the text') }}</button>
 <span class="copied" id="copied-{{ c.id }}" role="status"></span>
