@@ -129,3 +129,10 @@ def test_every_console_and_drafts_section_label_is_in_every_catalog(lang):
     wrong = [msgid for ctx, msgid in page_messages()
              if sorted(placeholders.findall(cat.gettext(msgid, ctx))) != sorted(placeholders.findall(msgid))]
     assert wrong == []
+
+
+def test_the_copy_scripts_messages_are_the_pages_language(served):
+    """The script's own words (Copied., Not recorded: …) come from the page, so they follow its language."""
+    soup = BeautifulSoup(console_page(served), "html.parser")
+    drafts = soup.select_one("div#drafts")
+    assert drafts["data-copied"] == "Copiato." and drafts["data-not-recorded"] == "Non registrato: "

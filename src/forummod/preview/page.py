@@ -296,7 +296,9 @@ _DRAFTS = """
 </details>
 {% endmacro %}
 
-<div class="drafts" id="drafts">
+<div class="drafts" id="drafts" data-copied="{{ T('Copied.') }}" data-selected="{{ T('Selected: press Ctrl+C (Cmd+C) to copy.') }}"
+ data-copied-marker="{{ T('Copied with its marker: paste it as it is. The next poll records the post.') }}"
+ data-not-recorded="{{ T('Not recorded: %(why)s', why='') }}">
 {% if not groups %}<p id="empty">{{ T('No drafts yet. Poll the game, then re-render the drafts (or run this command):') }}
 <code>forummod draft all</code></p>{% endif %}
 {% for g in groups %}
@@ -345,6 +347,8 @@ _TEMPLATE = _ENV.from_string(_PAGE)
 DRAFTS_JS = r"""(function () {
   "use strict";
   function say(id, text) { var el = document.getElementById(id); if (el) { el.textContent = text; } }
+  var root = document.getElementById("drafts");
+  function word(key, english) { return (root && root.dataset[key]) || english; }  // the page's language
   function copy(text, area) {
     if (navigator.clipboard && window.isSecureContext) {
       return navigator.clipboard.writeText(text);
@@ -364,13 +368,13 @@ DRAFTS_JS = r"""(function () {
   }
   function manual(area, status) {  // the clipboard refused: the text is selected, the GM copies it
     area.closest("details").open = true; area.focus(); area.select();
-    say(status, "Selected: press Ctrl+C (Cmd+C) to copy.");
+    say(status, word("selected", "Selected: press Ctrl+C (Cmd+C) to copy."));
   }
   document.querySelectorAll("button.copy[data-copy]").forEach(function (b) {
     var area = document.getElementById(b.dataset.copy), status = "copied-" + b.id.slice(5);
     b.hidden = false;
     b.addEventListener("click", function () {
-      copy(area.value, area).then(function () { say(status, "Copied."); }, function () { manual(area, status); });
+      copy(area.value, area).then(function () { say(status, word("copied", "Copied.")); }, function () { manual(area, status); });
     });
   });
   document.querySelectorAll("form.by-hand").forEach(function (f) {
@@ -380,9 +384,9 @@ DRAFTS_JS = r"""(function () {
       post(f.action, f, {js: "1"}).then(function (text) {
         area.value = text;
         return copy(text, area).then(function () {
-          say(f.dataset.status, "Copied with its marker: paste it as it is. The next poll records the post.");
+          say(f.dataset.status, word("copiedMarker", "Copied with its marker: paste it as it is. The next poll records the post."));
         }, function () { manual(area, f.dataset.status); });
-      }).catch(function (e) { say(f.dataset.status, "Not recorded: " + e.message); });
+      }).catch(function (e) { say(f.dataset.status, word("notRecorded", "Not recorded: ") + e.message); });
     });
   });
   document.querySelectorAll("textarea.edit[data-preview]").forEach(function (area) {
