@@ -128,7 +128,7 @@ def test_the_editor_renders_an_unsaved_edit_and_is_wired_for_the_live_preview():
 def test_the_drafts_section_alone_has_no_page_around_it_and_the_page_loads_the_one_script():
     c = card(_row(1, "votecount"), None, position=NOW)
     section = str(drafts_section([c], "tok"))
-    assert section.lstrip().startswith('<div class="drafts" id="drafts">') and "<html" not in section
+    assert section.lstrip().startswith('<div class="drafts" id="drafts"') and "<html" not in section
     assert "<script" not in section
     page = render_page([c], "tok", lang="it")
     assert '<html lang="it">' in page

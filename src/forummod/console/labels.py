@@ -1,10 +1,11 @@
-"""The console's words: English, and the game's language where the catalogs already have them.
+"""The console's words, in the game's language, from the gettext catalogs (src/forummod/locale).
 
-The catalogs (src/forummod/locale) hold the words of the drafts; a console heading that is the
-same sentence as a draft's ("Vote Count — %(phase)s", "Not voting (%(num)s):", "MAJORITY") is
-taken from there, so an Italian game's console says "Votazione — Giorno 1". Every other label
-is English until the catalogs carry it. A label whose English differs from the catalog's
-sentence (HAMMER, the drafts' MAJORITY) takes the catalog's words in every other language.
+A console heading that is the same sentence as a draft's ("Vote Count — %(phase)s", "Not
+voting (%(num)s):", "MAJORITY") is the drafts' own entry, so an Italian game's console says
+"Votazione — Giorno 1" exactly as its vote count post does. Every other label is an entry of
+its own, msgctxt `console` (`CONTEXT`), msgid its English text; a language without the entry
+shows the English. A label whose English differs from the catalog's sentence (HAMMER, the
+drafts' MAJORITY) takes the catalog's words in every other language.
 """
 
 from __future__ import annotations
@@ -84,7 +85,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "undone": ("undone by #%(by)s", ""),
     "games": ("Games", ""),
     "analysed": ("As of %(at)s", ""),
+    "not_done": ("Not done: %(why)s", ""),
+    "recorded": ("Recorded #%(id)s: %(what)s", ""),
 }
+
+#: The msgctxt of the console's own labels in the catalogs.
+CONTEXT = "console"
 
 
 @dataclass(frozen=True)
@@ -96,9 +102,10 @@ class Labels:
     def __call__(self, key: str, **params: object) -> str:
         english, msgid = LABELS[key]
         text = english
-        if msgid and self.lang != "en":
+        if self.lang != "en":
             from forummod.render.catalog import catalog
 
-            text = catalog(self.lang).gettext(msgid) or english
+            cat = catalog(self.lang)
+            text = (cat.gettext(msgid) if msgid else cat.gettext(english, CONTEXT)) or english
         return text % params if params else text
 

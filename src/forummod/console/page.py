@@ -56,8 +56,6 @@ details.fix summary{cursor:pointer;font-weight:bold}
 .grid>div>.box+.box{margin-top:1em} .logline{display:flex;gap:1em;align-items:center;justify-content:space-between}
 .logline button{padding:.1em .7em;font-size:.9em;white-space:nowrap} .logline>span{min-width:0;overflow-wrap:anywhere}
 .topbar{display:flex;flex-wrap:wrap;gap:.6em;align-items:center;justify-content:space-between}
-.drafts button.publish,.drafts summary.publish{background:#1a5e3f;color:#fff}
-.drafts button.discard{background:#fff;color:#1b1b1b}
 """
 
 _PAGE = """<!doctype html>

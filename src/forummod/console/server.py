@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Mapping
 from urllib.parse import parse_qs, urlsplit
 
+from forummod.console.labels import Labels
 from forummod.console.page import COUNTDOWN_JS, confirm_page, render_console
 from forummod.errors import ForummodError, UsageError
 from forummod.preview.server import MAX_BODY, PreviewServer, _handler
@@ -151,7 +152,14 @@ class ConsoleServer(PreviewServer):
             return done.message
         extra = "".join(f"; published {c['kind']} {c['phase']} no longer matches the game: correction draft "
                         f"{c['draft']}" for c in done.corrections)
-        return f"Recorded #{done.event_id}: {done.message}{extra}"
+        return self.words(gid)("recorded", id=done.event_id, what=f"{done.message}{extra}")
+
+    def words(self, gid: str | None) -> Labels:
+        """The console's labels in `gid`'s language (English for a game not in the config)."""
+        try:
+            return Labels(self.ws.cfg.game(gid).language if gid else "en")
+        except ForummodError:
+            return Labels("en")
 
     def _at(self, gid: str, form: Mapping[str, str]):
         from forummod.commands._common import parse_time
@@ -273,10 +281,10 @@ def _console_handler(server: ConsoleServer) -> type:
                     anchor = "#pending" if cmd in ("approve", "reject") else "#corrections"
                 server.error = False
             except ForummodError as e:
-                server.message, server.error = f"Not done: {e}", True
+                server.message, server.error = server.words(game)("not_done", why=str(e)), True
             except Exception as e:  # the page must say what went wrong, not hang
                 log.exception("console action failed")
-                server.message, server.error = f"Not done: {type(e).__name__}: {e}", True
+                server.message, server.error = server.words(game)("not_done", why=f"{type(e).__name__}: {e}"), True
             from urllib.parse import quote
 
             self._send(303, "", headers={"Location": f"/?token={server.token}&game={quote(game)}{anchor}"})

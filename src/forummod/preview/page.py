@@ -23,6 +23,7 @@ from markupsafe import Markup
 
 from forummod.draft_state import Position, past_reason
 from forummod.preview.html import render_markup
+from forummod.render.catalog import catalog
 from forummod.render.models import GM_KINDS
 
 
@@ -72,19 +73,62 @@ class DraftCard:
 
     @property
     def todo(self) -> str:
-        """What the GM does next with this draft, in a few words."""
-        if self.status != "draft":
-            return ""
-        if self.gm_only:
-            return "Read: your notes, never posted"
-        if self.by_hand and self.state in ("uncertain", "sending"):
-            return "Posted by hand? The next poll finds it by its marker"
-        if self.state in ("uncertain", "sending"):
-            return "Settle: the last send may have reached the forum"
-        if self.state == "failed":
-            return "Retry: the last send failed"
-        where = f"PM to {self.target[3:]}" if self.target.startswith("pm:") else "reply in the game thread"
-        return ("Check, then send: stale since rendered" if self.state == "stale" else "Send") + f" ({where})"
+        """What the GM does next with this draft, in a few words (English)."""
+        return todo_words(self, words("en"))
+
+
+def todo_words(c: DraftCard, T: "Words") -> str:
+    """What the GM does next with draft `c`, in the words of `T` ("" for a draft that is done)."""
+    if c.status != "draft":
+        return ""
+    if c.gm_only:
+        return T("Read: your notes, never posted")
+    if c.by_hand and c.state in ("uncertain", "sending"):
+        return T("Posted by hand? The next poll finds it by its marker")
+    if c.state in ("uncertain", "sending"):
+        return T("Settle: the last send may have reached the forum")
+    if c.state == "failed":
+        return T("Retry: the last send failed")
+    where = T("PM to %(to)s", to=c.target[3:]) if c.target.startswith("pm:") else T("reply in the game thread")
+    if c.state == "stale":
+        return T("Check, then send: stale since rendered (%(where)s)", where=where)
+    return T("Send (%(where)s)", where=where)
+
+
+def state_name(c: DraftCard, T: "Words") -> str:
+    """The draft's `draft_state.State` in the words of `T`."""
+    names = {"fresh": T("fresh"), "stale": T("stale"), "parts": T("parts"), "sending": T("sending"),
+             "uncertain": T("uncertain"), "failed": T("failed"), "published": T("published"),
+             "discarded": T("discarded")}
+    return names.get(c.state, c.state)
+
+
+def past_words(c: DraftCard, T: "Words") -> str:
+    """Why `c` belongs to the past (`draft_state.past_reason`'s English), in the words of `T`."""
+    if c.past == "the game is over":
+        return T("the game is over")
+    if c.past and c.game_phase:
+        return T("of %(phase)s; the game is in %(now)s now", phase=c.phase, now=c.game_phase)
+    return c.past
+
+
+#: The msgctxt of the drafts section's own words in the catalogs (msgid: the English text).
+CONTEXT = "preview"
+
+
+@dataclass(frozen=True)
+class Words:
+    """The drafts section's words in `lang`: `T("Discard")`, `T("updated %(at)s", at=...)`."""
+
+    lang: str
+
+    def __call__(self, text: str, **params: object) -> str:
+        out = catalog(self.lang).gettext(text, CONTEXT) if self.lang != "en" else text
+        return out % params if params else out
+
+
+def words(lang: str) -> Words:
+    return Words(lang or "en")
 
 
 #: The order of what the GM does around a phase change: the count, then closing the day, the
@@ -154,7 +198,7 @@ h1{font-size:1.4em} h2{margin-top:2em;border-bottom:1px solid #ccc}
 pre.diff{background:#f4f4f4;font:13px/1.4 ui-monospace,monospace;overflow-x:auto;padding:.5em}
 .meta{color:#595959;font-size:.9em} .status{font-weight:bold}
 .rendered{border-left:3px solid #88a;padding:.3em 1em;margin:.6em 0;overflow-wrap:anywhere}
-.rendered.live{border-left-color:#2a7;background:#fafffa}
+.rendered.live{border-left-color:#1e7a4f;background:#fafffa}
 .mismatch{background:#fde2e1;border:1px solid #d88;padding:.4em .8em}
 .rendered blockquote{border-left:3px solid #ccc;margin:.5em 0;padding-left:.8em;color:#444}
 textarea{width:100%;box-sizing:border-box;font:13px/1.4 ui-monospace,monospace;min-height:8em}
@@ -172,69 +216,65 @@ _DRAFTS = """
 {% macro draft_card(c, folded) %}
 <section class="draft {{ c.status }} {{ c.state }}" id="draft-{{ c.id }}" data-id="{{ c.id }}" data-kind="{{ c.kind }}"
  data-status="{{ c.status }}" data-publication="{{ c.publication }}" data-state="{{ c.state }}"{% if c.past %} data-past="1"{% endif %}>
-<div class="meta">#{{ c.id }} · <b>{{ c.kind }}</b> · {{ c.phase }} · to {{ c.target }} · {{ c.markup }}/{{ c.lang }}
- · <span class="status">{{ c.state }}</span>
- · updated {{ c.updated }}{% if c.edited %} · edited by you{% endif %}</div>
+<div class="meta">#{{ c.id }} · <b>{{ c.kind }}</b> · {{ c.phase }} · {{ T('to %(target)s', target=c.target) }} · {{ c.markup }}/{{ c.lang }}
+ · <span class="status">{{ state(c) }}</span>
+ · {{ T('updated %(at)s', at=c.updated) }}{% if c.edited %} · {{ T('edited by you') }}{% endif %}</div>
 <h3 class="title">{{ c.title }}</h3>
-{% if c.todo %}<p class="todo" id="todo-{{ c.id }}">{{ c.todo }}</p>{% endif %}
-{% if c.past %}<p class="past-note">This draft is {{ c.past }}: check it is what you mean to send.</p>{% endif %}
-{% if c.remote %}<p class="meta">Published: {% if c.url.startswith("http") %}<a href="{{ c.url }}" class="published-link" rel="noreferrer">{{ c.url }}</a>{% else %}{{ c.remote }}{% endif %}</p>{% endif %}
-{% if c.state == "stale" %}<div class="stale-note" id="stale-{{ c.id }}"><p><b>Stale:</b> {{ c.changed }}.
-{% if c.edited %}Your edit is kept; here it is against the fresh render:{% else %}What a render now would change:{% endif %}</p>
+{% if c.todo %}<p class="todo" id="todo-{{ c.id }}">{{ todo(c) }}</p>{% endif %}
+{% if c.past %}<p class="past-note">{{ T('This draft is %(why)s: check it is what you mean to send.', why=past(c)) }}</p>{% endif %}
+{% if c.remote %}<p class="meta">{{ T('Published:') }} {% if c.url.startswith("http") %}<a href="{{ c.url }}" class="published-link" rel="noreferrer">{{ c.url }}</a>{% else %}{{ c.remote }}{% endif %}</p>{% endif %}
+{% if c.state == "stale" %}<div class="stale-note" id="stale-{{ c.id }}"><p><b>{{ T('Stale:') }}</b> {{ c.changed }}.
+{% if c.edited %}{{ T('Your edit is kept; here it is against the fresh render:') }}{% else %}{{ T('What a render now would change:') }}{% endif %}</p>
 <pre class="diff">{{ c.diff }}</pre></div>{% endif %}
-{% if c.by_hand and c.state in ("uncertain", "sending") %}<p class="stale-note" id="taken-{{ c.id }}">You took this text at {{ c.by_hand }} to post it by hand.
-Once it is posted, the next poll finds it by its marker and records it as published. Not posted after all? Publish it
-from here: forummod looks for it on the forum first and sends it only if it is not there.</p>
-{% elif c.error %}<p class="flash error">Last attempt: {{ c.error }}</p>{% endif %}
-{% if c.gm_only %}<p class="meta">Your notes: never posted.</p>{% endif %}
-{% if c.markup_mismatch %}<p class="mismatch" id="mismatch-{{ c.id }}">This draft is {{ c.markup }} but the forum
-renders {{ c.engine_markup }}: below is what the forum would show, raw tags and all. Set the game's
-<code>markup = "{{ c.engine_markup }}"</code> and re-render before publishing.</p>{% endif %}
+{% if c.by_hand and c.state in ("uncertain", "sending") %}<p class="stale-note" id="taken-{{ c.id }}">{{ T('You took this text at %(at)s to post it by hand.', at=c.by_hand) }}
+{{ T('Once it is posted, the next poll finds it by its marker and records it as published. Not posted after all? Publish it from here: forummod looks for it on the forum first and sends it only if it is not there.') }}</p>
+{% elif c.error %}<p class="flash error">{{ T('Last attempt: %(error)s', error=c.error) }}</p>{% endif %}
+{% if c.gm_only %}<p class="meta">{{ T('Your notes: never posted.') }}</p>{% endif %}
+{% if c.markup_mismatch %}<p class="mismatch" id="mismatch-{{ c.id }}">{{ T("This draft is %(markup)s but the forum renders %(engine)s: below is what the forum would show, raw tags and all. Set the game's markup and re-render before publishing:", markup=c.markup, engine=c.engine_markup) }}
+<code>markup = "{{ c.engine_markup }}"</code></p>{% endif %}
 <div class="rendered" data-markup="{{ c.shown_markup }}">{{ c.html }}</div>
 {{ raw_text(c, folded) }}
 {% if c.status == "draft" %}
 {% if c.publishable %}
-<details class="confirm inline"><summary class="publish" id="ask-publish-{{ c.id }}">Publish…</summary>
-<p>Post draft #{{ c.id }} {% if c.target.startswith("pm:") %}as a PM to {{ c.target[3:] }}{% else %}as a reply in the game thread{% endif %}?
-It is sent once and cannot be taken back from here.{% if c.state == "stale" %} It is <b>stale</b>: see above.{% endif %}{% if c.past %} It is {{ c.past }}.{% endif %}</p>
+<details class="confirm inline"><summary class="publish" id="ask-publish-{{ c.id }}">{{ T('Publish…') }}</summary>
+<p>{% if c.target.startswith("pm:") %}{{ T('Post draft #%(id)s as a PM to %(to)s?', id=c.id, to=c.target[3:]) }}{% else %}{{ T('Post draft #%(id)s as a reply in the game thread?', id=c.id) }}{% endif %}
+ {{ T('It is sent once and cannot be taken back from here.') }}{% if c.state == "stale" %} {{ T('It is stale: see above.') }}{% endif %}{% if c.past %} {{ T('It is %(why)s.', why=past(c)) }}{% endif %}</p>
 <form method="post" action="/drafts/{{ c.id }}/publish" class="inline"><input type="hidden" name="token" value="{{ token }}">
 {% if c.state == "stale" %}<input type="hidden" name="stale_ok" value="1">{% endif %}
 {% if folded %}<input type="hidden" name="folded_ok" value="1">{% endif %}
 {% if c.state in ("uncertain", "sending") and c.by_hand %}<input type="hidden" name="resend" value="1">{% endif %}
-<button type="submit" class="publish" id="publish-{{ c.id }}">Yes, publish{% if c.state == "stale" %} this stale text anyway{% endif %}{% if c.target.startswith("pm:") %} as PM to {{ c.target[3:] }}{% else %} in the thread{% endif %}{% if c.by_hand and c.state in ("uncertain", "sending") %} (it is not on the forum){% endif %}</button></form>
+<button type="submit" class="publish" id="publish-{{ c.id }}">{% if c.state == "stale" %}{{ T('Yes, publish this stale text anyway') }}{% else %}{{ T('Yes, publish') }}{% endif %}{% if c.target.startswith("pm:") %} {{ T('as PM to %(to)s', to=c.target[3:]) }}{% else %} {{ T('in the thread') }}{% endif %}{% if c.by_hand and c.state in ("uncertain", "sending") %} {{ T('(it is not on the forum)') }}{% endif %}</button></form>
 </details>
 {% endif %}
 <form method="post" action="/drafts/{{ c.id }}/discard" class="inline"><input type="hidden" name="token" value="{{ token }}">
-<button type="submit" class="discard" id="discard-{{ c.id }}">Discard</button></form>
+<button type="submit" class="discard" id="discard-{{ c.id }}">{{ T('Discard') }}</button></form>
 {{ editor(c) }}
 {% if c.edited %}<form method="post" action="/drafts/{{ c.id }}/revert" class="inline"><input type="hidden" name="token" value="{{ token }}">
-<button type="submit" class="discard" id="revert-{{ c.id }}">Revert to the fresh render (drops your edit)</button></form>{% endif %}
+<button type="submit" class="discard" id="revert-{{ c.id }}">{{ T('Revert to the fresh render (drops your edit)') }}</button></form>{% endif %}
 {% endif %}
 </section>
 {% endmacro %}
 
 {% macro raw_text(c, folded) %}
-<details class="raw-box"{% if c.id == opened %} open{% endif %}><summary>Raw {{ c.markup }} text{% if not c.gm_only %} to post by hand{% endif %}</summary>
+<details class="raw-box"{% if c.id == opened %} open{% endif %}><summary>{% if c.gm_only %}{{ T('Raw %(markup)s text', markup=c.markup) }}{% else %}{{ T('Raw %(markup)s text to post by hand', markup=c.markup) }}{% endif %}</summary>
 {% if c.outgoing %}
-<p class="meta" id="marker-note-{{ c.id }}">This is exactly what the forum gets, its marker on the last line. Paste it
-as it is: the marker is how the next poll recognises the post and records this draft as published.{% if c.target.startswith("pm:") %}
-Send it as a PM to <b>{{ c.target[3:] }}</b>, subject “{{ c.title }}”.{% endif %}</p>
-<textarea class="raw" id="raw-{{ c.id }}" readonly rows="10" aria-label="Raw text of draft {{ c.id }} with its marker">{{ c.outgoing }}</textarea>
-<button type="button" class="copy" id="copy-{{ c.id }}" data-copy="raw-{{ c.id }}" hidden>Copy the text</button>
+<p class="meta" id="marker-note-{{ c.id }}">{{ T('This is exactly what the forum gets, its marker on the last line. Paste it as it is: the marker is how the next poll recognises the post and records this draft as published.') }}{% if c.target.startswith("pm:") %}
+ {{ T('Send it as a PM to %(to)s, subject “%(subject)s”.', to=c.target[3:], subject=c.title) }}{% endif %}</p>
+<textarea class="raw" id="raw-{{ c.id }}" readonly rows="10" aria-label="{{ T('Raw text of draft #%(id)s with its marker', id=c.id) }}">{{ c.outgoing }}</textarea>
+<button type="button" class="copy" id="copy-{{ c.id }}" data-copy="raw-{{ c.id }}" hidden>{{ T('Copy the text') }}</button>
 <span class="copied" id="copied-{{ c.id }}" role="status"></span>
 {% else %}
-<textarea class="raw" id="raw-{{ c.id }}" readonly rows="10" aria-label="Raw text of draft {{ c.id }}">{{ c.body }}</textarea>
+<textarea class="raw" id="raw-{{ c.id }}" readonly rows="10" aria-label="{{ T('Raw text of draft #%(id)s', id=c.id) }}">{{ c.body }}</textarea>
 {% if c.status == "draft" and c.publishable %}
-<p class="meta">To post it by hand, take it with its marker (the last line): forummod records that you post it, and the
-next poll recognises the post by the marker and marks this draft published; it is then never sent twice.</p>
+<p class="meta">{{ T('To post it by hand, take it with its marker (the last line): forummod records that you post it, and the next poll recognises the post by the marker and marks this draft published; it is then never sent twice.') }}</p>
 <form method="post" action="/drafts/{{ c.id }}/by-hand" class="inline by-hand" data-raw="raw-{{ c.id }}" data-status="copied-{{ c.id }}">
 <input type="hidden" name="token" value="{{ token }}">
 {% if c.state == "stale" %}<input type="hidden" name="stale_ok" value="1">{% endif %}
 {% if folded %}<input type="hidden" name="folded_ok" value="1">{% endif %}
-<button type="submit" class="copy" id="by-hand-{{ c.id }}">{% if c.state == "stale" %}Post this stale text by hand anyway: {% endif %}Copy with its marker to post by hand</button></form>
+<button type="submit" class="copy" id="by-hand-{{ c.id }}">{% if c.state == "stale" %}{{ T('Post this stale text by hand anyway: copy it with its marker') }}{% else %}{{ T('Copy with its marker to post by hand') }}{% endif %}</button></form>
 <span class="copied" id="copied-{{ c.id }}" role="status"></span>
 {% else %}
-<button type="button" class="copy" id="copy-{{ c.id }}" data-copy="raw-{{ c.id }}" hidden>Copy the text</button>
+<button type="button" class="copy" id="copy-{{ c.id }}" data-copy="raw-{{ c.id }}" hidden>{{ T('Copy the text') }}</button>
 <span class="copied" id="copied-{{ c.id }}" role="status"></span>
 {% endif %}
 {% endif %}
@@ -243,34 +283,36 @@ next poll recognises the post by the marker and marks this draft published; it i
 
 {% macro editor(c) %}
 {% set unsaved = previewing.get(c.id) %}
-<details class="edit"{% if unsaved is not none %} open{% endif %}><summary>Edit</summary>
+<details class="edit"{% if unsaved is not none %} open{% endif %}><summary>{{ T('Edit') }}</summary>
 <form method="post" action="/drafts/{{ c.id }}/edit"><input type="hidden" name="token" value="{{ token }}">
-<label for="body-{{ c.id }}">Your version of draft #{{ c.id }} ({{ c.markup }})</label>
+<label for="body-{{ c.id }}">{{ T('Your version of draft #%(id)s (%(markup)s)', id=c.id, markup=c.markup) }}</label>
 <textarea name="body" id="body-{{ c.id }}" class="edit" rows="14" data-preview="live-{{ c.id }}"
  data-url="/drafts/{{ c.id }}/preview">{{ c.body if unsaved is none else unsaved[0] }}</textarea><br>
-<button type="submit" id="save-{{ c.id }}">Save my version (later polls will not overwrite it)</button>
-<button type="submit" class="plain" id="preview-{{ c.id }}" formaction="/drafts/{{ c.id }}/preview">Preview (not saved)</button>
+<button type="submit" id="save-{{ c.id }}">{{ T('Save my version (later polls will not overwrite it)') }}</button>
+<button type="submit" class="plain" id="preview-{{ c.id }}" formaction="/drafts/{{ c.id }}/preview">{{ T('Preview (not saved)') }}</button>
 </form>
-<p class="meta">{% if unsaved is not none %}<b>Preview of your unsaved edit</b>: Save to keep it.{% else %}As the forum will show it (updates while you type):{% endif %}</p>
+<p class="meta">{% if unsaved is not none %}<b>{{ T('Preview of your unsaved edit:') }}</b> {{ T('Save to keep it.') }}{% else %}{{ T('As the forum will show it (updates while you type):') }}{% endif %}</p>
 <div class="rendered live" id="live-{{ c.id }}" data-markup="{{ c.shown_markup }}" aria-live="polite">{{ c.html if unsaved is none else unsaved[1] }}</div>
 </details>
 {% endmacro %}
 
-<div class="drafts" id="drafts">
-{% if not groups %}<p id="empty">No drafts yet. Poll the game, then re-render the drafts
-(or run <code>forummod draft all</code>).</p>{% endif %}
+<div class="drafts" id="drafts" data-copied="{{ T('Copied.') }}" data-selected="{{ T('Selected: press Ctrl+C (Cmd+C) to copy.') }}"
+ data-copied-marker="{{ T('Copied with its marker: paste it as it is. The next poll records the post.') }}"
+ data-not-recorded="{{ T('Not recorded: %(why)s', why='') }}">
+{% if not groups %}<p id="empty">{{ T('No drafts yet. Poll the game, then re-render the drafts (or run this command):') }}
+<code>forummod draft all</code></p>{% endif %}
 {% for g in groups %}
 <section class="game" id="game-{{ g.game }}">
-<h2>{{ g.game }}{% if g.phase %} · {{ g.phase }}{% endif %}{% if g.finished %} · game over{% endif %}</h2>
+<h2>{{ g.game }}{% if g.phase %} · {{ g.phase }}{% endif %}{% if g.finished %} · {{ T('game over') }}{% endif %}</h2>
 {% for c in g.now %}{{ draft_card(c, False) }}{% endfor %}
-{% if not g.now %}<p class="meta" id="nothing-now-{{ g.game }}">Nothing to send now.</p>{% endif %}
+{% if not g.now %}<p class="meta" id="nothing-now-{{ g.game }}">{{ T('Nothing to send now.') }}</p>{% endif %}
 {% if g.past %}
-<details class="folded past" id="past-{{ g.game }}"><summary>{% if g.finished %}Drafts of the finished game{% else %}Drafts of earlier phases{% endif %}: {{ g.past|length }} open — open this to see or publish them</summary>
+<details class="folded past" id="past-{{ g.game }}"><summary>{% if g.finished %}{{ T('Drafts of the finished game: %(n)s open — open this to see or publish them', n=g.past|length) }}{% else %}{{ T('Drafts of earlier phases: %(n)s open — open this to see or publish them', n=g.past|length) }}{% endif %}</summary>
 {% for c in g.past %}{{ draft_card(c, True) }}{% endfor %}
 </details>
 {% endif %}
 {% if g.done %}
-<details class="folded done" id="done-{{ g.game }}"><summary>Published and discarded: {{ g.done|length }}</summary>
+<details class="folded done" id="done-{{ g.game }}"><summary>{{ T('Published and discarded: %(n)s', n=g.done|length) }}</summary>
 {% for c in g.done %}{{ draft_card(c, True) }}{% endfor %}
 </details>
 {% endif %}
@@ -282,14 +324,14 @@ next poll recognises the post by the marker and marks this draft published; it i
 _PAGE = """<!doctype html>
 <html lang="{{ lang }}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>forummod — drafts</title>
+<title>forummod — {{ T('drafts') }}</title>
 <style>{{ style }}</style></head>
 <body>
-<h1>forummod — drafts</h1>
+<h1>forummod — {{ T('drafts') }}</h1>
 {% if message %}<p class="flash{% if error %} error{% endif %}" id="flash" role="status">{{ message }}{% if link %}
-<a href="{{ link }}" id="flash-link" rel="noreferrer">Open the published post</a>{% endif %}</p>{% endif %}
+<a href="{{ link }}" id="flash-link" rel="noreferrer">{{ T('Open the published post') }}</a>{% endif %}</p>{% endif %}
 <form method="post" action="/refresh" class="inline"><input type="hidden" name="token" value="{{ token }}">
-<button type="submit" id="refresh">Re-render drafts from the latest poll</button></form>
+<button type="submit" id="refresh">{{ T('Re-render drafts from the latest poll') }}</button></form>
 {{ drafts }}
 {{ script }}
 </body></html>
@@ -305,6 +347,8 @@ _TEMPLATE = _ENV.from_string(_PAGE)
 DRAFTS_JS = r"""(function () {
   "use strict";
   function say(id, text) { var el = document.getElementById(id); if (el) { el.textContent = text; } }
+  var root = document.getElementById("drafts");
+  function word(key, english) { return (root && root.dataset[key]) || english; }  // the page's language
   function copy(text, area) {
     if (navigator.clipboard && window.isSecureContext) {
       return navigator.clipboard.writeText(text);
@@ -324,13 +368,13 @@ DRAFTS_JS = r"""(function () {
   }
   function manual(area, status) {  // the clipboard refused: the text is selected, the GM copies it
     area.closest("details").open = true; area.focus(); area.select();
-    say(status, "Selected: press Ctrl+C (Cmd+C) to copy.");
+    say(status, word("selected", "Selected: press Ctrl+C (Cmd+C) to copy."));
   }
   document.querySelectorAll("button.copy[data-copy]").forEach(function (b) {
     var area = document.getElementById(b.dataset.copy), status = "copied-" + b.id.slice(5);
     b.hidden = false;
     b.addEventListener("click", function () {
-      copy(area.value, area).then(function () { say(status, "Copied."); }, function () { manual(area, status); });
+      copy(area.value, area).then(function () { say(status, word("copied", "Copied.")); }, function () { manual(area, status); });
     });
   });
   document.querySelectorAll("form.by-hand").forEach(function (f) {
@@ -340,9 +384,9 @@ DRAFTS_JS = r"""(function () {
       post(f.action, f, {js: "1"}).then(function (text) {
         area.value = text;
         return copy(text, area).then(function () {
-          say(f.dataset.status, "Copied with its marker: paste it as it is. The next poll records the post.");
+          say(f.dataset.status, word("copiedMarker", "Copied with its marker: paste it as it is. The next poll records the post."));
         }, function () { manual(area, f.dataset.status); });
-      }).catch(function (e) { say(f.dataset.status, "Not recorded: " + e.message); });
+      }).catch(function (e) { say(f.dataset.status, word("notRecorded", "Not recorded: ") + e.message); });
     });
   });
   document.querySelectorAll("textarea.edit[data-preview]").forEach(function (area) {
@@ -390,16 +434,20 @@ def group_cards(cards: Sequence[DraftCard], positions: Mapping[str, Position] | 
 
 
 def drafts_section(cards: Sequence[DraftCard], token: str, *, positions: Mapping[str, Position] | None = None,
-                   previewing: Mapping[int, tuple[str, str]] | None = None, opened: int | None = None) -> Markup:
+                   previewing: Mapping[int, tuple[str, str]] | None = None, opened: int | None = None,
+                   lang: str = "en") -> Markup:
     """The drafts part of a page (for the preview page and the console): per game, the vote
     count first, then what the GM does next; the past and the done folded away. `previewing`:
     draft id → (unsaved text, its rendering), shown in that card's open editor (the no-JS
     Preview). `opened`: a card whose raw text box starts open. Needs `script_tag()` on
     the page (, allowed by `SCRIPT_SOURCE`) for the copy buttons and the live
-    preview; everything works without."""
+    preview; everything works without. `lang`: the language of its words (the game's)."""
     shown = {k: (text, Markup(html)) for k, (text, html) in (previewing or {}).items()}  # sanitized already
+    T = words(lang)
     return Markup(_DRAFTS_TEMPLATE.render(groups=group_cards(cards, positions), token=token,
-                                          gm_kinds=GM_KINDS, previewing=shown, opened=opened))
+                                          gm_kinds=GM_KINDS, previewing=shown, opened=opened, T=T,
+                                          todo=lambda c: todo_words(c, T), past=lambda c: past_words(c, T),
+                                          state=lambda c: state_name(c, T)))
 
 
 def script_source(code: str) -> str:
@@ -421,6 +469,8 @@ def render_page(cards: Sequence[DraftCard], token: str, message: str = "", error
                 lang: str = "en") -> str:
     """The whole preview page: the flash message, the refresh button and `drafts_section`."""
     return _TEMPLATE.render(style=Markup(_STYLE), drafts=drafts_section(cards, token, positions=positions,
-                                                                         previewing=previewing, opened=opened),
+                                                                         previewing=previewing, opened=opened,
+                                                                         lang=lang),
                             script=script_tag(), token=token, message=message, error=error, lang=lang,
+                            T=words(lang),
                             link=link if link.startswith(("http://", "https://")) else "")

@@ -26,7 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
-from forummod.errors import ForummodError
+from forummod.errors import ForummodError, UsageError
 from forummod.render.models import GM_KINDS
 from forummod.preview.html import render_markup
 from forummod.preview.page import SCRIPT_SOURCE, card, engine_markup, render_page
@@ -39,6 +39,22 @@ CSP = (f"default-src 'none'; script-src {SCRIPT_SOURCE}; connect-src 'self'; sty
 _ACTION = re.compile(r"^/drafts/(\d+)/(publish|discard|edit|revert|preview|by-hand)$")
 #: Actions a script may ask for its answer in the response (`js=1`) instead of a redirect.
 _FRAGMENTS = ("preview", "by-hand")
+
+
+def listen(port: int, handler: Any) -> ThreadingHTTPServer:
+    """A server on 127.0.0.1:`port`; a port that cannot be had is a `UsageError` naming it (exit 2,
+    no traceback): the GM picks another with `--port`, or lets the system choose (`--port 0`)."""
+    try:
+        return ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OverflowError:
+        raise UsageError(f"--port {port}: not a port number (0-65535); use --port 0 for a free one") from None
+    except OSError as e:
+        import errno
+
+        why = "is already in use (another program, or another forummod preview or console)" \
+            if e.errno == errno.EADDRINUSE else f"cannot be opened ({e.strerror or e})"
+        raise UsageError(f"port {port} on 127.0.0.1 {why}: choose another with --port N, "
+                         "or --port 0 for a free one") from None
 
 
 class PreviewServer:
@@ -59,7 +75,7 @@ class PreviewServer:
         self.previewing: dict[int, tuple[str, str]] = {}  # no-JS Preview: the unsaved edit, shown once
         self.opened: int | None = None  # a card whose raw text opens (taken to post by hand, no JS)
         self.lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
+        self.httpd = listen(port, _handler(self))
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         self.thread: threading.Thread | None = None
@@ -93,7 +109,17 @@ class PreviewServer:
         msg, err, link, previewing, opened = self.message, self.error, self.link, self.previewing, self.opened
         self.message, self.error, self.link, self.previewing, self.opened = "", False, "", {}, None
         return render_page(cards, self.token, msg, err, link, positions=positions, previewing=previewing,
-                           opened=opened)
+                           opened=opened, lang=self.language(cards))
+
+    def language(self, cards: list[Any]) -> str:
+        """The page's language: the games' when they all have the same one, else English."""
+        langs = set()
+        for gid in self.games if self.games is not None else sorted({c.game for c in cards}):
+            try:
+                langs.add(self.ws.cfg.game(gid).language)
+            except ForummodError:  # a draft of a game no longer in the config
+                langs.add("en")
+        return langs.pop() if len(langs) == 1 else "en"
 
     def cards(self) -> tuple[list[Any], dict[str, Any]]:
         """The drafts as page cards and where each of their games stands (call under `lock`)."""
