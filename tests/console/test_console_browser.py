@@ -116,6 +116,18 @@ def _click(driver, css: str):
     return el
 
 
+def _submit(driver, css: str) -> None:
+    """Click a button that sends a form and wait until the next page replaced this one: until
+    then the old page (its flash, its draft cards) is still what the driver would read."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = driver.find_element(By.TAG_NAME, "html")
+    _click(driver, css)
+    WebDriverWait(driver, 30).until(ec.staleness_of(old))
+
+
 def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -137,7 +149,7 @@ def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
 
     # a new post arrives; Poll now fetches it and the vote count draft is stale
     g.vote("Fay", "Bob", 5.8).write()
-    _click(browser, "#poll")
+    _submit(browser, "#poll")
     assert "1 new post" in _shows(browser, "#flash", "1 new post")
     assert browser.find_element(By.ID, f"draft-{vc}").get_attribute("data-state") == "stale"
     assert browser.find_element(By.ID, f"stale-{vc}").is_displayed()
@@ -145,7 +157,7 @@ def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
     browser.set_window_size(1280, 900)
 
     # re-render, edit and publish the vote count
-    _click(browser, "#refresh")
+    _submit(browser, "#refresh")
     _wait_for(browser, "#flash")
     vc = next(r.id for r in ws.store.drafts("g", status="draft") if r.kind == "votecount")
     assert browser.find_element(By.ID, f"draft-{vc}").get_attribute("data-state") == "fresh"
@@ -156,10 +168,10 @@ def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
     box = edit.find_element(By.CSS_SELECTOR, "textarea[name=body]")
     box.clear()
     box.send_keys("[b]Vote count — Day 1[/b]\nAnn 4, Bob 2. Checked by hand.")
-    _click(browser, f"#save-{vc}")
+    _submit(browser, f"#save-{vc}")
     assert "is saved" in _shows(browser, "#flash", "is saved")
     _click(browser, f"#ask-publish-{vc}")
-    _click(browser, f"#publish-{vc}")
+    _submit(browser, f"#publish-{vc}")
     assert f"Draft {vc} published" in _shows(browser, "#flash", f"Draft {vc} published")
     [sent] = outbox()
     assert sent["bbcode"].startswith("[b]Vote count — Day 1[/b]\nAnn 4, Bob 2. Checked by hand.")
@@ -168,21 +180,21 @@ def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
     _click(browser, "#fix-vote summary")
     Select(browser.find_element(By.ID, "sv-voter")).select_by_visible_text("Fay")
     Select(browser.find_element(By.ID, "sv-target")).select_by_visible_text("Ann")
-    _click(browser, "#sv-go")
+    _submit(browser, "#sv-go")
     assert "Fay now votes Ann" in _shows(browser, "#confirm-what", "Fay now votes Ann")
     check_accessibility_confirm = browser.find_element(By.CSS_SELECTOR, "html").get_attribute("lang")
     assert check_accessibility_confirm == "en"
     screenshot(browser, artifacts / "console-confirm-narrow.png", 390)
     browser.set_window_size(1280, 900)
-    _click(browser, "#confirm")
+    _submit(browser, "#confirm")
     assert "Recorded #" in _shows(browser, "#flash", "Recorded #")
     assert browser.find_element(By.CSS_SELECTOR, '#votecount tr[data-candidate="Ann"]').get_attribute("data-mark") \
         == "hammer"
 
     # approve the lynch the hammer proposes
-    _click(browser, "#approve-lynch-D1")
+    _submit(browser, "#approve-lynch-D1")
     assert "lynch:D1 approved" in _shows(browser, "#confirm-what", "lynch:D1 approved")
-    _click(browser, "#confirm")
+    _submit(browser, "#confirm")
     assert "lynch:D1 approved" in _shows(browser, "#flash", "lynch:D1 approved")
     assert browser.find_elements(By.ID, "approve-lynch-D1") == []
     assert [(e.kind, e.payload) for e in ws.store.events("g")][-1] == ("decision", {"key": "lynch:D1",

@@ -13,7 +13,6 @@ Runs until Ctrl-C.
 from __future__ import annotations
 
 import textwrap
-import time
 
 from forummod.cli import add_common
 from forummod.commands._common import open_workspace
@@ -33,21 +32,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from forummod.commands.preview import serve_until_interrupted
     from forummod.console.server import ConsoleServer
 
     with open_workspace(args) as ws:
         games = [ws.only_game(args.game)] if args.game else None
-        server = ConsoleServer(ws, port=args.port, games=games).start()
-        print(f"console: {server.url}\n(only this computer can open it; Ctrl-C to stop)", flush=True)
-        if not args.no_browser:
-            import webbrowser
-
-            webbrowser.open(server.url)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            print("console stopped")
-        finally:
-            server.stop()
+        serve_until_interrupted(ConsoleServer(ws, port=args.port, games=games).start(), "console",
+                                open_browser=not args.no_browser)
         return 0

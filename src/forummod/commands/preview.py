@@ -22,6 +22,22 @@ def add_arguments(p) -> None:
     p.add_argument("--refresh", action="store_true", help="re-render every game's drafts before serving")
 
 
+def serve_until_interrupted(server, name: str, *, open_browser: bool) -> None:
+    """Print the page's address (and open it), serve until Ctrl-C, then stop the server."""
+    print(f"{name}: {server.url}\n(only this computer can open it; Ctrl-C to stop)", flush=True)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(server.url)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        print(f"{name} stopped")
+    finally:
+        server.stop()
+
+
 def run(args) -> int:
     from forummod.preview.server import PreviewServer, refresh_all
 
@@ -29,17 +45,6 @@ def run(args) -> int:
         games = [ws.only_game(args.game)] if args.game else None
         if args.refresh:
             print(refresh_all(ws))
-        server = PreviewServer(ws, port=args.port, games=games).start()
-        print(f"preview: {server.url}\n(only this computer can open it; Ctrl-C to stop)", flush=True)
-        if not args.no_browser:
-            import webbrowser
-
-            webbrowser.open(server.url)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            print("preview stopped")
-        finally:
-            server.stop()
+        serve_until_interrupted(PreviewServer(ws, port=args.port, games=games).start(), "preview",
+                                open_browser=not args.no_browser)
         return 0

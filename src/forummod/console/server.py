@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 from forummod.console.labels import Labels
 from forummod.console.page import COUNTDOWN_JS, confirm_page, render_console
 from forummod.errors import ForummodError, UsageError
-from forummod.preview.server import MAX_BODY, PreviewServer, _handler
+from forummod.preview.server import PreviewServer, _handler
 
 log = logging.getLogger("forummod.console")
 
@@ -247,21 +247,9 @@ def _console_handler(server: ConsoleServer) -> type:
             path = urlsplit(self.path).path
             if path != "/poll" and not path.startswith("/gm/"):
                 return super().do_POST()  # the drafts' own routes and refresh (locked by ConsoleServer)
-            try:
-                length = int(self.headers.get("Content-Length") or 0)
-            except ValueError:
-                length = -1
-            if not 0 <= length <= MAX_BODY:
-                self.close_connection = True
-                return self._send(413, "too large")
-            raw = self.rfile.read(length).decode("utf-8", "replace")  # read before any answer (see preview)
-            if not self._host_ok():
-                return self._send(403, "wrong Host header")
-            if not self._same_origin():
-                return self._send(403, "cross-site request refused")
-            form = {k: v[0] for k, v in parse_qs(raw, keep_blank_values=True).items()}
-            if not self._token_ok(form.get("token")):
-                return self._send(403, "missing or wrong token")
+            form = self.checked_form()
+            if form is None:
+                return
             cmd = path[len("/gm/"):] if path.startswith("/gm/") else ""
             if path.startswith("/gm/") and cmd not in ACTIONS:
                 return self._send(404, "not found")

@@ -301,25 +301,37 @@ def _handler(server: PreviewServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(403, "missing or wrong token: open the URL 'forummod preview' printed")
             self._send(200, server.page(), "text/html; charset=utf-8")
 
-        def do_POST(self) -> None:
-            parts = urlsplit(self.path)
+        def checked_form(self) -> dict[str, str] | None:
+            """The POSTed form once size, Host, origin and token pass; None when refused (the
+            refusal is sent). Every POST route of the preview and the console goes through here."""
             try:
                 length = int(self.headers.get("Content-Length") or 0)
             except ValueError:
                 length = -1
             if not 0 <= length <= MAX_BODY:
                 self.close_connection = True
-                return self._send(413, "too large")
+                self._send(413, "too large")
+                return None
             # read the body before any answer: closing a socket with unread data resets it,
             # and the browser would show a network error instead of the refusal
             raw = self.rfile.read(length).decode("utf-8", "replace")
             if not self._host_ok():
-                return self._send(403, "wrong Host header")
+                self._send(403, "wrong Host header")
+                return None
             if not self._same_origin():
-                return self._send(403, "cross-site request refused")
+                self._send(403, "cross-site request refused")
+                return None
             form = {k: v[0] for k, v in parse_qs(raw, keep_blank_values=True).items()}
             if not self._token_ok(form.get("token")):
-                return self._send(403, "missing or wrong token")
+                self._send(403, "missing or wrong token")
+                return None
+            return form
+
+        def do_POST(self) -> None:
+            parts = urlsplit(self.path)
+            form = self.checked_form()
+            if form is None:
+                return
             m = _ACTION.match(parts.path)
             if m and form.get("js") == "1" and m.group(2) in _FRAGMENTS:
                 try:
