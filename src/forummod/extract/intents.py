@@ -215,16 +215,18 @@ def _apply_edit_policy(post: Post, ctx: ExtractContext,
         msg = pgettext("gm-issue", "%(author)s edited the votes of %(post)s: original %(old)s -> latest %(new)s; "
                        "policy '%(policy)s'", author=post.author, post=_source_label(src), old=old, new=new,
                        policy=ctx.edit_policy)
-        details = f"original (v{first.version}): {old}\nlatest (v{last.version}): {new}"
+        details = pgettext("gm-issue", "original (v%(version)s): %(votes)s", version=first.version, votes=old) + "\n" \
+            + pgettext("gm-issue", "latest (v%(version)s): %(votes)s", version=last.version, votes=new)
         if len(versions) > 2:
-            details += f"\n({len(versions)} versions stored)"
+            details += "\n" + npgettext("gm-issue", "(%(n)s version stored)", "(%(n)s versions stored)", len(versions))
     else:
         when = pgettext("gm-issue", " (at %(time)s)", time=f"{last.edited_at:%Y-%m-%d %H:%M}") \
             if last.edited_at is not None else ""
         msg = pgettext("gm-issue", "%(author)s edited %(post)s%(when)s, which has a vote: %(new)s; the original "
                        "version was not stored; policy '%(policy)s'", author=post.author, post=_source_label(src),
                        when=when, new=new, policy=ctx.edit_policy)
-        details = f"latest (v{last.version}): {new}\noriginal: not stored"
+        details = pgettext("gm-issue", "latest (v%(version)s): %(votes)s", version=last.version, votes=new) + "\n" \
+            + pgettext("gm-issue", "original: not stored")
     issue = Issue("edited_vote", msg, post.created_at, src, post.author, details=details)
     if ctx.edit_policy == "void":
         return None, [issue]
