@@ -60,7 +60,7 @@ def _format_status(rep) -> str:
     for d in rep["dead"]:
         lines.append(pgettext("gm-status", "  dead: %(player)s — %(role)s (%(cause)s, %(phase)s)", player=d["player"],
                               role=d["role"], cause=code_text(d["cause"]) if d["cause"] else d["cause"],
-                              phase=phase_label(d["phase"])))
+                              phase=phase_label(d["phase"]) if d["phase"] else d["phase"]))
     for p in rep["pending"]:
         lines.append(pgettext("gm-status", "  pending: %(key)s — %(summary)s  (approve: forummod gm approve %(key)s)",
                               key=p["key"], summary=p["summary"]))
@@ -103,7 +103,7 @@ def format_night_desk(desk) -> list[str]:
                            for k, v in r["params"].items())
         pending = pgettext("gm-status", ", pending") if r["pending"] else ""
         lines.append(pgettext("gm-status", "  result for %(player)s (%(phase)s%(pending)s): %(result)s",
-                              player=r["to"], phase=phase_label(r["phase"]), pending=pending, result=r["key"])
+                              player=r["to"], phase=phase_label(r["phase"]) if r["phase"] else r["phase"], pending=pending, result=r["key"])
                      + (f" ({params})" if params else ""))
     for n in desk.get("protections", ()):
         lines.append(pgettext("gm-status", "  protection: %(player)s — %(what)s %(detail)s", player=n["player"],
