@@ -19,8 +19,9 @@ most hook signatures for no gain. Outside such a call the language is English.
 
 The messages are entries of the gettext catalogs the drafts use (`render/catalog.py`, one
 loader): msgid the English text with named placeholders (`%(player)s`), msgctxt `gm-note`,
-`gm-rejection`, `gm-proposal`, `gm-finding`, `gm-alert` or `gm-code` (a machine code shown to
-the GM). English never touches a catalog (msgstr = msgid), so English output is the msgid
+`gm-rejection`, `gm-proposal`, `gm-finding`, `gm-alert`, `gm-issue` (extraction issues, worded
+in `extract_post` / `extract_message` from `ExtractContext.language`), `gm-status` (the words of
+`forummod status`) or `gm-code` (a machine code shown to the GM). English never touches a catalog (msgstr = msgid), so English output is the msgid
 filled in, byte for byte; a language without an entry, or with a broken one, falls back to it.
 Extraction: `python -m forummod.render.catalog_tools extract` (babel.cfg lists these sources).
 """

@@ -39,8 +39,10 @@ def test_status_lists_night_actions_valid_or_not_and_which_counts_and_private_re
     assert [(r["to"], r["key"], r["params"]) for r in desk["private_results"]] == \
         [("Carlo", "seer_result", {"target": "Aldo", "verdict": "LOSCO"})]
     text = _status(capsys, cfg, now)
-    assert "night actions (N2):" in text and "Carlo: kill Dario (PM m3," in text and "rejected — wrong_role" in text
-    assert "result for Carlo (N1, pending): seer_result (target=Aldo, verdict=LOSCO)" in text
+    # the Italian game's GM reads the desk's words in Italian (issue 20); the codes stay in --json
+    assert "azioni notturne (Notte 2):" in text and "Carlo: kill Dario (MP m3," in text
+    assert "respinta — ruolo sbagliato" in text
+    assert "risultato per Carlo (Notte 1, in attesa): seer_result (target=Aldo, verdict=LOSCO)" in text
 
 
 def test_status_shows_the_recruiter_the_protection_and_who_owes_the_inquisitors_action(tmp_path, capsys):
@@ -53,7 +55,7 @@ def test_status_shows_the_recruiter_the_protection_and_who_owes_the_inquisitors_
     assert len(recruiter) == 1 and recruiter[0]["player"] in ("Анна", "Борис")
     assert [(n["player"], n["what"], n["detail"]) for n in desk["protections"]] == [("Егор", "heal", "by Вера")]
     assert [(o["players"], o["rule"]) for o in desk["owed"]] == [(["Глеб"], "WH-I2")]
-    assert "owed: Глеб — pray / fire [WH-I2]" in _status(capsys, cfg, now)
+    assert "должен: Глеб — pray / fire [WH-I2]" in _status(capsys, cfg, now)  # the game's language
     capsys.readouterr()
     main(["check", "--config", str(cfg), "--json", "--now", now.isoformat()])
     owed = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "missing_action"]
@@ -71,7 +73,7 @@ def test_status_shows_tokens_and_one_shot_powers_left(tmp_path, capsys):
     assert notes[("老王", "heal potion")] == "left" and notes[("老王", "poison potion")] == "left"
     assert notes[("小明", "tavern token")] == "held"
     text = _status(capsys, cfg, VIL_T0 + 4 * H, "--approve-all")
-    assert "power: 老王: heal potion left" in text and "power: 小明: tavern token held" in text
+    assert "能力: 老王: 解药 未用" in text and "能力: 小明: tavern 令牌 持有" in text  # the game's language (zh)
 
 
 def test_status_lists_an_action_the_gm_entered_beside_the_pms_and_it_replaces_the_earlier_pm(tmp_path, capsys):

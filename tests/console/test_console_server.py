@@ -283,3 +283,30 @@ def test_the_hammer_mark_is_the_drafts_word_for_a_majority_in_the_games_language
         server.stop()
         ws.close()
     assert '<span class="mark hammer">MAGGIORANZA</span>' in body
+
+
+@pytest.mark.parametrize("lang, sentence", [
+    ("it", "Cat (Notte 1): Hai indagato su Bob: è INNOCENTE."),
+    ("en", "Cat (Night 1): Your investigation of Bob returns NOT GUILTY."),
+])
+def test_a_private_result_reads_as_the_sentence_of_its_result_pm(tmp_path: Path, lang, sentence):
+    """Issue 20: the night desk shows what the cop's PM will say, in the game's language, not
+    the fact's key and parameters ("cop_result target=Bob verdict=...")."""
+    from forummod.console.server import ConsoleServer
+    from tests.render.game import day_one
+
+    g = day_one(tmp_path, language=lang)
+    g.vote("Fay", "Ann", 5.5)  # the majority ends D1
+    g.pm("Cat", 8, "check Bob")
+    g.now = at(20)
+    ws = g.workspace()
+    assert main(["gm", "--config", str(tmp_path / "forummod.toml"), "approve", "lynch:D1"]) == 0
+    server = ConsoleServer(ws).start()
+    try:
+        body = page(server)
+    finally:
+        server.stop()
+        ws.close()
+    results = re.search(r"<h3>[^<]*</h3>(<p class=\"note info\">[^<]*</p>)", body[body.find('id="night-h"'):])
+    assert results is not None and html.unescape(results.group(1)) == f'<p class="note info">{sentence}</p>'
+    assert "cop_result" not in body and "verdict=" not in body

@@ -16,7 +16,8 @@ from forummod.render.phrases import LANGUAGES
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "forummod"
 GM_SOURCES = sorted([SRC / "i18n.py", *(SRC / "engine").rglob("*.py"), *(SRC / "checks").rglob("*.py"),
-                     *(SRC / "alerts").rglob("*.py")])
+                     *(SRC / "alerts").rglob("*.py"), *(SRC / "extract").rglob("*.py"),
+                     SRC / "commands" / "status.py"])
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdgr]")
 
 
@@ -33,7 +34,8 @@ def gm_messages() -> tuple[tuple[str, str | tuple[str, str], str], ...]:
 
 def test_the_sources_hold_the_gm_messages():
     contexts = {c for c, _, _ in gm_messages()}
-    assert {"gm-note", "gm-rejection", "gm-proposal", "gm-finding", "gm-alert", "gm-code"} <= contexts
+    assert {"gm-note", "gm-rejection", "gm-proposal", "gm-finding", "gm-alert", "gm-code",
+            "gm-issue", "gm-status"} <= contexts
     assert len(gm_messages()) > 300
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from forummod.cli import add_common
 from forummod.commands._common import open_workspace, parse_time, print_json
+from forummod.i18n import code_text, current_language, pgettext, pgettext_noop, phase_label
 
 NAME = "status"
 HELP = "show the game's state: phase, living and dead players, pending proposals, winners"
@@ -32,20 +35,38 @@ def show_status(a, *, as_json: bool, command: str = "status") -> None:
     if as_json:
         print_json(command, rep)
     else:
-        print(format_status(rep))
+        print(format_status(rep, lang=getattr(a.game, "language", "") or getattr(a.ruleset, "language", "")))
 
 
-def format_status(rep) -> str:
-    lines = [f"{rep['game']} ({rep['ruleset']}) — {rep['phase'] or 'not started'}"]
+def format_status(rep, lang: str | None = None) -> str:
+    """The status as the GM reads it, its fixed words in `lang` (the game's language; issue 20):
+    the report's values that are codes (a cause, a status, a note's label) are shown through the
+    catalog too, while `status --json` keeps them as codes."""
+    from forummod.i18n import gm_language
+
+    with gm_language(lang):
+        return _format_status(rep)
+
+
+def _format_status(rep) -> str:
+    phase = phase_label(rep["phase"]) if rep["phase"] else pgettext("gm-status", "not started")
+    lines = [pgettext("gm-status", "%(game)s (%(ruleset)s) — %(phase)s", game=rep["game"], ruleset=rep["ruleset"],
+                      phase=phase)]
     if rep.get("stalled_at"):
-        lines[0] += f"  (stalled since {rep['stalled_at']}: no post for two phase lengths)"
-    lines.append(f"  alive ({len(rep['alive'])}): {', '.join(rep['alive'])}")
+        lines[0] += pgettext("gm-status", "  (stalled since %(time)s: no post for two phase lengths)",
+                             time=rep["stalled_at"])
+    lines.append(pgettext("gm-status", "  alive (%(n)s): %(players)s", n=len(rep["alive"]),
+                          players=", ".join(rep["alive"])))
     for d in rep["dead"]:
-        lines.append(f"  dead: {d['player']} — {d['role']} ({d['cause']}, {d['phase']})")
+        lines.append(pgettext("gm-status", "  dead: %(player)s — %(role)s (%(cause)s, %(phase)s)", player=d["player"],
+                              role=d["role"], cause=code_text(d["cause"]) if d["cause"] else d["cause"],
+                              phase=phase_label(d["phase"]) if d["phase"] else d["phase"]))
     for p in rep["pending"]:
-        lines.append(f"  pending: {p['key']} — {p['summary']}  (approve: forummod gm approve {p['key']})")
+        lines.append(pgettext("gm-status", "  pending: %(key)s — %(summary)s  (approve: forummod gm approve %(key)s)",
+                              key=p["key"], summary=p["summary"]))
     if rep["game_over"]:
-        lines.append(f"  GAME OVER: {rep['result']} — winners: {', '.join(rep['winners']) or 'nobody'}")
+        lines.append(pgettext("gm-status", "  GAME OVER: %(result)s — winners: %(winners)s", result=rep["result"],
+                              winners=", ".join(rep["winners"]) or pgettext("gm-status", "nobody")))
     lines.extend(format_clock(rep))
     lines += format_night_desk(rep.get("night_desk") or {})
     return "\n".join(lines)
@@ -55,12 +76,14 @@ def format_clock(rep) -> list[str]:
     """The phase's real start and end, a pause, and the GM's last events (numbers for `gm undo`)."""
     lines = []
     if rep.get("phase_start_at"):
-        lines.append(f"  {rep['phase']}: from {rep['phase_start_at']} to {rep.get('phase_end_at') or '?'}")
+        lines.append(pgettext("gm-status", "  %(phase)s: from %(start)s to %(end)s", phase=phase_label(rep["phase"]),
+                              start=rep["phase_start_at"], end=rep.get("phase_end_at") or "?"))
     if rep.get("paused_at"):
-        lines.append(f"  PAUSED since {rep['paused_at']}: no deadline passes until 'forummod gm resume'")
+        lines.append(pgettext("gm-status", "  PAUSED since %(time)s: no deadline passes until 'forummod gm resume'",
+                              time=rep["paused_at"]))
     events = rep.get("gm_events") or []
     for e in events[-10:]:
-        undone = f"  (undone by #{e['undone_by']})" if e.get("undone_by") else ""
+        undone = pgettext("gm-status", "  (undone by #%(id)s)", id=e["undone_by"]) if e.get("undone_by") else ""
         lines.append(f"  gm #{e['id']} {e['at']}: {e['summary']}{undone}")
     return lines
 
@@ -69,23 +92,98 @@ def format_night_desk(desk) -> list[str]:
     """The GM's night view (gamestate_view.NightView as JSON): actions, results, powers, owed."""
     lines = []
     if desk.get("actions"):
-        lines.append(f"  night actions ({desk['night']}):")
+        lines.append(pgettext("gm-status", "  night actions (%(night)s):", night=phase_label(desk["night"])))
         for x in desk["actions"]:
-            why = f" — {x['reason']}" + (f" [{x['rule']}]" if x["rule"] else "") + \
+            why = f" — {code_text(x['reason'])}" + (f" [{x['rule']}]" if x["rule"] else "") + \
                 (f": {x['message']}" if x["message"] else "") if x["status"] == "rejected" else ""
-            lines.append(f"    {x['actor']}: {x['verb']} {', '.join(x['targets'])} ({x['source']}, {x['at']}) "
-                         f"{x['status']}{why}")
+            lines.append(f"    {x['actor']}: {x['verb']} {', '.join(x['targets'])} ({note_word(x['source'])}, "
+                         f"{x['at']}) {note_word(x['status'])}{why}")
     for r in desk.get("private_results", ()):
         params = ", ".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
                            for k, v in r["params"].items())
-        lines.append(f"  result for {r['to']} ({r['phase']}{', pending' if r['pending'] else ''}): {r['key']}"
+        pending = pgettext("gm-status", ", pending") if r["pending"] else ""
+        lines.append(pgettext("gm-status", "  result for %(player)s (%(phase)s%(pending)s): %(result)s",
+                              player=r["to"], phase=phase_label(r["phase"]) if r["phase"] else r["phase"], pending=pending, result=r["key"])
                      + (f" ({params})" if params else ""))
     for n in desk.get("protections", ()):
-        lines.append(f"  protection: {n['player']} — {n['what']} {n['detail']}".rstrip())
+        lines.append(pgettext("gm-status", "  protection: %(player)s — %(what)s %(detail)s", player=n["player"],
+                              what=note_word(n["what"]), detail=note_word(n["detail"])).rstrip())
     for n in desk.get("notes", ()):
         who = f"{n['player']}: " if n["player"] else ""
-        lines.append(f"  {n['kind'].replace('_', ' ')}: {who}{n['what']} {n['detail']}".rstrip())
+        kind = note_word(n["kind"]).replace("_", " ")
+        lines.append(f"  {kind}: {who}{note_word(n['what'])} {note_word(n['detail'])}".rstrip())
     for o in desk.get("owed", ()):
-        lines.append(f"  owed: {' or '.join(o['players'])} — {' / '.join(o['actions'])}"
+        lines.append(pgettext("gm-status", "  owed: %(players)s — %(actions)s",
+                              players=pgettext("gm-status", " or ").join(o["players"]), actions=" / ".join(o["actions"]))
                      + (f" [{o['rule']}]" if o["rule"] else "") + (f": {o['message']}" if o["message"] else ""))
     return lines
+
+
+#: The fixed words of the night desk's notes (`GmNote` labels and states of the rulesets, an
+#: action's status): shown through the catalog in the text output; `status --json` keeps them.
+NOTE_WORDS = frozenset((
+    # NOTE: the kind of a note on the GM's night desk (`forummod status`)
+    pgettext_noop("gm-status", "power"),
+    pgettext_noop("gm-status", "night_role"),
+    pgettext_noop("gm-status", "title"),
+    # NOTE: a power, title or right a note on the GM's night desk is about
+    pgettext_noop("gm-status", "heal potion"),
+    pgettext_noop("gm-status", "poison potion"),
+    pgettext_noop("gm-status", "fire"),
+    pgettext_noop("gm-status", "hunter shot"),
+    pgettext_noop("gm-status", "lovers"),
+    pgettext_noop("gm-status", "sheriff"),
+    pgettext_noop("gm-status", "poster"),
+    pgettext_noop("gm-status", "protected"),
+    pgettext_noop("gm-status", "designation"),
+    pgettext_noop("gm-status", "no kill"),
+    pgettext_noop("gm-status", "recruiter"),
+    pgettext_noop("gm-status", "recruitment order"),
+    pgettext_noop("gm-status", "converted"),
+    pgettext_noop("gm-status", "protect"),
+    pgettext_noop("gm-status", "heal"),
+    # NOTE: the state of a power or token on the GM's night desk
+    pgettext_noop("gm-status", "left"),
+    pgettext_noop("gm-status", "used"),
+    pgettext_noop("gm-status", "ready"),
+    pgettext_noop("gm-status", "held"),
+    pgettext_noop("gm-status", "spent"),
+    pgettext_noop("gm-status", "lost"),
+    pgettext_noop("gm-status", "destroyed"),
+    pgettext_noop("gm-status", "votes x2, breaks ties"),
+    pgettext_noop("gm-status", "blocked after a conversion (WH-C8)"),
+    pgettext_noop("gm-status", "compulsory: must recruit (WH-C3)"),
+    # NOTE: what became of a night action the GM received (`forummod status`)
+    pgettext_noop("gm-status", "counts"),
+    pgettext_noop("gm-status", "replaced"),
+    pgettext_noop("gm-status", "rejected"),
+))
+
+_BY = re.compile(r"^by (.+)$")
+_NOBODY = re.compile(r"^nobody: (.+)$")
+_TOKEN = re.compile(r"^(\w+) token$")
+_SOURCE = re.compile(r"^(PM|post|GM) #?(.+)$")
+
+
+def note_word(text: str) -> str:
+    """A night desk's label or state in the GM's language: a listed word, a phase ("N2"), the
+    shapes the rulesets and `gamestate_view` build ("by Ann", "nobody: N2", "tavern token", a
+    source "PM m3" / "post #57" / "GM #4"); anything else (a player, a count) as it is."""
+    if not text or current_language() == "en":
+        return text
+    if text in NOTE_WORDS:
+        return pgettext("gm-status", text)
+    if (m := _BY.match(text)) is not None:
+        return pgettext("gm-status", "by %(player)s", player=m.group(1))
+    if (m := _NOBODY.match(text)) is not None:
+        return pgettext("gm-status", "nobody: %(why)s", why=note_word(m.group(1)))
+    if (m := _TOKEN.match(text)) is not None:
+        return pgettext("gm-status", "%(building)s token", building=m.group(1))
+    if (m := _SOURCE.match(text)) is not None:
+        kind, ref = m.groups()
+        if kind == "PM":
+            return pgettext("gm-status", "PM %(id)s", id=ref)
+        if kind == "post":
+            return pgettext("gm-status", "post #%(number)s", number=ref)
+        return pgettext("gm-status", "GM #%(id)s", id=ref)
+    return phase_label(text)

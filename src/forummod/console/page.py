@@ -186,7 +186,7 @@ _PAGE = """<!doctype html>
 <td>{{ x.status }}{% if x.message %}: {{ x.message }}{% endif %}{% if x.rule %} [{{ x.rule }}]{% endif %}</td><td class="meta">{{ x.source }}</td></tr>
 {% endfor %}</tbody></table>{% endif %}
 {% if g.night.owed %}<h3>{{ L('owed') }}</h3>{% for o in g.night.owed %}<p class="note warning">{{ ' / '.join(o.players) }}: {{ ' / '.join(o.actions) }}{% if o.message %} — {{ o.message }}{% endif %}</p>{% endfor %}{% endif %}
-{% if g.night.results %}<h3>{{ L('results') }}</h3>{% for r in g.night.results %}<p class="note info">{{ r.to }} ({{ r.phase }}): {{ r.key }}{% for k, v in r.params %} {{ k }}={{ v }}{% endfor %}</p>{% endfor %}{% endif %}
+{% if g.results %}<h3>{{ L('results') }}</h3>{% for r in g.results %}<p class="note info">{{ r.to }} ({{ r.phase }}): {{ r.text }}</p>{% endfor %}{% endif %}
 {% for n in g.night.protections + g.night.notes %}<p class="note info">{{ n.player }}{% if n.player %}: {% endif %}{{ n.what }} {{ n.detail }}</p>{% endfor %}
 </section>
 <section class="box" id="prod" aria-labelledby="prod-h">

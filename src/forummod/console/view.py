@@ -45,6 +45,16 @@ class Note:
 
 
 @dataclass(frozen=True)
+class ResultLine:
+    """A private result of the night desk as its PM says it (the game's phrasebook, plain text)."""
+
+    to: str
+    phase: str  # "Notte 1" in the game's language
+    text: str  # "Eve is guilty." — the sentence of the result PM, never `cop_result target=Eve`
+    pending: bool
+
+
+@dataclass(frozen=True)
 class ProdRow:
     """A player on the prod list (checks.prod.PlayerPosts), the silence's start in the game's words."""
 
@@ -98,6 +108,7 @@ class GameConsole:
     verbs: tuple[str, ...]
     gm_log: tuple[Mapping[str, Any], ...]
     tz: Any
+    results: tuple[ResultLine, ...] = ()  # the night desk's private results, worded
 
 
 def mark_of(to_majority: float | None) -> str:
@@ -157,7 +168,17 @@ def game_console(ws: Any, gid: str) -> GameConsole:
                            c.posts_game) for c in prod_list(ctx)),
         alive=tuple(p.name for p in st.players if p.alive), players=tuple(p.name for p in st.players),
         verbs=tuple(sorted(make_ruleset(game.ruleset, game.options).actions)),
-        gm_log=tuple(status["gm_events"]), tz=game.tz)
+        gm_log=tuple(status["gm_events"]), tz=game.tz, results=_result_lines(nv, pb))
+
+
+def _result_lines(nv: Any, pb: Any) -> tuple[ResultLine, ...]:
+    """Each private result as the sentence its PM says (`Phrasebook.fact`, plain markup: the page
+    escapes it), so the GM reads "Eve è colpevole." and not the fact's key and parameters."""
+    from forummod.engine.types import Fact
+
+    plain = pb.with_markup("plain")
+    return tuple(ResultLine(r.to, pb.phase(r.phase) if r.phase else "", str(plain.fact(Fact(r.key, r.params))).strip(),
+                            r.pending) for r in nv.results)
 
 
 def _deadlines(a: Any, pb: Any) -> tuple[Deadline, ...]:

@@ -10,6 +10,12 @@ Issue codes (severity): ``gm_vote`` (info), ``non_player_vote`` (warning),
 ``vote_form_not_counted`` (info), ``no_lynch_not_counted`` (info), ``pm_vote_not_counted``
 (info), ``missing_target`` (warning), ``unparsed_action`` (warning), ``non_player_message``
 (warning).
+
+The issue messages are worded here, in the game's language (`ctx.language`, set by
+`gm_language` around each extraction; msgctxt `gm-issue`), and not when they are shown: every
+reader (`tally`, `check`, the console, an alert) shows `Issue.message` as it is, like the
+engine's notes. A saved result (`saved.py`) is therefore keyed by the language (it is part of
+the context) and by the hash of that language's catalog, so a new translation rewords it.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from functools import lru_cache
 from datetime import datetime
 
 from forummod.engine.catalog import ACTIONS
+from forummod.i18n import gm_language, npgettext, pgettext
 from forummod.extract.actions import ParsedAction, action_grammar
 from forummod.extract.context import ExtractContext
 from forummod.extract.names import NameIndex, NameMatch, name_index
@@ -55,7 +62,8 @@ def extract_post(post: Post, ctx: ExtractContext) -> Extraction:
     if hit is None:
         if len(memo) >= _MEMO_POSTS:
             memo.clear()
-        hit = memo[key] = _extract_post(post, ctx)
+        with gm_language(ctx.language):
+            hit = memo[key] = _extract_post(post, ctx)
     return hit
 
 
@@ -129,20 +137,27 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
         # names are matched with invisible characters removed; a name padded with them may be
         # an impersonation attempt (issue 11): count it, but never silently
         issues.append(Issue("invisible_characters",
-                            f"{voter}'s post with a vote for {', '.join(_target_label(v.target) for v in votes)} "
-                            "contains invisible (zero-width) characters; they were ignored to read the name: "
-                            "check the vote was meant", post.created_at, src, voter,
+                            pgettext("gm-issue", "%(voter)s's post with a vote for %(targets)s contains invisible "
+                                     "(zero-width) characters; they were ignored to read the name: check the vote "
+                                     "was meant", voter=voter, targets=", ".join(_target_label(v.target) for v in votes)),
+                            post.created_at, src, voter,
                             rule=_VOTE_RULE.get(ctx.ruleset), details=_quote(counted)))
     if len(votes) > 1:
-        issues.append(Issue("multiple_votes", f"{voter} cast {len(votes)} votes in one post; the last one counts: "
-                            + ", ".join(_target_label(v.target) for v in votes), post.created_at, src, voter,
+        issues.append(Issue("multiple_votes",
+                            npgettext("gm-issue", "%(voter)s cast %(n)s vote in one post; the last one counts: %(targets)s",
+                                      "%(voter)s cast %(n)s votes in one post; the last one counts: %(targets)s",
+                                      len(votes), voter=voter,
+                                      targets=", ".join(_target_label(v.target) for v in votes)),
+                            post.created_at, src, voter,
                             rule=_VOTE_RULE.get(ctx.ruleset), severity="info", details=_quote(counted)))
     skipped = [a for a in acts if not (a.forms & set(ctx.forms))
                and (a.no_lynch or (a.match is not None and a.match.ok) or (a.kind == "unvote" and a.strong))]
     if skipped:
         issues.append(Issue("vote_form_not_counted",
-                            f"{voter} wrote a vote in a form this game does not count "
-                            f"({'/'.join(sorted(skipped[0].forms))}; counted: {', '.join(ctx.forms)}): {_quote(skipped)}",
+                            pgettext("gm-issue", "%(voter)s wrote a vote in a form this game does not count "
+                                     "(%(forms)s; counted: %(counted)s): %(quoted)s", voter=voter,
+                                     forms="/".join(sorted(skipped[0].forms)), counted=", ".join(ctx.forms),
+                                     quoted=_quote(skipped)),
                             post.created_at, src, voter, rule=_VOTE_RULE.get(ctx.ruleset), severity="info",
                             details=_quote(skipped)))
     a_int, a_iss = _day_actions(post, texts[(chosen or versions[-1]).version], voter, ctx, index, src)
@@ -159,15 +174,18 @@ def _gate(post: Post, ctx: ExtractContext, counted: list[VoteAction], src: Sourc
     readable = [a for a in counted if _readable(a)]
     quoted = _quote(readable)
     if _is_gm(ctx.roster, author):
-        return Issue("gm_vote", f"the GM {author} posted a vote phrase: {quoted}", post.created_at, src, author,
+        return Issue("gm_vote", pgettext("gm-issue", "the GM %(gm)s posted a vote phrase: %(quoted)s", gm=author,
+                                         quoted=quoted), post.created_at, src, author,
                      severity="info", details=quoted) if readable else None
     slot = _slot_for(ctx.roster, author, post.author_id)
     if slot is None:
-        return Issue("non_player_vote", f"{author} is not a player of this game: {quoted}", post.created_at, src,
+        return Issue("non_player_vote", pgettext("gm-issue", "%(author)s is not a player of this game: %(quoted)s",
+                                                 author=author, quoted=quoted), post.created_at, src,
                      author, details=quoted) if readable else None
     if ctx.thread_role != "game":
-        return Issue("vote_outside_game_thread", f"vote phrase in the {ctx.thread_role} thread, not counted: "
-                     f"{quoted}", post.created_at, src, slot.name, severity="info", details=quoted) if counted else None
+        return Issue("vote_outside_game_thread",
+                     pgettext("gm-issue", "vote phrase in the %(thread)s thread, not counted: %(quoted)s",
+                              thread=_thread_label(ctx.thread_role), quoted=quoted), post.created_at, src, slot.name, severity="info", details=quoted) if counted else None
     return slot
 
 
@@ -191,19 +209,24 @@ def _apply_edit_policy(post: Post, ctx: ExtractContext,
     if not (changed or unseen):
         return last, []
     src = _post_source(post, ctx, last)
-    old = _quote([a for a in read[first.version] if a.forms & forms]) or "(no vote)"
-    new = _quote([a for a in read[last.version] if a.forms & forms]) or "(no vote)"
+    old = _quote([a for a in read[first.version] if a.forms & forms]) or pgettext("gm-issue", "(no vote)")
+    new = _quote([a for a in read[last.version] if a.forms & forms]) or pgettext("gm-issue", "(no vote)")
     if changed:
-        msg = (f"{post.author} edited the votes of {src.label()}: original {old!s} -> latest {new!s}; "
-               f"policy '{ctx.edit_policy}'")
-        details = f"original (v{first.version}): {old}\nlatest (v{last.version}): {new}"
+        msg = pgettext("gm-issue", "%(author)s edited the votes of %(post)s: original %(old)s -> latest %(new)s; "
+                       "policy '%(policy)s'", author=post.author, post=_source_label(src), old=old, new=new,
+                       policy=ctx.edit_policy)
+        details = pgettext("gm-issue", "original (v%(version)s): %(votes)s", version=first.version, votes=old) + "\n" \
+            + pgettext("gm-issue", "latest (v%(version)s): %(votes)s", version=last.version, votes=new)
         if len(versions) > 2:
-            details += f"\n({len(versions)} versions stored)"
+            details += "\n" + npgettext("gm-issue", "(%(n)s version stored)", "(%(n)s versions stored)", len(versions))
     else:
-        when = f" (at {last.edited_at:%Y-%m-%d %H:%M})" if last.edited_at is not None else ""
-        msg = (f"{post.author} edited {src.label()}{when}, which has a vote: "
-               f"{new}; the original version was not stored; policy '{ctx.edit_policy}'")
-        details = f"latest (v{last.version}): {new}\noriginal: not stored"
+        when = pgettext("gm-issue", " (at %(time)s)", time=f"{last.edited_at:%Y-%m-%d %H:%M}") \
+            if last.edited_at is not None else ""
+        msg = pgettext("gm-issue", "%(author)s edited %(post)s%(when)s, which has a vote: %(new)s; the original "
+                       "version was not stored; policy '%(policy)s'", author=post.author, post=_source_label(src),
+                       when=when, new=new, policy=ctx.edit_policy)
+        details = pgettext("gm-issue", "latest (v%(version)s): %(votes)s", version=last.version, votes=new) + "\n" \
+            + pgettext("gm-issue", "original: not stored")
     issue = Issue("edited_vote", msg, post.created_at, src, post.author, details=details)
     if ctx.edit_policy == "void":
         return None, [issue]
@@ -220,8 +243,9 @@ def _vote_to_intent(a: VoteAction, voter: str, at: datetime, src: Source, ctx: E
         return UnvoteIntent(voter, at, src, target, a.raw, channel)
     if a.no_lynch:
         if not ctx.count_no_lynch:
-            return Issue("no_lynch_not_counted", f"{voter} voted for no lynch, which this game does not count: "
-                         f"“{a.raw}”", at, src, voter, rule=rule, severity="info", details=a.raw)
+            return Issue("no_lynch_not_counted",
+                         pgettext("gm-issue", "%(voter)s voted for no lynch, which this game does not count: "
+                                  "“%(raw)s”", voter=voter, raw=a.raw), at, src, voter, rule=rule, severity="info", details=a.raw)
         return VoteIntent(voter, NO_LYNCH, at, src, a.raw, channel)
     m = a.match
     if m is None:
@@ -234,19 +258,25 @@ def _vote_to_intent(a: VoteAction, voter: str, at: datetime, src: Source, ctx: E
 
 
 def _name_issue(m: NameMatch, raw: str, who: str, at: datetime, src: Source, rule: str | None,
-                verdict: str = "not counted") -> Issue:
+                verdict: str | None = None) -> Issue:
     """An unresolved name; `verdict` says what was not done with it (a vote is "not counted",
     an action "not read as check"), so a PM's sentence is not reported as a vote."""
     query = m.query.strip().rstrip(".,;:!?…。，；：！？")
+    if verdict is None:
+        verdict = pgettext("gm-issue", "not counted")
+    names = ", ".join(m.candidates)
     if m.status == "homoglyph":
-        return Issue("homoglyph_name", f"“{query}” looks like {', '.join(m.candidates)} but uses look-alike "
-                     f"letters from another alphabet: {verdict}: “{raw}”", at, src, who, m.candidates, rule,
-                     details=raw)
-    if m.status == "ambiguous":
-        return Issue("ambiguous_name", f"“{query}” could be {', '.join(m.candidates)}: {verdict}: “{raw}”",
+        return Issue("homoglyph_name",
+                     pgettext("gm-issue", "“%(query)s” looks like %(names)s but uses look-alike letters from another "
+                              "alphabet: %(verdict)s: “%(raw)s”", query=query, names=names, verdict=verdict, raw=raw),
                      at, src, who, m.candidates, rule, details=raw)
-    hint = f" (closest: {', '.join(m.candidates)})" if m.candidates else ""
-    return Issue("unknown_name", f"“{query}” is not a player of this game{hint}: {verdict}: “{raw}”",
+    if m.status == "ambiguous":
+        return Issue("ambiguous_name", pgettext("gm-issue", "“%(query)s” could be %(names)s: %(verdict)s: “%(raw)s”",
+                                                query=query, names=names, verdict=verdict, raw=raw),
+                     at, src, who, m.candidates, rule, details=raw)
+    hint = pgettext("gm-issue", " (closest: %(names)s)", names=names) if m.candidates else ""
+    return Issue("unknown_name", pgettext("gm-issue", "“%(query)s” is not a player of this game%(hint)s: "
+                                          "%(verdict)s: “%(raw)s”", query=query, hint=hint, verdict=verdict, raw=raw),
                  at, src, who, m.candidates, rule, details=raw)
 
 
@@ -288,6 +318,11 @@ def _day_verbs(ruleset: str) -> frozenset[str]:
 
 def extract_message(msg: Message, ctx: ExtractContext) -> Extraction:
     """Actions (and, when "pm" is among the forms, votes: ON-V1) of one PM to the GM."""
+    with gm_language(ctx.language):
+        return _extract_message(msg, ctx)
+
+
+def _extract_message(msg: Message, ctx: ExtractContext) -> Extraction:
     if _is_gm(ctx.roster, msg.sender):
         return Extraction()
     index = name_index(ctx.roster, ctx.language)
@@ -296,7 +331,9 @@ def extract_message(msg: Message, ctx: ExtractContext) -> Extraction:
     pt = post_text(msg.body_html)
     text = pt.text
     if slot is None:
-        return Extraction((), (Issue("non_player_message", f"PM from {msg.sender}, who is not a player: “{_cut(text)}”",
+        return Extraction((), (Issue("non_player_message",
+                                     pgettext("gm-issue", "PM from %(sender)s, who is not a player: “%(text)s”",
+                                              sender=msg.sender, text=_cut(text)),
                                      msg.created_at, src, msg.sender, details=text),))
     sender = slot.name
     intents, issues = _read_pm_text(text, sender, msg, ctx, index, src)
@@ -304,7 +341,8 @@ def extract_message(msg: Message, ctx: ExtractContext) -> Extraction:
         subject = _SUBJECT_RE.sub("", msg.subject)
         intents, issues = _read_pm_text(subject, sender, msg, ctx, index, src)
     if not intents and not issues:
-        issues.append(Issue("unparsed_action", f"PM from {sender} not understood as an action: “{_cut(text)}”",
+        issues.append(Issue("unparsed_action", pgettext("gm-issue", "PM from %(sender)s not understood as an action: "
+                                                        "“%(text)s”", sender=sender, text=_cut(text)),
                             msg.created_at, src, sender, details=(msg.subject + "\n" + text).strip()))
     return Extraction(tuple(intents), tuple(issues))
 
@@ -333,8 +371,10 @@ def _read_pm_text(text: str, sender: str, msg: Message, ctx: ExtractContext, ind
     else:
         readable = [a for a in votes if a.no_lynch or a.kind == "unvote" or (a.match is not None and a.match.ok)]
         if readable:
-            issues.append(Issue("pm_vote_not_counted", f"{sender} sent a vote by PM, which this game does not "
-                                f"count (votes go in the thread): {_quote(readable)}", msg.created_at, src, sender,
+            issues.append(Issue("pm_vote_not_counted",
+                                pgettext("gm-issue", "%(sender)s sent a vote by PM, which this game does not count "
+                                         "(votes go in the thread): %(quoted)s", sender=sender,
+                                         quoted=_quote(readable)), msg.created_at, src, sender,
                                 rule=_VOTE_RULE.get(ctx.ruleset), severity="info", details=_quote(readable)))
     return intents, issues
 
@@ -345,9 +385,12 @@ def _actions_to_intents(parsed: list[ParsedAction], actor: str, at: datetime, sr
     issues: list[Issue] = []
     for p in parsed:
         if p.problems:
-            issues += [_name_issue(m, p.raw, actor, at, src, None, f"not read as {p.verb}") for m in p.problems]
+            verdict = pgettext("gm-issue", "not read as %(action)s", action=p.verb)
+            issues += [_name_issue(m, p.raw, actor, at, src, None, verdict) for m in p.problems]
         elif p.missing:
-            issues.append(Issue("missing_target", f"{actor}: “{p.raw}” reads as {p.verb} but names too few players",
+            issues.append(Issue("missing_target",
+                                pgettext("gm-issue", "%(actor)s: “%(raw)s” reads as %(action)s but names too few "
+                                         "players", actor=actor, raw=p.raw, action=p.verb),
                                 at, src, actor, details=p.raw))
         else:
             intents.append(ActionIntent(actor, p.verb, at, src, p.targets, p.role_hint, p.args, p.raw, channel))
@@ -404,7 +447,22 @@ def _quote(acts: list[VoteAction]) -> str:
 
 
 def _target_label(t: str) -> str:
-    return "no lynch" if t == NO_LYNCH else t
+    return pgettext("gm-issue", "no lynch") if t == NO_LYNCH else t
+
+
+def _thread_label(role: str) -> str:
+    """A thread's role as the GM reads it ("graveyard"; another role as it is configured)."""
+    return pgettext("gm-issue", "graveyard") if role == "graveyard" else role
+
+
+def _source_label(src: Source) -> str:
+    """`Source.label()` in the GM's language ("post #12", "PM 7")."""
+    if src.kind == "post":
+        return pgettext("gm-issue", "post #%(number)s", number=src.number) if src.number is not None \
+            else pgettext("gm-issue", "post %(id)s", id=src.id)
+    if src.kind == "message":
+        return pgettext("gm-issue", "PM %(id)s", id=src.id)
+    return src.kind
 
 
 def _cut(text: str, n: int = 300) -> str:

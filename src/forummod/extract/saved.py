@@ -35,8 +35,28 @@ CODE_VERSION = _code_version()
 
 
 def context_fingerprint(ctx: ExtractContext) -> str:
-    """Everything in the settings that can change a result, and the code version."""
-    return hashlib.sha256(repr((CODE_VERSION, ctx)).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    """Everything in the settings that can change a result, the code version, and the catalog
+    the issue messages are worded from (they are saved in the game's language, `ctx.language`:
+    an edited translation must reword them, as a parser fix recounts)."""
+    key = (CODE_VERSION, ctx, catalog_version(ctx.language))
+    return hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+_LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+
+def catalog_version(lang: str) -> str:
+    """A hash of the language's catalog files (`.po`, and the `.mo` a wheel carries); "" for
+    English, whose messages are the source text. Plain file reads: no Babel on the cron path."""
+    if lang == "en":
+        return ""
+    h = hashlib.sha256()
+    for suffix in ("po", "mo"):
+        f = _LOCALE_DIR / lang / "LC_MESSAGES" / f"forummod.{suffix}"
+        if f.is_file():
+            h.update(suffix.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def post_cache_key(post: Post) -> str:
