@@ -188,3 +188,18 @@ def test_a_checkout_compiles_a_catalog_once_and_later_runs_read_the_cached_mo(tm
                            check=True).stdout.strip() for _ in range(2)]
     assert runs == ["True", "False"]
     assert list((tmp_path / "cache").rglob("*.mo"))
+
+
+def test_no_catalog_leaves_one_plural_form_empty_while_filling_the_others():
+    """`msgfmt -c` refuses such a catalog, and gettext would print "" for that count."""
+    from babel.messages.pofile import read_po
+
+    from forummod.render.catalog import available_languages, po_path
+
+    bad = []
+    for lang in available_languages():
+        with po_path(lang).open("rb") as f:
+            for msg in read_po(f):
+                if msg.id and isinstance(msg.string, tuple) and any(msg.string) and not all(msg.string):
+                    bad.append((lang, msg.context, msg.id[0]))
+    assert bad == []
