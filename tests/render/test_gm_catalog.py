@@ -17,7 +17,7 @@ from forummod.render.phrases import LANGUAGES
 SRC = Path(__file__).resolve().parents[2] / "src" / "forummod"
 GM_SOURCES = sorted([SRC / "i18n.py", *(SRC / "engine").rglob("*.py"), *(SRC / "checks").rglob("*.py"),
                      *(SRC / "alerts").rglob("*.py"), *(SRC / "extract").rglob("*.py"),
-                     SRC / "commands" / "status.py"])
+                     SRC / "commands" / "status.py", SRC / "commands" / "tally.py"])
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdgr]")
 
 
@@ -35,7 +35,7 @@ def gm_messages() -> tuple[tuple[str, str | tuple[str, str], str], ...]:
 def test_the_sources_hold_the_gm_messages():
     contexts = {c for c, _, _ in gm_messages()}
     assert {"gm-note", "gm-rejection", "gm-proposal", "gm-finding", "gm-alert", "gm-code",
-            "gm-issue", "gm-status"} <= contexts
+            "gm-issue", "gm-status", "gm-tally"} <= contexts
     assert len(gm_messages()) > 300
 
 

@@ -50,36 +50,53 @@ def run(args) -> int:
         if args.json:
             print_json("tally", rep)
         else:
-            print(format_tally(rep))
+            print(format_tally(rep, lang=a.game.language or a.ruleset.language))
         return 0
 
 
-def format_tally(rep) -> str:
+def format_tally(rep, lang: str | None = None) -> str:
+    """The count as the GM reads it, its fixed words in `lang` (the game's language, issue 20;
+    `tally --json` keeps the codes): English is today's text."""
+    from forummod.i18n import gm_language
+
+    with gm_language(lang):
+        return _format_tally(rep)
+
+
+def _format_tally(rep) -> str:
+    from forummod.i18n import code_text, current_language, pgettext, phase_label
+
     closes = ""
     if rep.get("vote_close_at"):
         from datetime import datetime
         from zoneinfo import ZoneInfo
 
         local = datetime.fromisoformat(rep["vote_close_at"]).astimezone(ZoneInfo(rep.get("timezone") or "UTC"))
-        closes = f" (vote closes {local:%a %d %b %H:%M %Z})"
-    lines = [f"{rep['game']} — {rep['phase'] or 'no phase yet'}{closes}"]
+        # English keeps its day and month names; other languages get numbers (no names typed by hand)
+        when = f"{local:%a %d %b %H:%M %Z}" if current_language() == "en" else f"{local:%Y-%m-%d %H:%M %Z}"
+        closes = pgettext("gm-tally", " (vote closes %(time)s)", time=when)
+    phase = phase_label(rep["phase"]) if rep["phase"] else pgettext("gm-tally", "no phase yet")
+    lines = [f"{rep['game']} — {phase}{closes}"]
     t = rep["tally"]
     if t is None:
-        lines.append("  no vote in progress")
+        lines.append("  " + pgettext("gm-tally", "no vote in progress"))
     else:
         if t["majority"]:
-            lines.append(f"  majority: {t['majority']} of {t['living']}")
+            lines.append("  " + pgettext("gm-tally", "majority: %(majority)s of %(living)s",
+                                         majority=t["majority"], living=t["living"]))
         for c in t["candidates"]:
-            name = "No lynch" if c["no_lynch"] else c["name"]
+            name = pgettext("gm-tally", "No lynch") if c["no_lynch"] else c["name"]
             voters = ", ".join(v["voter"] + (f" x{v['weight']:g}" if v["weight"] != 1 else "") for v in c["voters"])
             extra = f" (+{c['bonus']:g} {c['bonus_note']})" if c["bonus"] else ""
             lines.append(f"  {name} ({c['total']:g}){extra}: {voters}")
         if t["not_voting"]:
-            lines.append(f"  not voting ({len(t['not_voting'])}): {', '.join(t['not_voting'])}")
+            lines.append("  " + pgettext("gm-tally", "not voting (%(n)s): %(names)s", n=len(t["not_voting"]),
+                                         names=", ".join(t["not_voting"])))
     for seat in rep.get("seats") or ():
-        lines.append(f"  seat: {seat['holder']} (replacing {', '.join(seat['replaced'])})")
+        lines.append("  " + pgettext("gm-tally", "seat: %(holder)s (replacing %(replaced)s)", holder=seat["holder"],
+                                     replaced=", ".join(seat["replaced"])))
     for r in rep["rejected_votes"]:
-        lines.append(f"  ✗ {r['voter']} → {r['target']}: {r['reason']}" + (f" [{r['rule']}]" if r["rule"] else ""))
+        lines.append(f"  ✗ {r['voter']} → {r['target']}: {code_text(r['reason'])}" + (f" [{r['rule']}]" if r["rule"] else ""))
     for i in rep["issues"]:
         lines.append(f"  ! {i['message']}")
     return "\n".join(lines)
