@@ -22,6 +22,18 @@ def page(server, game: str = "g") -> str:
     return body
 
 
+def served_page(ws, game: str = "g") -> str:
+    """The console page of `game` from a server started for this one read (the workspace closed after)."""
+    from forummod.console.server import ConsoleServer
+
+    server = ConsoleServer(ws).start()
+    try:
+        return page(server, game)
+    finally:
+        server.stop()
+        ws.close()
+
+
 def flash(server) -> str:
     m = re.search(r'id="flash"[^>]*>(.*?)</p>', page(server), re.S)
     return html.unescape(m.group(1)) if m else ""
@@ -250,18 +262,12 @@ def test_undo_from_the_gm_log_appends_a_reversal(console):
 
 
 def test_the_page_speaks_the_games_language_where_the_catalogs_have_the_words(tmp_path: Path):
-    from forummod.console.server import ConsoleServer
     from tests.render.game import day_one
 
     g = day_one(tmp_path, language="it")
     g.now = at(6)
     ws = g.workspace()
-    server = ConsoleServer(ws).start()
-    try:
-        body = page(server)
-    finally:
-        server.stop()
-        ws.close()
+    body = served_page(ws)
     assert '<html lang="it"' in body
     assert '<span class="mark l_minus_1">L-1</span>' in body
     assert "Votazione — Giorno 1" in body and "MAGGIORANZA" not in body  # a wagon short of majority
@@ -269,19 +275,13 @@ def test_the_page_speaks_the_games_language_where_the_catalogs_have_the_words(tm
 
 
 def test_the_hammer_mark_is_the_drafts_word_for_a_majority_in_the_games_language(tmp_path: Path):
-    from forummod.console.server import ConsoleServer
     from tests.render.game import day_one
 
     g = day_one(tmp_path, language="it")
     g.vote("Fay", "Ann", 5.5)
     g.now = at(6)
     ws = g.workspace()
-    server = ConsoleServer(ws).start()
-    try:
-        body = page(server)
-    finally:
-        server.stop()
-        ws.close()
+    body = served_page(ws)
     assert '<span class="mark hammer">MAGGIORANZA</span>' in body
 
 
@@ -292,7 +292,6 @@ def test_the_hammer_mark_is_the_drafts_word_for_a_majority_in_the_games_language
 def test_a_private_result_reads_as_the_sentence_of_its_result_pm(tmp_path: Path, lang, sentence):
     """Issue 20: the night desk shows what the cop's PM will say, in the game's language, not
     the fact's key and parameters ("cop_result target=Bob verdict=...")."""
-    from forummod.console.server import ConsoleServer
     from tests.render.game import day_one
 
     g = day_one(tmp_path, language=lang)
@@ -301,12 +300,7 @@ def test_a_private_result_reads_as_the_sentence_of_its_result_pm(tmp_path: Path,
     g.now = at(20)
     ws = g.workspace()
     assert main(["gm", "--config", str(tmp_path / "forummod.toml"), "approve", "lynch:D1"]) == 0
-    server = ConsoleServer(ws).start()
-    try:
-        body = page(server)
-    finally:
-        server.stop()
-        ws.close()
+    body = served_page(ws)
     results = re.search(r"<h3>[^<]*</h3>(<p class=\"note info\">[^<]*</p>)", body[body.find('id="night-h"'):])
     assert results is not None and html.unescape(results.group(1)) == f'<p class="note info">{sentence}</p>'
     assert "cop_result" not in body and "verdict=" not in body
