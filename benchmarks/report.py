@@ -17,8 +17,20 @@ TARGETS = {
     "recount_first_ratio_to_sqlite": 15.0,  # at most
     "recount_cold_ratio_to_sqlite": 3.0,  # at most
     "cron_tally_ratio_to_read": 4.0,  # at most
-    "peak_rss_mb": 200.0,  # under
+    "poll_no_news_full_ratio_to_bare": 3.0,  # at most: a whole page, no 304, against a bare GET + parse
+    "poll_no_news_flat_growth": 1.5,  # at most: 50,000 posts against 1,000
+    "replay_rss_kb_per_post": 4.0,  # with a fixed 60 MB: the peak RSS of a replay under this
+    "replay_rss_fixed_mb": 60.0,
 }
+
+
+def replay_rss_limit_mb(posts: int) -> float:
+    """Issue 17 item 6: a replay's peak memory under 4 KB a post plus a fixed 60 MB."""
+    return posts * TARGETS["replay_rss_kb_per_post"] / 1024 + TARGETS["replay_rss_fixed_mb"]
+
+
+def _full(c: dict[str, Any], key: str) -> float:
+    return c["poll"].get("no_news_full", {}).get(key, float("nan"))
 
 
 #: Issue 17 item 4: the first recount at most 15x the read, a cold one (a fresh process) 3x.
@@ -66,6 +78,7 @@ def scaling(cases: list[dict[str, Any]]) -> dict[str, Any]:
             rows.append({
                 "posts": c["posts"],
                 "poll_no_news_ms": round(c["poll"]["no_news"]["seconds"] * 1000, 1),
+                "poll_no_news_full_ms": round(_full(c, "seconds") * 1000, 1),
                 "poll_first_peak_rss_mb": c["poll"]["first"].get("peak_rss_mb"),
                 "poll_first_ms_per_page": round(c["poll"]["first"]["seconds"] * 1000 / max(1, c["poll"]["first"]["requests"]), 2),
                 "parse_us_per_post": c["parse"]["us_per_post"],
@@ -79,7 +92,12 @@ def scaling(cases: list[dict[str, Any]]) -> dict[str, Any]:
         growth = []
         for a, b in zip(rows, rows[1:]):
             growth.append({"from": a["posts"], "to": b["posts"],
-                           **{k: round(b[k] / a[k], 2) for k in a if k.endswith(("per_post", "per_page", "no_news_ms"))
+                           **{k: round(b[k] / a[k], 2) for k in a if k.endswith(("per_post", "per_page", "_ms"))
+                              if a[k]}})
+        if len(rows) > 2:  # the whole span too (issue 17: the no-news poll at 50,000 within 1.5x of 1,000)
+            a, b = rows[0], rows[-1]
+            growth.append({"from": a["posts"], "to": b["posts"],
+                           **{k: round(b[k] / a[k], 2) for k in a if k.endswith(("per_post", "per_page", "_ms"))
                               if a[k]}})
         out[engine] = {"sizes": rows, "per_post_growth": growth}
     return out
@@ -114,6 +132,9 @@ def table(cases: list[dict[str, Any]]) -> str:
         (f"{c['poll']['no_news']['requests']} {_ok(c['poll']['no_news']['requests'] <= 1)}" for c in cases))
     row("  bytes", (c["poll"]["no_news"]["bytes"] for c in cases))
     row("  ms (wall)", (f"{c['poll']['no_news']['seconds'] * 1000:.1f}" for c in cases))
+    row("no new posts, no 304: ms (wall)", (f"{_full(c, 'seconds') * 1000:.1f}" for c in cases))
+    row("  bare GET + lxml parse of that page ms", (f"{_full(c, 'bare_get_parse_seconds') * 1000:.1f}" for c in cases))
+    row("  ratio (target <= 3)", (f"{_full(c, 'ratio_to_bare'):.2f} {_ok(_full(c, 'ratio_to_bare') <= 3)}" for c in cases))
     row("one new page: requests (target 2)",
         (f"{c['poll']['new_page']['requests']} {_ok(c['poll']['new_page']['requests'] <= 2)}" for c in cases))
     row("  bytes / new posts / edited", (f"{c['poll']['new_page']['bytes'] / 1024:.0f} KiB / {c['poll']['new_page']['new_posts']}"
@@ -139,8 +160,9 @@ def table(cases: list[dict[str, Any]]) -> str:
     row("  votes read / findings / deaths", (f"{c['recount']['intents']} / {c['recount']['findings']} / "
                                               f"{c['recount']['deaths']}" for c in cases))
     if all("memory" in c for c in cases):
-        row("MEMORY replay peak RSS MB (target < 200)",
-            (f"{c['memory']['peak_rss_mb']:.0f} {_ok(c['memory']['peak_rss_mb'] < 200)}" for c in cases))
+        row("MEMORY replay peak RSS MB (target < 4 KB a post + 60)",
+            (f"{c['memory']['peak_rss_mb']:.0f} < {replay_rss_limit_mb(c['posts']):.0f} "
+             f"{_ok(c['memory']['peak_rss_mb'] < replay_rss_limit_mb(c['posts']))}" for c in cases))
         row("  RSS after imports MB", (f"{c['memory']['rss_after_imports_mb']:.0f}" for c in cases))
         if all("tracemalloc_peak_mb" in c["memory"] for c in cases):
             row("  tracemalloc peak MB", (f"{c['memory']['tracemalloc_peak_mb']:.0f}" for c in cases))
@@ -167,7 +189,8 @@ def scaling_table(cases: list[dict[str, Any]]) -> str:
             lines.append(f"  {r['posts']:>7,} posts: parse {r['parse_us_per_post']:.0f} us (bare lxml "
                          f"{r['bare_lxml_us_per_post']:.0f} us, ratio {r['parse_ratio_to_lxml']:.2f}), sqlite read "
                          f"{r['sqlite_read_us_per_post']:.1f} us, recount cold {r['recount_cold_us_per_post']:.0f} us, "
-                         f"warm {r['recount_warm_us_per_post']:.0f} us, poll {r['poll_first_ms_per_page']:.1f} ms/page")
+                         f"warm {r['recount_warm_us_per_post']:.0f} us, poll {r['poll_first_ms_per_page']:.1f} ms/page, "
+                         f"poll with nothing new {r['poll_no_news_ms']:.1f} ms (no 304: {r['poll_no_news_full_ms']:.1f} ms)")
         for g in data["per_post_growth"]:
             parts = ", ".join(f"{k.replace('_us_per_post', '').replace('_ms_per_page', '')} x{v:.2f}"
                               for k, v in g.items() if k not in ("from", "to"))
@@ -193,6 +216,7 @@ def markdown(cases: list[dict[str, Any]]) -> str:
     row("parse: BeautifulSoup ratio to lxml", lambda c: f"{c['parse']['bs4_ratio_to_lxml']:.3f}")
     row("first fetch: peak RSS, MB (< 150 at 50,000)", lambda c: f"{c['poll']['first'].get('peak_rss_mb', float('nan')):.0f}")
     row("poll, nothing new: ms (wall)", lambda c: f"{c['poll']['no_news']['seconds'] * 1000:.1f}")
+    row("**poll, nothing new, no 304: ratio to a bare GET + parse** (≤ 3)", lambda c: f"**{_full(c, 'ratio_to_bare'):.2f}**")
     row("SQLite read of the rows, ms", lambda c: f"{c['recount']['sqlite_read_seconds'] * 1000:.0f}")
     for mode in ("first", "cold", "warm"):
         row(f"recount {mode}: load / extract / fold / checks, ms",
@@ -203,7 +227,8 @@ def markdown(cases: list[dict[str, Any]]) -> str:
     row("**cron `forummod tally`: ratio to a fresh process reading the rows** (≤ 4)",
         lambda c: f"**{_proc(c, 'ratio_to_read'):.1f}**")
     if all("memory" in c for c in cases):
-        row("**replay peak RSS, MB** (< 200)", lambda c: f"**{c['memory']['peak_rss_mb']:.0f}**")
+        row("**replay peak RSS, MB** (< 4 KB a post + 60)",
+            lambda c: f"**{c['memory']['peak_rss_mb']:.0f}** (< {replay_rss_limit_mb(c['posts']):.0f})")
         row("RSS after imports / tracemalloc peak, MB",
             lambda c: f"{c['memory']['rss_after_imports_mb']:.0f} / {c['memory'].get('tracemalloc_peak_mb', float('nan')):.0f}")
     return "\n".join(rows)

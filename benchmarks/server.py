@@ -26,6 +26,7 @@ class ForumState:
     requests: list[str] = field(default_factory=list)
     bytes_sent: int = 0
     not_modified: int = 0
+    etags: bool = True  # False: a server that ignores If-None-Match (every poll gets the whole page)
     lock: threading.Lock = field(default_factory=threading.Lock)
     _cache: dict[tuple[int, int], tuple[bytes, str]] = field(default_factory=dict)
 
@@ -84,7 +85,7 @@ def make_server(state: ForumState) -> ThreadingHTTPServer:
                 self.wfile.write(body)
                 return
             body, etag = page
-            if self.headers.get("If-None-Match") == etag:
+            if state.etags and self.headers.get("If-None-Match") == etag:
                 with state.lock:
                     state.not_modified += 1
                 self.send_response(304)

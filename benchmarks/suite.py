@@ -53,7 +53,7 @@ def run_case(engine: Engine, n_posts: int, opts: Options, log: Callable[[str], N
         cfg_path = folder / "forummod.toml"
         cfg_path.write_text(config_text(engine, base_url, folder), encoding="utf-8")
         log(f"  {engine.name} {n_posts}: polling {engine.pages(first_visible)} pages from {base_url}")
-        out["poll"] = measure_poll(state, game, cfg_path)
+        out["poll"] = measure_poll(state, game, cfg_path, base_url, opts.repeat)
     log(f"  {engine.name} {n_posts}: parse throughput")
     out["parse"] = measure_parse(cfg_path, engine, opts)
     log(f"  {engine.name} {n_posts}: recount")
@@ -80,9 +80,11 @@ def _remove(folder: Path) -> None:
 # --------------------------------------------------------------------------- poll
 
 
-def measure_poll(state: ForumState, game: SynthGame, cfg_path: Path) -> dict[str, Any]:
-    """First full fetch, a poll with nothing new (a 304), a poll after one new page and an edit,
-    each through `service.poll_game` into the store, counted by the client and by the server."""
+def measure_poll(state: ForumState, game: SynthGame, cfg_path: Path, base_url: str, repeat: int) -> dict[str, Any]:
+    """First full fetch, a poll with nothing new (a 304; and, from a server that ignores
+    If-None-Match, the whole last page against a bare GET and parse of it), a poll after one
+    new page and an edit, each through `service.poll_game` into the store, counted by the
+    client and by the server."""
     from forummod.config import load_config
     from forummod.service import Workspace, poll_game
 
@@ -114,6 +116,7 @@ def measure_poll(state: ForumState, game: SynthGame, cfg_path: Path) -> dict[str
         if out["no_news_again"]["seconds"] < out["no_news"]["seconds"]:
             out["no_news"] = out["no_news_again"]
         del out["no_news_again"]
+        out["no_news_full"] = _poll_without_etags(ws, state, base_url, repeat)
         last_known = state.visible
         edited = _edit_last_known_page(state, game, last_known)
         state.show(len(game.posts))
@@ -121,6 +124,56 @@ def measure_poll(state: ForumState, game: SynthGame, cfg_path: Path) -> dict[str
         out["new_page"]["edit_on_refetched_page"] = edited
         out["posts_stored"] = ws.store.post_count(SITE, _thread_id(ws))
     return out
+
+
+def _poll_without_etags(ws: Any, state: ForumState, base_url: str, repeat: int) -> dict[str, Any]:
+    """A poll with nothing new from a server that sends the whole page every time (no 304):
+    `service.poll_game` (GET the last known page, parse it, compare with the stored posts,
+    mark them seen) against the floor of that work, a bare `requests` GET of the same URL
+    plus a bare-lxml parse of the page with the profile's selectors. Wall time (both sides
+    wait on the same loopback server), in turn, the median of `repeat` runs of each; the
+    ratio should not grow with the thread (issue 17: <= 3, flat from 1,000 to 50,000 posts)."""
+    import requests
+
+    from forummod.service import poll_game
+
+    state.etags = False
+    try:
+        state.reset_counters()
+        rep = poll_game(ws, GAME_ID, inbox=False)  # unmeasured: learns which URL a poll reads
+        if not rep.ok or rep.new_posts or rep.edited_posts:
+            raise RuntimeError(f"poll without ETags: {rep.error or 'posts changed'}")
+        paths = list(state.requests)
+        bare = BareLxml(baseline_selectors(ws.adapter(SITE).profile))
+        session = requests.Session()
+        ours: list[float] = []
+        floor: list[float] = []
+
+        def run_ours() -> None:
+            t0 = time.perf_counter()
+            r = poll_game(ws, GAME_ID, inbox=False)
+            ours.append(time.perf_counter() - t0)
+            if not r.ok or r.requests != len(paths):
+                raise RuntimeError(f"poll without ETags: {r.error or r.requests}")
+
+        def run_floor() -> None:
+            rows: list = []
+            t0 = time.perf_counter()
+            for path in paths:
+                resp = session.get(base_url + path.lstrip("/"), timeout=30)
+                resp.raise_for_status()
+                bare(resp.text, rows)
+            floor.append(time.perf_counter() - t0)
+
+        for i in range(max(1, repeat)):
+            for f in (run_ours, run_floor)[:: 1 if i % 2 == 0 else -1]:
+                gc.collect()
+                f()
+        o, b = statistics.median(ours), statistics.median(floor)
+        return {"requests": len(paths), "seconds": round(o, 4), "bare_get_parse_seconds": round(b, 4),
+                "ratio_to_bare": round(o / b, 2), "runs": len(ours)}
+    finally:
+        state.etags = True
 
 
 def _thread_id(ws: Any) -> str:
@@ -412,6 +465,7 @@ def measure_recount(cfg_path: Path, game: SynthGame, opts: Options) -> dict[str,
             read()
             warms.append(recount(ws, now))
     colds = []
+    _run_child("benchmarks.recount_child", [str(cfg_path), now.isoformat()])  # unmeasured: fills the bytecode cache
     for _ in range(n):  # the store now holds every result: a fresh process reads them
         colds.append(_run_child("benchmarks.recount_child", [str(cfg_path), now.isoformat()]))
         read()
@@ -446,9 +500,7 @@ def measure_cold_process(cfg_path: Path, game: SynthGame, thread: str, opts: Opt
     from forummod.config import load_config
 
     store_path = load_config(cfg_path).workspace.store_path()
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "fm-bench-pycache")
+    env = _bytecode_env()
     tally = [sys.executable, "-m", "forummod", "tally", "--config", str(cfg_path), "--now", analysis_now(game).isoformat()]
     read = [sys.executable, "-c", SQLITE_READ + f"\nsqlite_read({str(store_path)!r}, {SITE!r}, {thread!r}, {GAME_ID!r})"]
 
@@ -493,10 +545,20 @@ def _child(cfg_path: Path, game: SynthGame, *, trace: bool) -> dict[str, Any]:
     return _run_child("benchmarks.replay_child", args + ["--tracemalloc"] if trace else args)
 
 
+def _bytecode_env() -> dict[str, str]:
+    """The environment of a measured child process: bytecode cached under a temporary folder,
+    as an installed package has it (with PYTHONDONTWRITEBYTECODE a fresh interpreter would
+    compile every module it imports and the cold figures would time the compiler)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "fm-bench-pycache")
+    return env
+
+
 def _run_child(module: str, args: list[str]) -> dict[str, Any]:
     cmd = [sys.executable, "-m", module, *args]
     root = Path(__file__).resolve().parent.parent
-    env = dict(os.environ)
+    env = _bytecode_env()
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH", "")) if p)
     res = subprocess.run(cmd, capture_output=True, text=True, cwd=root, env=env, timeout=3600)
     if res.returncode != 0:

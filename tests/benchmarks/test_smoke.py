@@ -29,7 +29,8 @@ def results(tmp_path_factory):
 def test_every_engine_and_size_has_every_metric(results):
     assert [(c["engine"], c["posts"]) for c in results["cases"]] == [(e, 200) for e in ENGINES]
     for c in results["cases"]:
-        assert set(c["poll"]) >= {"first", "no_news", "new_page"}
+        assert set(c["poll"]) >= {"first", "no_news", "no_news_full", "new_page"}
+        assert {"seconds", "bare_get_parse_seconds", "ratio_to_bare"} <= set(c["poll"]["no_news_full"])
         assert {"ratio_to_lxml", "ours_posts_per_s", "lxml_posts_per_s", "bs4_ratio_to_lxml"} <= set(c["parse"])
         assert {"sqlite_read_seconds", "first", "cold", "warm"} <= set(c["recount"])
         for mode in ("first", "cold", "warm"):
@@ -48,6 +49,7 @@ def test_polls_cost_one_request_without_news_and_two_with_a_new_page(results):
         assert poll["first"]["requests"] == poll["first"]["server_requests"] == c["pages"] - 1
         assert poll["no_news"]["requests"] == 1 and poll["no_news"]["server_304"] == 1
         assert poll["no_news"]["new_posts"] == 0 and poll["no_news"]["bytes"] == 0
+        assert poll["no_news_full"]["requests"] == 1  # a server without ETags: the last page, whole, once
         assert poll["new_page"]["requests"] == 2 and poll["new_page"]["server_requests"] == 2
         assert poll["new_page"]["new_posts"] == c["posts"] - poll["first"]["posts"]
         assert poll["new_page"]["edited_posts"] == 1  # the edit on the re-fetched page became a version
@@ -67,7 +69,7 @@ def test_the_table_names_every_figure(results, capsys):
 
     text = table(results["cases"])
     for label in ("POLL first fetch", "no new posts", "one new page", "PARSE", "ratio to lxml", "BeautifulSoup",
-                  "RECOUNT", "first:", "cold:", "warm:", "MEMORY"):
+                  "RECOUNT", "first:", "cold:", "warm:", "MEMORY", "no 304"):
         assert label in text
 
 
