@@ -30,8 +30,14 @@ _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 
 
-def parse_html(text: str | bytes) -> Any:
-    """An lxml root for a page (tolerant of XML declarations and stray bytes)."""
+def parse_html(text: str | bytes, *, lean: bool = False) -> Any:
+    """An lxml root for a page (tolerant of XML declarations and stray bytes).
+
+    `lean`: every element is a plain `HtmlElement` (lxml.html gives <form>, <input>, <select>,
+    <textarea> and <label> their own classes, through a lookup written in Python that runs for
+    every element object lxml hands out). Reading posts needs none of those classes' methods,
+    and the Python lookup was about a third of the cost of an XPath on a post; login and
+    posting code, which fills forms, keeps the default."""
     if isinstance(text, bytes):
         from forummod.forum.http import decode_body
 
@@ -40,7 +46,7 @@ def parse_html(text: str | bytes) -> Any:
     if not text.strip():
         text = "<html></html>"
     try:
-        parser = _html_parser()
+        parser = _html_parser(lean)
         root = lxml.html.document_fromstring(text, parser=parser)
         if not parser.error_log.filter_types(_DEPTH_ERRORS):
             return root
@@ -55,11 +61,18 @@ _DEPTH_ERRORS = [etree.ErrorTypes.ERR_RESOURCE_LIMIT]
 _PARSERS = threading.local()
 
 
-def _html_parser() -> Any:
-    """lxml.html's parser, one per thread (its error log tells whether the depth limit was hit)."""
-    p = getattr(_PARSERS, "parser", None)
+def _html_parser(lean: bool = False) -> Any:
+    """lxml.html's parser (or the lean one, see `parse_html`), one per thread (its error log
+    tells whether the depth limit was hit)."""
+    name = "lean" if lean else "parser"
+    p = getattr(_PARSERS, name, None)
     if p is None:
-        p = _PARSERS.parser = lxml.html.HTMLParser()
+        p = lxml.html.HTMLParser()
+        if lean:
+            p.set_element_class_lookup(etree.ElementDefaultClassLookup(
+                element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
+                pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
+        setattr(_PARSERS, name, p)
     return p
 
 
@@ -590,7 +603,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
 
         html = decode_body(html, None)
     if root is None:
-        root = parse_html(html)
+        root = parse_html(html, lean=True)
     f = profile.posts
     containers, used = all_elements(f.container, root)
     if not containers:
