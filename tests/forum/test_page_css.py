@@ -109,3 +109,17 @@ def test_the_inline_style_test_is_the_xpath_it_replaced():
     got = {e.get("id") for e in root.iter() if isinstance(e.tag, str) and _inline_hidden(e)}
     assert got == want and want  # and the XPath does find some
     assert not _inline_hidden(ET.Comment("display:none"))
+
+
+def test_any_ancestor_answers_what_a_walk_per_element_answers():
+    import lxml.html
+
+    from forummod.forum.page_css import any_ancestor
+
+    root = lxml.html.document_fromstring(
+        "<html><body><div id='a' class='x'><p id='b'><i id='c'></i></p></div><div id='d'><p id='e'></p>"
+        "<span class='x'><b id='f'></b></span></div><p id='g'></p></body></html>")
+    els = [e for e in root.iter() if isinstance(e.tag, str)]
+    els = els + els[::-1]  # memo hits in both orders
+    test = lambda a: a.get("class") == "x"  # noqa: E731
+    assert any_ancestor(els, test) == [any(test(a) for a in e.iterancestors()) for e in els]

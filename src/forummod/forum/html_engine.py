@@ -21,7 +21,7 @@ from forummod.errors import LayoutChanged
 from forummod.forum.base import FM_ATTR, ParsedPage
 from forummod.forum.date_memo import DateShapes
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
-from forummod.forum.page_css import visible_posts
+from forummod.forum.page_css import any_ancestor, visible_posts
 from forummod.forum.profile import Extractor, Fields, Profile, probe_of
 from forummod.markup.depth import MAX_DEPTH, cap_depth  # noqa: F401 (archive, discourse and tests use them)
 from forummod.model import Issue, RawMessage, RawPost
@@ -681,9 +681,9 @@ def unnest_posts(containers: list[Any]) -> list[Any]:
     them: one unclosed <div> in a post body makes libxml2 keep the post open, so every later
     post is parsed inside it (and the first post's edit mark, date fallbacks and text would be
     read from them). Each nested post is moved to just after the outermost post holding it,
-    in page order; one ancestor walk per post, nothing when nothing is nested."""
+    in page order; shared ancestors are looked at once, nothing moves when nothing is nested."""
     live = {id(c) for c in containers}
-    nested = [c for c in containers if any(id(a) in live for a in c.iterancestors())]
+    nested = [c for c, inside in zip(containers, any_ancestor(containers, lambda a: id(a) in live)) if inside]
     if not nested:
         return containers
     last_moved: dict[int, Any] = {}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from lxml import etree
 
@@ -112,10 +112,10 @@ def visible_posts(containers: list[Any], root: Any) -> list[Any]:
     descendants only, with the test `_INLINE_XPATH` makes: searching the whole page for them
     cost about a tenth of a real page's parse."""
     rules = hidden_rules(root) if _has_hiding_style(root) else HiddenRules()
+    hidden_above = any_ancestor(containers, (lambda a: _inline_hidden(a) or rules.hides(a)) if rules else _inline_hidden)
     kept = []
-    for c in containers:
-        if _inline_hidden(c) or any(_inline_hidden(a) or (bool(rules) and rules.hides(a)) for a in c.iterancestors()) \
-                or (rules and rules.hides(c)):
+    for c, above in zip(containers, hidden_above):
+        if above or _inline_hidden(c) or (rules and rules.hides(c)):
             continue
         if rules:
             for el in c.iterdescendants():
@@ -124,6 +124,33 @@ def visible_posts(containers: list[Any], root: Any) -> list[Any]:
                     el.set("style", "display:none;" + (el.get("style") or ""))
         kept.append(c)
     return kept
+
+
+def any_ancestor(elements: list[Any], test: Callable[[Any], bool]) -> list[bool]:
+    """For each element, whether one of its ancestors passes `test`. The posts of a page share
+    most of their ancestors (the post list, the body, <html>): each is tested once, where a
+    walk per post made an element object for every ancestor of every post. The memo holds
+    the element objects, so their ids stay theirs while it lives."""
+    memo: dict[int, tuple[Any, bool]] = {}  # id -> (element, it or one of its ancestors passes)
+    out = []
+    for el in elements:
+        path = []
+        verdict = False
+        a = el.getparent()
+        while a is not None:
+            hit = memo.get(id(a))
+            if hit is not None:
+                verdict = hit[1]
+                break
+            path.append(a)
+            if test(a):
+                verdict = True
+                break
+            a = a.getparent()
+        for a in path:
+            memo[id(a)] = (a, verdict)
+        out.append(verdict)
+    return out
 
 
 # XPath's translate(@style, 'DISPLAYNOEVBIH ', 'displaynoevbih'): those capitals lowered, spaces dropped
