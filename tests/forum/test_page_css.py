@@ -90,3 +90,36 @@ def test_a_page_without_hiding_rules_keeps_every_post(profiles):
     page = parse_thread_page(profiles["smf"], smf11_page(".x { color: red }", posts),
                              url="https://f.test/index.php?topic=5.0", tz=timezone.utc, now=NOW)
     assert len(page.posts) == 3
+
+
+def test_the_inline_style_test_is_the_xpath_it_replaced():
+    """`_inline_hidden` (per element) selects what the whole-page `_INLINE_XPATH` selected."""
+    import lxml.html
+    from lxml import etree as ET
+
+    from forummod.forum.page_css import _INLINE_XPATH, _inline_hidden
+
+    styles = ["display:none", "DISPLAY: NONE", "Display : None", "display:\tnone", "display: block",
+              "visibility:hidden", "VISIBILITY:HIDDEN", "Visibility: Hidden", "visibility :  hidden",
+              "color:red; display :none !important", "displaynone", "x", "", "DİSPLAY:NONE", "display:nonE"]
+    html = "<html><body>" + "".join(f'<div id="d{i}" style="{s}">x</div>' for i, s in enumerate(styles)) \
+        + "<p>no style</p><!-- c --></body></html>"
+    root = lxml.html.document_fromstring(html)
+    want = {e.get("id") for e in _INLINE_XPATH(root)}
+    got = {e.get("id") for e in root.iter() if isinstance(e.tag, str) and _inline_hidden(e)}
+    assert got == want and want  # and the XPath does find some
+    assert not _inline_hidden(ET.Comment("display:none"))
+
+
+def test_any_ancestor_answers_what_a_walk_per_element_answers():
+    import lxml.html
+
+    from forummod.forum.page_css import any_ancestor
+
+    root = lxml.html.document_fromstring(
+        "<html><body><div id='a' class='x'><p id='b'><i id='c'></i></p></div><div id='d'><p id='e'></p>"
+        "<span class='x'><b id='f'></b></span></div><p id='g'></p></body></html>")
+    els = [e for e in root.iter() if isinstance(e.tag, str)]
+    els = els + els[::-1]  # memo hits in both orders
+    test = lambda a: a.get("class") == "x"  # noqa: E731
+    assert any_ancestor(els, test) == [any(test(a) for a in e.iterancestors()) for e in els]

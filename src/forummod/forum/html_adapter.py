@@ -41,10 +41,38 @@ from forummod.model import Cursor, Issue, RawMessage
 _LINK_SESSION = re.compile(r"(&amp;|[?&;])(?:sid|PHPSESSID)=[0-9a-f]{16,}(?=[\"'&#;\s<>])", re.IGNORECASE)
 
 
+#: the "=" of every `_LINK_SESSION` match (16 hex digits follow it), found by a fast literal scan
+_SESSION_EQ = re.compile(r"=(?i:[0-9a-f]){16}")
+#: where a match can start before its "=": "&amp;" or one of ?&; then "sid" or "PHPSESSID"
+_SESSION_STARTS = (14, 10, 8, 4)
+
+
 def drop_session_ids(html: str) -> str:
     """The page with session ids cut out of its links: a post quoting another links it, and
-    the post's stored HTML must not change (nor carry a secret) from one session to the next."""
-    return _LINK_SESSION.sub(lambda m: "?" if m.group(1) == "?" else "", html)
+    the post's stored HTML must not change (nor carry a secret) from one session to the next.
+
+    `_LINK_SESSION.sub(...)` done where it can match only: its search tries its alternation
+    at every character of the page (over a millisecond a page, a fifth of a page's parse),
+    while every match has its "=" before 16 hex digits, at one of four distances from its
+    start; those starts are tried in page order, as the search would reach them."""
+    out: list[str] = []
+    done = 0  # end of the last match
+    for eq in _SESSION_EQ.finditer(html):
+        p = eq.start()
+        for back in _SESSION_STARTS:
+            start = p - back
+            if start < done:
+                continue
+            m = _LINK_SESSION.match(html, start)
+            if m is not None:
+                out.append(html[done:start])
+                out.append("?" if m.group(1) == "?" else "")
+                done = m.end()
+                break
+    if not out:
+        return html
+    out.append(html[done:])
+    return "".join(out)
 
 
 _RESUME_KEY = "resume"  # inbox cursor: the page a capped or interrupted walk reads on from

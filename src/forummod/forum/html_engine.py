@@ -21,7 +21,7 @@ from forummod.errors import LayoutChanged
 from forummod.forum.base import FM_ATTR, ParsedPage
 from forummod.forum.date_memo import DateShapes
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
-from forummod.forum.page_css import visible_posts
+from forummod.forum.page_css import any_ancestor, visible_posts
 from forummod.forum.profile import Extractor, Fields, Profile, probe_of
 from forummod.markup.depth import MAX_DEPTH, cap_depth  # noqa: F401 (archive, discourse and tests use them)
 from forummod.model import Issue, RawMessage, RawPost
@@ -30,18 +30,38 @@ _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 
 
-def parse_html(text: str | bytes) -> Any:
-    """An lxml root for a page (tolerant of XML declarations and stray bytes)."""
+def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = None) -> Any:
+    """An lxml root for a page (tolerant of XML declarations and stray bytes).
+
+    `lean`: every element is a plain `HtmlElement` (lxml.html gives <form>, <input>, <select>,
+    <textarea> and <label> their own classes, through a lookup written in Python that runs for
+    every element object lxml hands out). Reading posts needs none of those classes' methods,
+    and the Python lookup was about a third of the cost of an XPath on a post; login and
+    posting code, which fills forms, keeps the default. A lean parse also hands libxml2 the
+    text's UTF-8 bytes (`utf8`, when the caller has them, else encoded here), which it reads
+    without the conversion a Python string needs (UCS-2/UCS-4 for any page with a character
+    beyond Latin-1): the same tree."""
     if isinstance(text, bytes):
         from forummod.forum.http import decode_body
 
         text = decode_body(text, None)
-    text = _XML_DECL.sub("", text, count=1)
+    decl = _XML_DECL.match(text)  # = _XML_DECL.sub("", text, count=1): the pattern is anchored at ^
+    if decl:
+        text, utf8 = text[decl.end():], None
     if not text.strip():
-        text = "<html></html>"
+        text, utf8 = "<html></html>", None
+    source: str | bytes = text
+    if lean and not _HAS_XML_ENCODING(text):  # lxml refuses such a string (ValueError, handled below)
+        if utf8 is None:
+            try:
+                utf8 = text.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate: libxml2 gets the string as before
+                utf8 = None
+        if utf8 is not None:
+            source = utf8
     try:
-        parser = _html_parser()
-        root = lxml.html.document_fromstring(text, parser=parser)
+        parser = _html_parser(lean, utf8=source is not text)
+        root = lxml.html.document_fromstring(source, parser=parser)
         if not parser.error_log.filter_types(_DEPTH_ERRORS):
             return root
         # libxml2 stopped at its depth limit (and said so): parse again with deep elements capped.
@@ -51,15 +71,24 @@ def parse_html(text: str | bytes) -> Any:
         return lxml.html.document_fromstring("<html><body></body></html>")
 
 
+# lxml's own test for a string it will not parse (lxml/apihelpers.pxi, __RE_XML_ENCODING)
+_HAS_XML_ENCODING = re.compile(r'^(<\?xml[^>]+)\s+encoding\s*=\s*["\'][^"\']*["\'](\s*\?>|)', re.U).match
 _DEPTH_ERRORS = [etree.ErrorTypes.ERR_RESOURCE_LIMIT]
 _PARSERS = threading.local()
 
 
-def _html_parser() -> Any:
-    """lxml.html's parser, one per thread (its error log tells whether the depth limit was hit)."""
-    p = getattr(_PARSERS, "parser", None)
+def _html_parser(lean: bool = False, utf8: bool = False) -> Any:
+    """lxml.html's parser (or the lean one, see `parse_html`; `utf8`: for UTF-8 bytes), one
+    per thread and kind (its error log tells whether the depth limit was hit)."""
+    name = ("lean_utf8" if utf8 else "lean") if lean else "parser"
+    p = getattr(_PARSERS, name, None)
     if p is None:
-        p = _PARSERS.parser = lxml.html.HTMLParser()
+        p = lxml.html.HTMLParser(encoding="utf-8") if utf8 else lxml.html.HTMLParser()
+        if lean:
+            p.set_element_class_lookup(etree.ElementDefaultClassLookup(
+                element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
+                pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
+        setattr(_PARSERS, name, p)
     return p
 
 
@@ -585,12 +614,13 @@ def thread_id_of(profile: Profile, url: str) -> str | None:
 def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzinfo, now: datetime,
                       first_number: int | None = None, root: Any = None) -> ParsedPage:
     """Posts, page numbers and title of one thread page; LayoutChanged when no post is found."""
+    utf8: bytes | None = None  # the page's UTF-8 bytes, when at hand
     if isinstance(html, bytes):
-        from forummod.forum.http import decode_body
+        from forummod.forum.http import decode_utf8_body
 
-        html = decode_body(html, None)
+        html, utf8 = decode_utf8_body(html)
     if root is None:
-        root = parse_html(html)
+        root = parse_html(html, lean=True, utf8=utf8)
     f = profile.posts
     containers, used = all_elements(f.container, root)
     if not containers:
@@ -668,9 +698,9 @@ def unnest_posts(containers: list[Any]) -> list[Any]:
     them: one unclosed <div> in a post body makes libxml2 keep the post open, so every later
     post is parsed inside it (and the first post's edit mark, date fallbacks and text would be
     read from them). Each nested post is moved to just after the outermost post holding it,
-    in page order; one ancestor walk per post, nothing when nothing is nested."""
+    in page order; shared ancestors are looked at once, nothing moves when nothing is nested."""
     live = {id(c) for c in containers}
-    nested = [c for c in containers if any(id(a) in live for a in c.iterancestors())]
+    nested = [c for c, inside in zip(containers, any_ancestor(containers, lambda a: id(a) in live)) if inside]
     if not nested:
         return containers
     last_moved: dict[int, Any] = {}

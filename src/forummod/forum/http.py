@@ -173,6 +173,19 @@ def decode_body(content: bytes, declared: str | None) -> str:
     return text
 
 
+def decode_utf8_body(content: bytes) -> tuple[str, bytes | None]:
+    """`decode_body(content, None)` and, when that text is the plain UTF-8 decoding of the
+    bytes (most pages), `content` as its UTF-8 form (else None): the parser reads the bytes,
+    which spares encoding the text again."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        return decode_body(content, None), None
+    if _C1_UTF8.search(content):
+        return decode_body(content, None), None
+    return text, content
+
+
 def _codec(name: str | None) -> str | None:
     if not name:
         return None

@@ -1,0 +1,65 @@
+"""The lean parse of thread pages (plain element classes, UTF-8 bytes handed to libxml2) builds
+the tree the default parse of the text builds, byte for byte once serialised."""
+
+from __future__ import annotations
+
+import lxml.html
+import pytest
+from lxml import etree
+
+from forummod.forum.html_engine import parse_html
+from forummod.forum.http import decode_body, decode_utf8_body
+
+TRICKY = [
+    "<html><body>\x00nul</body></html>",
+    "<p>caf\u00e9 \u2019 \U0001F600</p>",  # Latin-1, UCS-2 and UCS-4 strings
+    "<p>plain ascii</p>",
+    "<meta charset='iso-8859-1'><p>\u00e9</p>",
+    "<html><head><meta http-equiv='Content-Type' content='text/html; charset=windows-1251'></head><body>\u041f\u0440\u0438</body></html>",
+    "<meta charset=utf-16><p>\u00e9</p>",
+    "\ufeff<html><body>x</body></html>",
+    "<?xml version='1.0' encoding='utf-8'?><html><body>decl</body></html>",
+    "<?xml version='1.0'?><?xml version='1.0' encoding='latin-1'?><p>two declarations</p>",
+    "<?xml version='1.0' encoding='utf-8'><p>unclosed declaration</p>",
+    "", "   ", "<!-- only a comment -->", "<p>\r\n\r</p>", "<p>lone \ud800 surrogate</p>",
+]
+
+
+def _tree(root) -> str:
+    return etree.tostring(root, encoding="unicode")
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_lean_parse_is_the_default_parse(text):
+    want = _tree(parse_html(text))
+    assert _tree(parse_html(text, lean=True)) == want
+    try:
+        utf8 = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return
+    assert _tree(parse_html(text, lean=True, utf8=utf8)) == want
+
+
+def test_lean_elements_are_plain_html_elements():
+    root = parse_html("<form><input name='a'></form>", lean=True)
+    assert {type(e) for e in root.iter()} == {lxml.html.HtmlElement}
+
+
+def test_decode_utf8_body_gives_the_text_decode_body_gives():
+    for raw in ["caf\u00e9 \U0001F600".encode(), b"caf\xe9", b"\xc2\x92quote", b"ascii", b"bad \xff utf-8 \xc3\xa9"]:
+        text, utf8 = decode_utf8_body(raw)
+        assert text == decode_body(raw, None)
+        assert utf8 is None or utf8 == text.encode("utf-8")
+
+
+def test_corpus_pages_parse_to_the_same_tree():
+    from tests.conftest import corpus_root
+
+    root = corpus_root()
+    if not root.is_dir():
+        pytest.skip("no corpus")
+    pages = sorted(root.rglob("*.html"))
+    for page in pages:
+        text, utf8 = decode_utf8_body(page.read_bytes())
+        assert _tree(parse_html(text, lean=True, utf8=utf8)) == _tree(parse_html(text)), page.name
+    assert pages
