@@ -26,17 +26,6 @@ def utc(dt: datetime) -> datetime:
     return dt.astimezone(timezone.utc)
 
 
-def stored_record(cls: type, fields: dict) -> Any:
-    """A frozen record of `cls` from all its fields, set at once instead of through the
-    generated `__init__` (one `object.__setattr__` per field): the store builds a `Post` and a
-    `PostVersion` for every stored post on every recount, a third of a cron `tally`'s load.
-    For records without `__post_init__` only, given every field (`tests/store` checks they
-    equal records built the usual way)."""
-    obj = object.__new__(cls)
-    obj.__dict__.update(fields)
-    return obj
-
-
 # --------------------------------------------------------------------------- adapter output
 
 
