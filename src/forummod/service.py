@@ -476,15 +476,21 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
     (a cron `tick` then reads post bodies only for posts it has not seen before)."""
     from forummod.extract.saved import context_fingerprint
 
-    inputs = load_inputs(ws, game_id)
-    ruleset = make_ruleset(inputs.game.ruleset, inputs.game.options)
-    fingerprint = context_fingerprint(extract_context(inputs, ruleset))
-    saved = ws.store.saved_extractions(game_id, fingerprint) if use_saved else {}
     # The loaded posts and saved results live through the whole analysis and hold no garbage
-    # cycles: frozen, the cycle collector stops walking them on every full collection (a few
-    # percent of a cold recount at 10,000 posts, growing with the game); unfrozen afterwards,
-    # so a daemon frees them.
-    gc.freeze()
+    # cycles: loaded with the cycle collector off and then frozen, it never walks them (the
+    # collection due right after the load was a few percent of a cold recount at 10,000 posts,
+    # and later full ones grow with the game); unfrozen afterwards, so a daemon frees them.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        inputs = load_inputs(ws, game_id)
+        ruleset = make_ruleset(inputs.game.ruleset, inputs.game.options)
+        fingerprint = context_fingerprint(extract_context(inputs, ruleset))
+        saved = ws.store.saved_extractions(game_id, fingerprint) if use_saved else {}
+        gc.freeze()
+    finally:
+        if collecting:
+            gc.enable()
     try:
         a = analyse(inputs, now=effective_now(ws, inputs, now), approve_all=approve_all, until_post=until_post,
                     saved=saved)
