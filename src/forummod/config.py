@@ -407,9 +407,10 @@ def validate(cfg: Config) -> None:
 
 def _validate_alerts(cfg: Config) -> None:
     """Alert kinds and channel games must exist (issue 15: alerts reach the GM)."""
-    from forummod.alerts.decide import ALERT_KINDS
     from forummod.schema import _did_you_mean
 
+    if cfg.alerts.disabled:  # the alerts package only when there are kinds to check (not on every cron tally)
+        from forummod.alerts.decide import ALERT_KINDS
     for i, kind in enumerate(cfg.alerts.disabled):
         if kind not in ALERT_KINDS:
             raise ConfigError(f"alerts.disabled[{i}]", f"unknown alert kind {kind!r}" + _did_you_mean(kind, ALERT_KINDS)

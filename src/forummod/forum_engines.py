@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from forummod.errors import ConfigError
-from forummod.resources import search_path
+from forummod.resources import bundled_dir, search_path
 
 ARCHIVE = "archive"
 _NAME = re.compile(r"[a-z][a-z0-9_-]*")
@@ -52,6 +52,39 @@ def read_profile_table(path: Path) -> dict[str, Any]:
 _TABLES: dict[tuple[str, int, int], dict[str, Any]] = {}
 
 
+def profile_head(path: Path) -> dict[str, Any]:
+    """The top-level keys of a bundled profile (its name, markup...), from the lines before its
+    first table: config validation needs only these, and a cron `tally` would otherwise parse
+    every shipped profile whole (a tenth of its process). A head that does not parse on its own
+    (a table header inside a multi-line value) is read whole, so the keys are always TOML's.
+    Files of the user's adapters folder are always read whole: their errors show at config load."""
+    if path.parent != _bundled():
+        return read_profile_table(path)
+    st = path.stat()
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    hit = _HEADS.get(key)
+    if hit is None:
+        text = path.read_text(encoding="utf-8")
+        cut = _TABLE_LINE.search(text)
+        try:
+            hit = tomllib.loads(text if cut is None else text[:cut.start()])
+        except tomllib.TOMLDecodeError:
+            hit = read_profile_table(path)
+        _HEADS[key] = hit
+    return hit
+
+
+_HEADS: dict[tuple[str, int, int], dict[str, Any]] = {}
+_TABLE_LINE = re.compile(r"^\[", re.M)
+
+
+def _bundled() -> Path | None:
+    try:
+        return bundled_dir("adapters")
+    except FileNotFoundError:
+        return None
+
+
 def profile_name(data: Mapping[str, Any], where: str) -> str:
     """The engine name a profile table defines; ConfigError when it is missing or malformed."""
     name = data.get("name")
@@ -62,7 +95,7 @@ def profile_name(data: Mapping[str, Any], where: str) -> str:
 
 def known_engines(user_adapters_dir: Path | None = None) -> set[str]:
     """Every engine name a site may configure (besides "auto")."""
-    names = {profile_name(read_profile_table(p), str(p))
+    names = {profile_name(profile_head(p), str(p))
              for p in profile_files(search_path("adapters", user_adapters_dir))}
     return names | {ARCHIVE}
 
@@ -97,6 +130,6 @@ def engine_markups(user_adapters_dir: Path | None = None) -> dict[str, str]:
     for the config's warnings; the first folder defining a name wins, as for the profiles."""
     out: dict[str, str] = {}
     for p in profile_files(search_path("adapters", user_adapters_dir)):
-        data = read_profile_table(p)
+        data = profile_head(p)
         out.setdefault(profile_name(data, str(p)), str(data.get("markup", "")))
     return out

@@ -26,17 +26,6 @@ def utc(dt: datetime) -> datetime:
     return dt.astimezone(timezone.utc)
 
 
-def stored_record(cls: type, fields: dict) -> Any:
-    """A frozen record of `cls` from all its fields, set at once instead of through the
-    generated `__init__` (one `object.__setattr__` per field): the store builds a `Post` and a
-    `PostVersion` for every stored post on every recount, a third of a cron `tally`'s load.
-    For records without `__post_init__` only, given every field (`tests/store` checks they
-    equal records built the usual way)."""
-    obj = object.__new__(cls)
-    obj.__dict__.update(fields)
-    return obj
-
-
 # --------------------------------------------------------------------------- adapter output
 
 
@@ -138,6 +127,8 @@ def guessed_date_bounds(posts: "tuple[Post, ...] | list[Post]") -> dict[str, tup
     nearest earlier and later posts (in post-number order) whose dates were read; None where
     the thread has none on that side. Issue 16: such a post is ordered by its number, and a
     deadline inside its bounds is the GM's call, never the guess's."""
+    if not any(p.number is not None and p.versions[0].date_guessed for p in posts):
+        return {}  # the common thread, every date read: nothing to bound, no sort of every post
     ordered = sorted((p for p in posts if p.number is not None), key=lambda p: p.number)  # type: ignore[arg-type,return-value]
     out: dict[str, tuple[datetime | None, datetime | None]] = {}
     lo: datetime | None = None

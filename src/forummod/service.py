@@ -476,15 +476,21 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
     (a cron `tick` then reads post bodies only for posts it has not seen before)."""
     from forummod.extract.saved import context_fingerprint
 
-    inputs = load_inputs(ws, game_id)
-    ruleset = make_ruleset(inputs.game.ruleset, inputs.game.options)
-    fingerprint = context_fingerprint(extract_context(inputs, ruleset))
-    saved = ws.store.saved_extractions(game_id, fingerprint) if use_saved else {}
     # The loaded posts and saved results live through the whole analysis and hold no garbage
-    # cycles: frozen, the cycle collector stops walking them on every full collection (a few
-    # percent of a cold recount at 10,000 posts, growing with the game); unfrozen afterwards,
-    # so a daemon frees them.
-    gc.freeze()
+    # cycles: loaded with the cycle collector off and then frozen, it never walks them (the
+    # collection due right after the load was a few percent of a cold recount at 10,000 posts,
+    # and later full ones grow with the game); unfrozen afterwards, so a daemon frees them.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        inputs = load_inputs(ws, game_id)
+        ruleset = make_ruleset(inputs.game.ruleset, inputs.game.options)
+        fingerprint = context_fingerprint(extract_context(inputs, ruleset))
+        saved = ws.store.saved_extractions(game_id, fingerprint) if use_saved else {}
+        gc.freeze()
+    finally:
+        if collecting:
+            gc.enable()
     try:
         a = analyse(inputs, now=effective_now(ws, inputs, now), approve_all=approve_all, until_post=until_post,
                     saved=saved)
@@ -512,7 +518,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
 
     `saved` maps extraction cache keys to earlier encoded results (see extract/saved.py); the
     results computed here that were not saved come back in `GameAnalysis.fresh`."""
-    from forummod.extract.saved import encode, message_cache_key, post_cache_key
+    from forummod.extract.saved import EMPTY, encode, message_cache_key, post_cache_key
 
     game = inputs.game
     ruleset = make_ruleset(game.ruleset, game.options)
@@ -524,7 +530,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     def extracted(key: str, compute) -> Any:
         data = saved.get(key)
         if data is not None:
-            return _decoded(data)
+            return _decoded(data) if data else EMPTY  # '': the common post where nothing was found
         ex = compute()
         fresh[key] = encode(ex)
         return ex
@@ -533,10 +539,13 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     when = ordering_times(game_posts)
     # every pin of the config counts, also on posts at or after `until_post` (the day in
     # progress at post N still ends where its pin says, not at the default deadline)
-    all_post_times = {p.number: when.get(p.post_id, p.created_at) for p in game_posts if p.number is not None}
+    all_post_times = {p.number: when.get(p.post_id, p.created_at) if when else p.created_at
+                      for p in game_posts if p.number is not None}
     if until_post is not None:
         game_posts = tuple(p for p in game_posts if p.number is None or p.number < until_post)
-    post_times = {p.number: when.get(p.post_id, p.created_at) for p in game_posts if p.number is not None}
+        post_times = {p.number: when.get(p.post_id, p.created_at) for p in game_posts if p.number is not None}
+    else:
+        post_times = dict(all_post_times)
     events: list[Event] = []
     issues: list[Issue] = []
     intents: list[Any] = []
@@ -547,15 +556,17 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         if resumed_at is not None and _before_resume(p, game, resumed_at):
             continue  # issue 14: history before the resume is given as [[events]], not re-counted
         ex = extracted(post_cache_key(p), lambda p=p: extract_post(p, ctx))
-        issues.extend(ex.issues)
-        seq = float(p.number) if p.number is not None else 0.0
-        at = when.get(p.post_id)
+        if ex.issues:
+            issues.extend(ex.issues)
+        at = when.get(p.post_id) if when else None
         if at is not None:
             issues.append(_guessed_date_issue(p, at))
-        for it in ex.intents:
-            intents.append(it)
-            ev = _intent_event(it, seq)
-            events.append(ev if at is None else replace(ev, at=at))
+        if ex.intents:
+            seq = float(p.number) if p.number is not None else 0.0
+            for it in ex.intents:
+                intents.append(it)
+                ev = _intent_event(it, seq)
+                events.append(ev if at is None else replace(ev, at=at))
     for i, m in enumerate(inputs.messages):
         if resumed_at is not None and m.created_at < resumed_at:
             continue

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from forummod.errors import StoreError
-from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost, stored_record
+from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
 
 SCHEMA_VERSION = 6
 
@@ -434,45 +434,77 @@ class Store:
         try:
             cur = self.db.cursor()
             cur.row_factory = None  # plain tuples by position: every recount reads every row
-            rows = cur.execute(
-                "SELECT p.post_id, p.version, p.html, p.content_hash, p.fetched_at, p.edited_at, p.author,"
-                " p.created_at, p.number, p.author_id, p.url, s.deleted_at, p.edited, p.date_guessed FROM posts p"
-                " LEFT JOIN post_status s "
-                "ON s.site=p.site AND s.thread=p.thread AND s.post_id=p.post_id "
-                "WHERE p.site=? AND p.thread=? ORDER BY p.post_id, p.version", (site, thread)).fetchall()
-            return self._posts_from_rows(site, thread, rows)
+            own = not self.db.in_transaction
+            if own:
+                cur.execute("BEGIN")  # both reads from one snapshot, as a single statement would be
+            try:
+                rows = cur.execute(
+                    "SELECT post_id, version, html, content_hash, fetched_at, edited_at, author, created_at, number,"
+                    " author_id, url, edited, date_guessed FROM posts"
+                    " WHERE site=? AND thread=? ORDER BY post_id, version", (site, thread)).fetchall()
+                # the few deleted posts apart: a join would look up every post's status row
+                deleted = dict(cur.execute("SELECT post_id, deleted_at FROM post_status WHERE site=? AND thread=?"
+                                           " AND deleted_at IS NOT NULL", (site, thread)).fetchall())
+            finally:
+                if own:
+                    cur.execute("COMMIT")
+            return self._posts_from_rows(site, thread, rows, deleted)
         finally:
             if collecting:
                 gc.enable()
 
-    def _posts_from_rows(self, site: str, thread: str, rows: list[tuple]) -> list[Post]:
-        grouped: dict[str, list[tuple]] = {}
-        for r in rows:
-            grouped.setdefault(r[0], []).append(r)
+    def _posts_from_rows(self, site: str, thread: str, rows: list[tuple], deleted: dict[str, str]) -> list[Post]:
+        """Records from rows ordered by post id and version. Every recount builds one `Post` and
+        one `PostVersion` a stored post, so the loop is written flat: frozen records are set
+        whole through their `__dict__` (no generated `__init__`, one `object.__setattr__` a
+        field; neither class has a `__post_init__`), repeated time stamps parsed once, and a post's
+        versions taken from consecutive rows. `deleted`: post id -> when a re-fetched page no
+        longer showed it (the few such posts)."""
+        new = object.__new__
+        fromiso = datetime.fromisoformat
         stamps: dict[str | None, datetime | None] = {None: None}  # a poll stores many posts at one time
+        get = stamps.get
 
         def stamp(s: str | None) -> datetime | None:
-            d = stamps.get(s, _NO_STAMP)
+            d = get(s, _NO_STAMP)
             if d is _NO_STAMP:
-                d = stamps[s] = from_iso(s)
+                d = stamps[s] = fromiso(s)  # type: ignore[arg-type]
             return d  # type: ignore[return-value]
 
         def version(r: tuple) -> PostVersion:
-            return stored_record(PostVersion, {
-                "version": r[1], "html": r[2], "content_hash": r[3], "fetched_at": stamp(r[4]),
-                "edited_at": stamp(r[5]), "edited": bool(r[12]), "date_guessed": bool(r[13])})
+            v = new(PostVersion)
+            f = get(r[4], _NO_STAMP)
+            e = get(r[5], _NO_STAMP)
+            v.__dict__.update({
+                "version": r[1], "html": r[2], "content_hash": r[3],
+                "fetched_at": stamp(r[4]) if f is _NO_STAMP else f, "edited_at": stamp(r[5]) if e is _NO_STAMP else e,
+                "edited": bool(r[11]), "date_guessed": bool(r[12])})
+            return v
 
         keyed = []
-        for pid, vs in grouped.items():
-            first, last = vs[0], vs[-1]
-            versions: tuple[PostVersion, ...] = (version(first),) if len(vs) == 1 else tuple([version(r) for r in vs])
-            created = from_iso(first[7])
+        append = keyed.append
+        n = len(rows)
+        i = 0
+        while i < n:
+            first = rows[i]
+            pid = first[0]
+            j = i + 1
+            while j < n and rows[j][0] == pid:
+                j += 1
+            last = rows[j - 1]
+            versions: tuple[PostVersion, ...] = (version(first),) if j == i + 1 else tuple([version(r) for r in rows[i:j]])
+            i = j
+            created = fromiso(first[7])
             number = last[8]
-            post = stored_record(Post, {
+            gone = deleted.get(pid) if deleted else None
+            d = get(gone, _NO_STAMP)
+            post = new(Post)
+            post.__dict__.update({
                 "site": site, "thread": thread, "post_id": pid, "author": last[6], "created_at": created,
                 "versions": versions, "number": number, "author_id": last[9], "url": last[10],
-                "deleted_at": stamp(last[11])})
-            keyed.append(((number if number is not None else 1 << 62, created, _num_key(pid)), len(keyed), post))
+                "deleted_at": stamp(gone) if d is _NO_STAMP else d})
+            append(((number if number is not None else 1 << 62, created,
+                     (int(pid), pid) if pid.isdigit() else (1 << 62, pid)), len(keyed), post))
         keyed.sort()  # thread order (the index keeps equal keys in reading order, as a stable sort would)
         return [post for _, _, post in keyed]
 
@@ -816,10 +848,6 @@ def _pub_row(r: sqlite3.Row) -> PublicationRow:
 
 
 _NO_STAMP = object()
-
-
-def _num_key(s: str) -> tuple[int, str]:
-    return (int(s), s) if s.isdigit() else (1 << 62, s)
 
 
 def _split_sql(script: str) -> list[str]:

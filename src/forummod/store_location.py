@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import Iterable
 from urllib.parse import urlsplit
 
-import platformdirs
-
 IDENTITY_KEY = "identity"
 MOVED_KEY = "moved_to"
 
 
 def legacy_store_path() -> Path:
     """The store every config shared before one store per game folder (the user data dir)."""
+    import platformdirs  # only here: a cron process that opens its own folder's store needs no user data dir
+
     return Path(platformdirs.user_data_dir("forummod")) / "store.sqlite"
 
 

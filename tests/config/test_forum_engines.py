@@ -57,3 +57,23 @@ def test_a_profile_without_a_proper_name_is_reported_with_its_file(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_config(p)
     assert "myforum.toml" in str(e.value) and "lowercase name" in str(e.value)
+
+
+def test_a_bundled_profiles_head_gives_the_same_top_level_keys_as_the_whole_file():
+    from forummod.forum_engines import profile_files, profile_head, read_profile_table
+    from forummod.resources import bundled_dir
+
+    files = profile_files([bundled_dir("adapters")])
+    assert files
+    for path in files:
+        head, whole = profile_head(path), read_profile_table(path)
+        assert head == {k: v for k, v in whole.items() if not isinstance(v, dict)}, path
+
+
+def test_a_head_that_does_not_parse_alone_is_read_whole(tmp_path, monkeypatch):
+    from forummod import forum_engines
+
+    p = tmp_path / "odd.toml"
+    p.write_text('name = "odd"\nnotes = """\n[not a table]\n"""\n\n[urls]\nthread = "x"\n', encoding="utf-8")
+    monkeypatch.setattr(forum_engines, "_bundled", lambda: tmp_path)
+    assert forum_engines.profile_head(p)["notes"] == "[not a table]\n"

@@ -25,7 +25,12 @@ def test_encoded_results_decode_to_the_same_records():
                       "Ziener: Links en Rechts", "pm")),
         (Issue("ambiguous_name", "“Bo” could be Bob, Boris", T, src, "Ann", ("Bob", "Boris"), "LUP-V1", "warning",
                "VOTE: Bo"),))
-    assert S.decode(S.encode(ex)) == ex
+    back = S.decode(S.encode(ex))
+    assert back == ex and repr(back) == repr(ex) and hash(back) == hash(ex)
+    # records decoded without their __init__ hold exactly the fields, in order, that it sets
+    for got, want in zip(back.intents + back.issues, ex.intents + ex.issues):
+        assert type(got) is type(want) and list(vars(got).items()) == list(vars(want).items())
+        assert vars(got.source) == vars(want.source) and list(vars(got.source)) == list(vars(want.source))
     assert S.encode(Extraction()) == "" and S.decode("") == Extraction()
 
 

@@ -175,14 +175,26 @@ class CheckContext:
         return m
 
     def player_of(self, account: str | None) -> str | None:
-        """The seat an account plays (current or former occupant), or None for outsiders and GMs."""
-        if not account or self.is_gm(account):
-            return None
-        return self._account_map.get(account.casefold())
+        """The seat an account plays (current or former occupant), or None for outsiders and GMs.
+        Remembered by account: the checks ask once for every post, a game has a few dozen authors."""
+        memo = self._player_of
+        if account in memo:
+            return memo[account]
+        out = None if not account or self.is_gm(account) else self._account_map.get(account.casefold())
+        memo[account] = out
+        return out
+
+    @cached_property
+    def _player_of(self) -> dict[str | None, str | None]:
+        return {}
 
     def is_gm(self, account: str) -> bool:
-        key = account.casefold()
-        return self.roster.is_gm(account) or any(g.casefold() == key for g in self.game.gm)
+        return self.roster.is_gm(account) or account.casefold() in self._gm_keys
+
+    # Built once per context (the checks ask for every post's author); the context is frozen.
+    @cached_property
+    def _gm_keys(self) -> frozenset[str]:
+        return frozenset(g.casefold() for g in self.game.gm)
 
     def holder_at(self, player: str, t: datetime) -> str:
         seat = self.seats.get(player)
@@ -196,10 +208,15 @@ class CheckContext:
 
     # ------------------------------------------------------------------ life and death
     def player(self, name: str) -> Player | None:
+        return self._players.get(name)
+
+    @cached_property
+    def _players(self) -> dict[str, Player]:
+        """Name -> player of the final state, the first of a name as a scan would find it."""
+        out: dict[str, Player] = {}
         for p in self.state.players:
-            if p.name == name:
-                return p
-        return None
+            out.setdefault(p.name, p)
+        return out
 
     def death_at(self, name: str) -> datetime | None:
         """When a dead player died: the engine's time, else their death phase's end or start."""

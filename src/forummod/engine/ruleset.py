@@ -343,7 +343,7 @@ class Ruleset:
                          order=run.event_index)
         votes = tuple(v for v in st.votes if v.voter != ev.voter) + (rec,)
         run.note("accepted", pgettext("gm-note", "%(voter)s votes %(target)s", voter=ev.voter, target=ev.target), source=ev.source)
-        return replace(st, votes=votes)
+        return st.with_votes(votes)
 
     def after_vote(self, st: GameState, ev: VoteEvent, run: RunContext) -> GameState:
         return st
@@ -364,7 +364,7 @@ class Ruleset:
                        target=ev.target, message=pgettext("gm-rejection", "%(voter)s votes %(target)s, not %(named)s", voter=ev.voter, target=old.target, named=ev.target))
             return st
         run.note("accepted", pgettext("gm-note", "%(voter)s unvotes %(target)s", voter=ev.voter, target=old.target), source=ev.source)
-        return replace(st, votes=tuple(v for v in st.votes if v.voter != ev.voter))
+        return st.with_votes(tuple(v for v in st.votes if v.voter != ev.voter))
 
     # ------------------------------------------------------------------ tally
     def vote_weight(self, st: GameState, rec: VoteRecord) -> tuple[float, str]:

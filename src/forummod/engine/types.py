@@ -299,8 +299,12 @@ class GameState:
     def has_player(self, name: str) -> bool:
         return name in self._by_name
 
-    def living(self) -> tuple[Player, ...]:
+    @cached_property
+    def _living(self) -> tuple[Player, ...]:
         return tuple(p for p in self.players if p.alive)
+
+    def living(self) -> tuple[Player, ...]:
+        return self._living
 
     def living_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players if p.alive)
@@ -328,6 +332,18 @@ class GameState:
         return tuple(p for p in self.proposals if p.status == "pending")
 
     # ---- updates (return new states)
+    def with_votes(self, votes: tuple[VoteRecord, ...]) -> "GameState":
+        """`replace(self, votes=votes)` for the fold's commonest step (a vote, an unvote): the
+        record is copied whole, without the generated `__init__`, and keeps the lookups cached
+        above, which read only `players` (`PLAYER_CACHES`; a test holds the list complete)."""
+        if type(self) is not GameState:
+            return replace(self, votes=votes)
+        new = object.__new__(GameState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d["votes"] = votes
+        return new
+
     def update_player(self, name: str, **changes: Any) -> "GameState":
         return replace(self, players=tuple(replace(p, **changes) if p.name == name else p for p in self.players))
 
@@ -348,6 +364,10 @@ class GameState:
     def set_proposal_status(self, key: str, status: ProposalStatus, at: datetime | None) -> "GameState":
         return replace(self, proposals=tuple(
             replace(p, status=status, decided_at=at) if p.key == key else p for p in self.proposals))
+
+
+#: GameState's cached lookups: each reads only `players`, so `with_votes` may carry them over.
+PLAYER_CACHES = ("_by_name", "_living")
 
 
 @dataclass(frozen=True)

@@ -87,8 +87,15 @@ def _src(s: Source | None) -> list | None:
     return [s.kind, s.id, s.number, s.thread, s.url, s.version]
 
 
+_new = object.__new__
+
+
 def _unsrc(v: list | None) -> Source | None:
-    return None if v is None else Source(v[0], v[1], v[2], v[3], v[4], v[5])
+    if v is None:
+        return None
+    s = _new(Source)  # set whole, as the generated __init__ would (no __post_init__): a cron
+    s.__dict__.update({"kind": v[0], "id": v[1], "number": v[2], "thread": v[3], "url": v[4], "version": v[5]})
+    return s  # process decodes a saved vote of every voting post
 
 
 def _t(d: datetime | None) -> str | None:
@@ -126,9 +133,15 @@ def decode(data: str) -> Extraction:
     for it in json.loads(data):
         kind = it[0]
         if kind == "v":
-            intents.append(VoteIntent(it[1], it[2], _ut(it[3]), _unsrc(it[4]), it[5], it[6]))
+            v = _new(VoteIntent)
+            v.__dict__.update({"voter": it[1], "target": it[2], "at": _ut(it[3]), "source": _unsrc(it[4]),
+                               "raw": it[5], "channel": it[6]})
+            intents.append(v)
         elif kind == "u":
-            intents.append(UnvoteIntent(it[1], _ut(it[2]), _unsrc(it[3]), it[4], it[5], it[6]))
+            u = _new(UnvoteIntent)
+            u.__dict__.update({"voter": it[1], "at": _ut(it[2]), "source": _unsrc(it[3]), "target": it[4],
+                               "raw": it[5], "channel": it[6]})
+            intents.append(u)
         elif kind == "a":
             intents.append(ActionIntent(it[1], it[2], _ut(it[3]), _unsrc(it[4]), tuple(it[5]), it[6],
                                         tuple(tuple(p) for p in it[7]), it[8], it[9]))
