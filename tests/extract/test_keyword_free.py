@@ -53,7 +53,8 @@ def _check(html: str, language: str = "en"):
     '<span class="bbvote">Bob</span>',  # a vote tag needs no keyword
     '[vote]Bob[/vote]',  # literal BBCode
     '[b]VOTE: Bob[/b]',
-    '<blockquote>vote Luca</blockquote>mine',
+    'vo<blockquote>vote Luca</blockquote>te Bob',  # a quote left out joins the words around it
+    '<blockquote>x</blockquote><span class="bbvote">Bob</span>',
     '##vote Bob',
     'VOTE: Bob',  # plain text, no tags at all
 ])
@@ -66,6 +67,9 @@ def test_a_body_that_can_hold_a_vote_is_read_the_long_way(html):
     '<p>Luca</p><p><b>Bob</b> reads town</p>',
     'plain words only',
     '<div>a<!-- vote Bob -->b</div>',  # a comment is not text
+    '<blockquote>vote Luca</blockquote>mine',  # a keyword only in what the model leaves out
+    '<div class="content"><blockquote data-fm="quote"><cite>Bob wrote:</cite>VOTE: Luca</blockquote>mine<br>'
+    '<div class="signature">vote for me</div></div>',
 ])
 def test_a_body_without_any_keyword_is_skipped(html):
     assert _check(html) is None
@@ -79,6 +83,7 @@ def test_non_ascii_text_is_always_read_the_long_way():
 def test_random_bodies_skip_only_what_holds_no_vote():
     pieces = ["vote", "Vo", "te", " ", "Bob", "<b>", "</b>", "<br>", "<s>", "</s>", "<p>", "</p>", "un", "i am ",
               "voting", ": ", "<span class=\"bbvote\">", "</span>", "<blockquote>", "</blockquote>", "&#118;",
+              "<div class=\"signature\">", "</div>", "<span style=\"display:none\">", "<q>",
               "\u200b", "[", "]", "stem", "voto ", "ik stem op ", "abstain", "x", "\n", "<!--", "-->", "&amp;"]
     rng = random.Random(17)
     for language, _ in itertools.product(LANGS, range(400)):

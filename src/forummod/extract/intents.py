@@ -115,6 +115,10 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
     index = name_index(ctx.roster, ctx.language)
     read = {v: g.find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
                                           margin=ctx.fuzzy_margin) for v, pt in texts.items()}
+    if not any(read.values()) and not _day_verbs(ctx.ruleset):
+        # no version holds a vote phrase and the thread holds no day power: no edit to report,
+        # no author to check (what follows finds nothing; most posts that name a keyword end here)
+        return _NOTHING
     chosen, edit_issues = _apply_edit_policy(post, ctx, read)
     acts = read[chosen.version] if chosen is not None else []
     counted = [a for a in acts if a.forms & set(ctx.forms)]

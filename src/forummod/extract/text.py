@@ -28,7 +28,7 @@ import lxml.html
 from forummod.extract.bbcode import apply_bbcode
 from forummod.extract.normalize import INVISIBLE
 from forummod.extract.spans import Hidden, PostText, Span, merge_spans
-from forummod.markup.depth import cap_depth
+from forummod.markup.depth import MAX_DEPTH as DEPTH_LIMIT, cap_depth
 
 FM_ATTR = "data-fm"  # same name as forummod.forum.base.FM_ATTR (kept local: extract imports no forum code)
 FM_KINDS = frozenset({"quote", "spoiler", "code", "signature"})
@@ -206,10 +206,40 @@ def _walk(el, b: _Builder, depth: int) -> None:
         b.add(el.tail)
         return
     cls = el.get("class")  # class and style are read once here for every test below
-    classes = cls.lower().split() if cls else []
     sty = el.get("style")
-    st = sty.lower().replace(" ", "") if sty else ""
-    kind = _excluded_kind(el, tag, classes, st)
+    if cls is None and sty is None and el.get(FM_ATTR) is None:
+        # most elements (br, p, b, a plain div...): no class, style or mark, so only the tag
+        # decides (`_excluded_kind`, `_bold_state` and the vote-tag test without attributes)
+        kind = _TAG_KIND.get(tag)
+        if kind is None:
+            if tag == "br":
+                b.newline()
+                b.add(el.tail)
+                return
+            block = tag in _BLOCK
+            if block:
+                b.newline()
+            if tag == "b" or tag == "strong":
+                saved_bold = b.bold
+                b.set_bold(True)
+                b.add(el.text)
+                for child in el:
+                    _walk(child, b, depth + 1)
+                b.set_bold(saved_bold)
+            else:
+                b.add(el.text)
+                for child in el:
+                    _walk(child, b, depth + 1)
+            if block:
+                b.newline()
+            b.add(el.tail)
+            return
+        classes: list[str] = []
+        st = ""
+    else:
+        classes = cls.lower().split() if cls else []
+        st = sty.lower().replace(" ", "") if sty else ""
+        kind = _excluded_kind(el, tag, classes, st)
     if kind is not None:
         if kind != "hidden" or tag not in _DROP:
             b.hidden.append(Hidden(kind, " ".join(_text_content(el).split()),
@@ -244,6 +274,11 @@ def _walk(el, b: _Builder, depth: int) -> None:
     b.add(el.tail)
 
 
+#: What `_excluded_kind` says of an element without class, style or mark: its tag alone decides.
+_TAG_KIND = {**dict.fromkeys(_STRIKE_TAGS, "strike"), **dict.fromkeys(_CODE_TAGS, "code"), "details": "spoiler",
+             **dict.fromkeys(_DROP, "hidden"), "blockquote": "quote", "q": "quote"}
+
+
 def _from_plain(text: str) -> PostText:
     lines = [_WS.sub(" ", ln.translate(INVISIBLE)).strip() for ln in text.splitlines()]
     return PostText("\n".join(ln for ln in lines if ln))
@@ -257,28 +292,44 @@ _PARSERS = threading.local()
 _DEPTH_ERRORS = [lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]
 
 
-def _fragments(html: str) -> list:
-    """`lxml.html.fragments_fromstring(html)` (the body's leading text, if any, then its
-    elements) with plain elements: the same parser settings, the same wrapping and errors."""
+def _body(html: str):
+    """The ``body`` of `html` parsed as `lxml.html.fragments_fromstring` parses it (the same
+    parser settings, wrapping and errors) with plain elements; None for a document without one."""
     parser = getattr(_PARSERS, "parser", None)
     if parser is None:
         parser = _PARSERS.parser = lxml.etree.HTMLParser()
     if not _FULL_HTML.match(html):
         html = "<html><body>%s</body></html>" % html
     doc = lxml.etree.fromstring(html, parser)
-    if parser.error_log.filter_types(_DEPTH_ERRORS):
+    if html.count("<") > _DEPTH_CAP and parser.error_log.filter_types(_DEPTH_ERRORS):
         # libxml2 stopped at its nesting limit and dropped the rest: parse again with deep tags capped
         doc = lxml.etree.fromstring(cap_depth(html), parser)
     if doc is None:
         raise lxml.etree.ParserError("Document is empty")
     assert doc.tag == "html"
-    bodies = [e for e in doc if e.tag == "body"]
-    if not bodies:  # a "document" with a head only ("<!DOCTYPE><script>"): no visible text
+    for e in doc:
+        if e.tag == "body":
+            return e
+    return None  # a "document" with a head only ("<!DOCTYPE><script>"): no visible text
+
+
+#: With no more "<" than this, `cap_depth` returns the text as it is and a second parse would build
+#: the same tree: the parser's error log (which reading copies) is not read.
+_DEPTH_CAP = DEPTH_LIMIT
+
+
+def _parts(body) -> list:
+    """The body's leading text, if any, then its elements (`lxml.html.fragments_fromstring`)."""
+    if body is None:
         return []
-    body = bodies[0]
     parts: list = [body.text] if body.text and body.text.strip() else []
     parts.extend(body)
     return parts
+
+
+def _fragments(html: str) -> list:
+    """`lxml.html.fragments_fromstring(html)` with plain elements."""
+    return _parts(_body(html))
 
 
 def post_text(html: str) -> PostText:
@@ -325,45 +376,48 @@ def post_text_unless_free(html: str, keywords: re.Pattern[str]) -> PostText | No
     whitespace taken out), decided on the parsed tree without building the model.
 
     Most posts of a game hold no vote: for them the first recount need not walk the tree nor
-    run the vote grammar. The test is exact, not a guess: where the body has no element whose
-    text the model leaves out or marks (quotes, spoilers, code, signatures, struck or hidden
-    text, vote tags), no literal BBCode (``[``) and only ASCII letters, the model's text is all
-    the body's text with other whitespace; without whitespace and in lowercase the two are the
+    run the vote grammar. The test is exact, not a guess. The model's text is the body's text
+    nodes outside the elements it leaves out (quotes, spoilers, code, signatures, struck or
+    hidden text: `_excluded_kind`), in order, with other whitespace; where they hold no literal
+    BBCode (``[``) and only ASCII letters, without whitespace and in lowercase the two are the
     same string, and a keyword can match the model (case-insensitively) only where `keywords`
-    matches that string. Anything else is read the long way, from the same parse."""
+    matches that string. A body with a vote tag, or too many tags to be sure of the model's
+    depth limit, is read the long way, from the same parse."""
     if not isinstance(html, str) or not html.strip():
         return post_text(html)
     if "<" not in html:
         return None if _keyword_free(html, keywords) else post_text(html)
     try:
-        parts = _fragments(html)
+        body = _body(html)
     except (lxml.etree.ParserError, ValueError):
         return post_text(html)
-    texts: list[str] = []
-    for part in parts:
-        if isinstance(part, str):
-            texts.append(part)
-        elif not isinstance(part.tag, str):  # a comment: only its tail is text (`_walk`)
-            texts.append(part.tail or "")
-        else:
-            texts.append(_text_content(part))  # every text node below, in order (libxml2 joins them)
-            texts.append(part.tail or "")
-    if not _keyword_free("".join(texts), keywords):
-        return _from_parts(parts)
-    for part in parts:  # the text holds no keyword: does the model read it all, unmarked?
-        if isinstance(part, str) or not isinstance(part.tag, str):
-            continue
-        for el in part.iter():
-            tag = el.tag
-            if not isinstance(tag, str):
-                continue
-            cls = el.get("class")
-            classes = cls.lower().split() if cls else []
-            sty = el.get("style")
-            if _excluded_kind(el, tag.lower(), classes, sty.lower().replace(" ", "") if sty else "") is not None \
-                    or (classes and not _VOTE_TAG_CLASSES.isdisjoint(classes)):
-                return _from_parts(parts)
-    return None
+    if body is None:
+        return None
+    if html.count("<") >= _MAX_DEPTH:  # (deeper than `_MAX_DEPTH`, the model reads all of an element's text)
+        return _from_parts(_parts(body))
+    left_out = False
+    for el in body.iter(lxml.etree.Element):
+        cls = el.get("class")
+        sty = el.get("style")
+        if cls is None and sty is None and el.get(FM_ATTR) is None and el.tag not in _TAG_LEFT_OUT:
+            continue  # no class, style or mark, and a tag the model reads as text
+        classes = cls.lower().split() if cls else []
+        if classes and not _VOTE_TAG_CLASSES.isdisjoint(classes):
+            return _from_parts(_parts(body))
+        if _excluded_kind(el, el.tag.lower(), classes, sty.lower().replace(" ", "") if sty else "") is not None:
+            el.set(_LEFT_OUT, "")  # (read by `_OWN_TEXT` only; the walk reads no such attribute)
+            left_out = True
+    own = "".join(_OWN_TEXT(body)) if left_out else _text_content(body)
+    if _keyword_free(own, keywords):
+        return None
+    return _from_parts(_parts(body))
+
+
+_LEFT_OUT = "fm-left-out"
+#: The tags `_excluded_kind` leaves out by name (whatever their attributes).
+_TAG_LEFT_OUT = _STRIKE_TAGS | _CODE_TAGS | _DROP | {"details", "blockquote", "q"}
+#: The text nodes (texts and tails) outside the elements marked left out, in document order.
+_OWN_TEXT = lxml.etree.XPath(".//text()[not(ancestor::*[@%s])]" % _LEFT_OUT, smart_strings=False)
 
 
 def _keyword_free(text: str, keywords: re.Pattern[str]) -> bool:
