@@ -72,3 +72,15 @@ def test_plain_lines_are_read_only_where_a_keyword_is_and_find_the_same():
             finally:
                 g.scan_lines = True
             assert fast == slow, pt.text
+
+
+def test_no_keyword_starts_with_a_lead_character():
+    """`_segment` reads a segment that must start with a keyword only when one matches at its
+    lead: that is the first match of the whole scan only if no keyword can begin inside the lead."""
+    from forummod.extract.lexicon import lexicon
+    from forummod.extract.votes import _LEAD
+
+    for language in ("en", "it", "ru", "nl", "zh", "de"):
+        w = lexicon(language).words
+        for p in (*w.unvote, *w.abstain, *w.vote):
+            assert p[:1].isalpha() and _LEAD.match(p[:1]).end() == 0, (language, p)

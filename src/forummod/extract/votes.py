@@ -187,6 +187,10 @@ class VoteGrammar:
                  extend: bool = False, default: str | None = None) -> list[VoteAction]:
         seg = text[s:e]
         lead = _LEAD.match(seg).end()
+        if not anywhere and default is None and self.keyword.match(seg, lead) is None:
+            # only a keyword at the lead could start a phrase here, and none does (no keyword
+            # starts with a lead character, so no match of the scan below begins before it)
+            return []
         matches = list(self.keyword.finditer(seg))
         first = next((m for m in matches if m.start() == lead), None)
         strong = first is not None
