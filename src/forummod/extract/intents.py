@@ -31,7 +31,7 @@ from forummod.extract.actions import ParsedAction, action_grammar
 from forummod.extract.context import ExtractContext
 from forummod.extract.names import NameIndex, NameMatch, name_index
 from forummod.extract.normalize import INVISIBLE
-from forummod.extract.text import PostText, post_text, post_text_unless_free
+from forummod.extract.text import PostText, post_text, read_post_text
 from forummod.extract.votes import VoteAction, grammar
 from forummod.model import (
     NO_LYNCH, ActionIntent, Extraction, Intent, Issue, Message, PlayerSlot, Post, PostVersion, Roster, Source,
@@ -102,22 +102,15 @@ _NOTHING = Extraction((), ())
 def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
     versions = post.versions
     g = grammar(ctx.language)
-    if g.skeleton is not None and not _day_verbs(ctx.ruleset):
-        # Most posts hold no vote: when no version's text can hold a vote keyword or tag (an
-        # exact test on the parsed body, `post_text_unless_free`), nothing below can find
-        # anything, and the text model is not built.
-        models = [post_text_unless_free(v.html, g.skeleton) for v in versions]
-        if all(m is None for m in models):
-            return _NOTHING
-        texts = {v.version: m if m is not None else post_text(v.html) for v, m in zip(versions, models)}
-    else:
-        texts = {v.version: post_text(v.html) for v in versions}
+    # every body is read the long way: the tree walk costs no more than a test on the parsed
+    # tree that could skip it (issue 17), and a text without a keyword leaves `find` at once
+    texts = {v.version: read_post_text(v.html) for v in versions}
     index = name_index(ctx.roster, ctx.language)
     read = {v: g.find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
                                           margin=ctx.fuzzy_margin) for v, pt in texts.items()}
     if not any(read.values()) and not _day_verbs(ctx.ruleset):
         # no version holds a vote phrase and the thread holds no day power: no edit to report,
-        # no author to check (what follows finds nothing; most posts that name a keyword end here)
+        # no author to check (what follows would find nothing; most posts end here)
         return _NOTHING
     chosen, edit_issues = _apply_edit_policy(post, ctx, read)
     acts = read[chosen.version] if chosen is not None else []

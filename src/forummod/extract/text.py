@@ -345,6 +345,12 @@ def post_text(html: str) -> PostText:
 _CACHED_LEN = 100_000  # a 5 MB post is read each time rather than kept
 
 
+def read_post_text(html: str) -> PostText:
+    """`post_text(html)`, not remembered: extraction reads each body once (its results are
+    remembered instead), so a first recount of 50,000 posts keeps none of their models."""
+    return _post_text(html)
+
+
 def _post_text(html: str) -> PostText:
     if not html or not html.strip():
         return PostText("")
@@ -368,63 +374,6 @@ def _from_parts(parts: list) -> PostText:
     for child in parts:
         _walk(child, b, 1)
     return apply_bbcode(b.result())
-
-
-def post_text_unless_free(html: str, keywords: re.Pattern[str]) -> PostText | None:
-    """`post_text(html)`, or None when that model certainly holds no vote tag and no match of
-    `keywords` (`VoteGrammar.skeleton`: the vote keywords matched in lowercase text with the
-    whitespace taken out), decided on the parsed tree without building the model.
-
-    Most posts of a game hold no vote: for them the first recount need not walk the tree nor
-    run the vote grammar. The test is exact, not a guess. The model's text is the body's text
-    nodes outside the elements it leaves out (quotes, spoilers, code, signatures, struck or
-    hidden text: `_excluded_kind`), in order, with other whitespace; where they hold no literal
-    BBCode (``[``) and only ASCII letters, without whitespace and in lowercase the two are the
-    same string, and a keyword can match the model (case-insensitively) only where `keywords`
-    matches that string. A body with a vote tag, or too many tags to be sure of the model's
-    depth limit, is read the long way, from the same parse."""
-    if not isinstance(html, str) or not html.strip():
-        return post_text(html)
-    if "<" not in html:
-        return None if _keyword_free(html, keywords) else post_text(html)
-    try:
-        body = _body(html)
-    except (lxml.etree.ParserError, ValueError):
-        return post_text(html)
-    if body is None:
-        return None
-    if html.count("<") >= _MAX_DEPTH:  # (deeper than `_MAX_DEPTH`, the model reads all of an element's text)
-        return _from_parts(_parts(body))
-    left_out = False
-    for el in body.iter(lxml.etree.Element):
-        cls = el.get("class")
-        sty = el.get("style")
-        if cls is None and sty is None and el.get(FM_ATTR) is None and el.tag not in _TAG_LEFT_OUT:
-            continue  # no class, style or mark, and a tag the model reads as text
-        classes = cls.lower().split() if cls else []
-        if classes and not _VOTE_TAG_CLASSES.isdisjoint(classes):
-            return _from_parts(_parts(body))
-        if _excluded_kind(el, el.tag.lower(), classes, sty.lower().replace(" ", "") if sty else "") is not None:
-            el.set(_LEFT_OUT, "")  # (read by `_OWN_TEXT` only; the walk reads no such attribute)
-            left_out = True
-    own = "".join(_OWN_TEXT(body)) if left_out else _text_content(body)
-    if _keyword_free(own, keywords):
-        return None
-    return _from_parts(_parts(body))
-
-
-_LEFT_OUT = "fm-left-out"
-#: The tags `_excluded_kind` leaves out by name (whatever their attributes).
-_TAG_LEFT_OUT = _STRIKE_TAGS | _CODE_TAGS | _DROP | {"details", "blockquote", "q"}
-#: The text nodes (texts and tails) outside the elements marked left out, in document order.
-_OWN_TEXT = lxml.etree.XPath(".//text()[not(ancestor::*[@%s])]" % _LEFT_OUT, smart_strings=False)
-
-
-def _keyword_free(text: str, keywords: re.Pattern[str]) -> bool:
-    if not text.isascii():
-        text = text.translate(INVISIBLE)  # the model drops them (`_Builder.add`)
-    squeezed = "".join(text.split()).lower()
-    return squeezed.isascii() and "[" not in squeezed and keywords.search(squeezed) is None
 
 
 _remembered = lru_cache(maxsize=20_000)(_post_text)

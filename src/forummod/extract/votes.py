@@ -102,7 +102,6 @@ class VoteGrammar:
         loose = "|".join((*w.unvote, *w.abstain, *w.vote))
         plain = loose == loose.lower() and not any(x in loose for x in ("(?=", "(?!", "(?<"))
         self.maybe = re.compile(loose) if plain else None
-        self.skeleton = _skeleton((*w.unvote, *w.abstain, *w.vote)) if "vote" in w.vote else None
         # Anchors would read a line alone differently from the same line inside the text; without
         # them, one scan of the whole text finds every line holding a keyword (`find`).
         self.scan_lines = not any(a in p for p in (*w.unvote, *w.abstain, *w.vote) for a in ("^", "$", "\\A", "\\Z"))
@@ -274,21 +273,6 @@ class VoteGrammar:
         if other.ok and other.name != m.name:
             return NameMatch(target, "ambiguous", None, "alternative", 0.0, (m.name, other.name), len(target))
         return m
-
-
-def _skeleton(words: tuple[str, ...]) -> re.Pattern[str] | None:
-    """The vote keywords for `text.post_text_unless_free`: matched on lowercase text with every
-    whitespace character taken out, so each pattern loses its whitespace (``i\\s+vote`` ->
-    ``ivote``). None when a pattern is more than letters, optional groups and alternatives (a
-    class, an escape or an assertion could read whitespace or case), so no post is skipped.
-    ``##vote`` (the hash form) holds ``vote``, which every lexicon has (English is merged in)."""
-    out = []
-    for p in words:
-        q = re.sub(r"\\s[+*?]?", "", p)
-        if "\\" in q or "." in q or "[^" in q or "(?=" in q or "(?!" in q or "(?<" in q or q != q.lower():
-            return None
-        out.append(q)
-    return re.compile("|".join(sorted(out, key=len, reverse=True)))
 
 
 def _kind(m: re.Match) -> str:
