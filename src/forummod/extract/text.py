@@ -154,10 +154,14 @@ class _Builder:
     def add(self, s: str | None) -> None:
         if not s:
             return
-        if not s.isascii():
-            s = s.translate(INVISIBLE)  # (every invisible character is outside ASCII)
-        if _WS_ODD.search(s) is not None:  # most texts have single spaces only: nothing to collapse
-            s = _WS.sub(" ", s)
+        # most texts have single spaces only: nothing to collapse
+        if s.isascii():  # (every invisible character and every odd space but \t\n\v\f\r\x1c-\x1f is outside ASCII)
+            if "  " in s or not s.isprintable():  # (those six are not printable, nor is any other control)
+                s = _WS.sub(" ", s)
+        else:
+            s = s.translate(INVISIBLE)
+            if _WS_ODD.search(s) is not None:
+                s = _WS.sub(" ", s)
         if s[:1] == " " and self.last in ("", " ", "\n"):
             s = s[1:]
         if not s:

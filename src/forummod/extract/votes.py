@@ -117,6 +117,9 @@ class VoteGrammar:
              cutoff: int = 80, margin: int = 10) -> list[VoteAction]:
         """Every vote phrase of the post in any form, in text order (forms merged per phrase)."""
         text = pt.text
+        keywords = self._may_hold_keyword(text)
+        if not keywords and not pt.tags and "##" not in text:
+            return []  # no tag, no keyword and no hash form: most posts
         found: dict[int, VoteAction] = {}
 
         def add(acts: list[VoteAction]) -> None:
@@ -131,7 +134,6 @@ class VoteGrammar:
         resolve = lambda s: index.resolve(s, at=at, cutoff=cutoff, margin=margin)  # noqa: E731
         for t in pt.tags:
             add(self._segment(text, t.start, t.end, "tag", resolve, default=t.kind))
-        keywords = self._may_hold_keyword(text)
         if keywords and pt.bold:
             line_at = _line_finder(text)  # pt.line_at scans the text: quadratic over a huge one-line post
         for b in (pt.bold if keywords else ()):
