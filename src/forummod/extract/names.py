@@ -109,7 +109,7 @@ class NameIndex:
         self.fuzzy_keys = [k for k in self.keys if len(k) >= 2]
         self.language = language
         # `at` only decides between seats through replaced players' names (`_pick`, prio 2)
-        self._timed = any(e.prio == 2 for es in self.keys.values() for e in es)
+        self.timed = any(e.prio == 2 for es in self.keys.values() for e in es)
         self._resolved: dict[tuple, NameMatch] = {}  # players write the same few names again and again
 
     def _add(self, text: str, e: _Entry) -> None:
@@ -229,7 +229,7 @@ class NameIndex:
         players' names are keys)."""
         if len(text) > MAX_QUERY:  # the rest of a megabyte line is no name: bounded work per vote phrase
             text = text[:MAX_QUERY]
-        key = (text, at if self._timed else None, cutoff, margin, trailing)
+        key = (text, at if self.timed else None, cutoff, margin, trailing)
         hit = self._resolved.get(key)
         if hit is None:
             if len(self._resolved) >= 50_000:
