@@ -38,6 +38,7 @@ def clear_caches() -> None:
     from forummod.extract import intents, names, normalize, text, votes
 
     text._remembered.cache_clear()
+    text._PLANS.clear()
     intents._MEMOS.clear()
     intents._LAST_MEMO[:] = [None, None]
     intents._KNOWN.clear()

@@ -209,46 +209,16 @@ def _walk(el, b: _Builder, depth: int) -> None:
         b.add(_text_content(el))
         b.add(el.tail)
         return
-    cls = el.get("class")  # class and style are read once here for every test below
-    sty = el.get("style")
-    if cls is None and sty is None and el.get(FM_ATTR) is None:
-        # most elements (br, p, b, a plain div...): no class, style or mark, so only the tag
-        # decides (`_excluded_kind`, `_bold_state` and the vote-tag test without attributes)
-        kind = _TAG_KIND.get(tag)
-        if kind is None:
-            if tag == "br":
-                b.newline()
-                b.add(el.tail)
-                return
-            block = tag in _BLOCK
-            if block:
-                b.newline()
-            if tag == "b" or tag == "strong":
-                saved_bold = b.bold
-                b.set_bold(True)
-                b.add(el.text)
-                for child in el:
-                    _walk(child, b, depth + 1)
-                b.set_bold(saved_bold)
-            else:
-                b.add(el.text)
-                for child in el:
-                    _walk(child, b, depth + 1)
-            if block:
-                b.newline()
-            b.add(el.tail)
-            return
-        classes: list[str] = []
-        st = ""
-    else:
-        classes = cls.lower().split() if cls else []
-        st = sty.lower().replace(" ", "") if sty else ""
-        kind = _excluded_kind(el, tag, classes, st)
+    key = (tag, el.get("class"), el.get("style"), el.get(FM_ATTR))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _plan(key, el)
+    kind, block, weight, is_tag = plan
     if kind is not None:
-        if kind != "hidden" or tag not in _DROP:
+        if block is not None:  # (the kind of left-out text a check may want to see)
             b.hidden.append(Hidden(kind, " ".join(_text_content(el).split()),
                                    _quote_author(el) if kind == "quote" else None))
-        if tag in _BLOCK or tag == "blockquote" or kind in ("quote", "spoiler", "code", "signature"):
+        if weight:  # (here: whether it breaks the line)
             b.newline()
         b.add(el.tail)
         return
@@ -256,14 +226,11 @@ def _walk(el, b: _Builder, depth: int) -> None:
         b.newline()
         b.add(el.tail)
         return
-    block = tag in _BLOCK and not (tag == "div" and "display:inline" in st)
     if block:
         b.newline()
     saved_bold = b.bold
-    weight = _bold_state(el, tag, st)
     if weight is not None:
         b.set_bold(weight)
-    is_tag = bool(classes) and not _VOTE_TAG_CLASSES.isdisjoint(classes)
     tag_start = b.pos
     b.add(el.text)
     for child in el:
@@ -278,9 +245,29 @@ def _walk(el, b: _Builder, depth: int) -> None:
     b.add(el.tail)
 
 
-#: What `_excluded_kind` says of an element without class, style or mark: its tag alone decides.
-_TAG_KIND = {**dict.fromkeys(_STRIKE_TAGS, "strike"), **dict.fromkeys(_CODE_TAGS, "code"), "details": "spoiler",
-             **dict.fromkeys(_DROP, "hidden"), "blockquote": "quote", "q": "quote"}
+_Plan = tuple  # (kind, block, weight, is_tag); for a left-out element (kind, record?, newline?, False)
+#: How an element is read, by (tag, class, style, data-fm): pages repeat the same few markups.
+_PLANS: dict[tuple, _Plan] = {}
+
+
+def _plan(key: tuple, el) -> _Plan:
+    """What `_excluded_kind`, `_bold_state` and the block and vote-tag tests say of an element
+    with these attributes (none of them reads any other)."""
+    tag, cls, sty, _ = key
+    classes = cls.lower().split() if cls else []
+    st = sty.lower().replace(" ", "") if sty else ""
+    kind = _excluded_kind(el, tag, classes, st)
+    if kind is not None:
+        record = True if kind != "hidden" or tag not in _DROP else None
+        breaks = tag in _BLOCK or tag == "blockquote" or kind in ("quote", "spoiler", "code", "signature")
+        plan: _Plan = (kind, record, breaks, False)
+    else:
+        block = tag in _BLOCK and not (tag == "div" and "display:inline" in st)
+        plan = (None, block, _bold_state(el, tag, st), bool(classes) and not _VOTE_TAG_CLASSES.isdisjoint(classes))
+    if len(_PLANS) >= 4096:
+        _PLANS.clear()
+    _PLANS[key] = plan
+    return plan
 
 
 def _from_plain(text: str) -> PostText:
