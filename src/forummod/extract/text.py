@@ -194,8 +194,9 @@ class _Builder:
         text = "".join(self.parts)
         text = text.rstrip(" \n")
         n = len(text)
-        bold = merge_spans((min(s, n), min(e, n)) for s, e in self.bold_spans)
-        tags = tuple(Span(min(t.start, n), min(t.end, n), t.kind) for t in self.tags if min(t.end, n) > t.start)
+        bold = merge_spans((min(s, n), min(e, n)) for s, e in self.bold_spans) if self.bold_spans else ()
+        tags = tuple(Span(min(t.start, n), min(t.end, n), t.kind) for t in self.tags if min(t.end, n) > t.start) \
+            if self.tags else ()
         return PostText(text, bold, tags, tuple(self.hidden))
 
 

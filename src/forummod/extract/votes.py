@@ -118,7 +118,10 @@ class VoteGrammar:
              cutoff: int = 80, margin: int = 10) -> list[VoteAction]:
         """Every vote phrase of the post in any form, in text order (forms merged per phrase)."""
         text = pt.text
-        keywords = self._may_hold_keyword(text)
+        # the loose keywords on lowercase ASCII text (far cheaper than the keyword scan): they
+        # match wherever a keyword does (`_may_hold_keyword`)
+        low = text.lower() if self.maybe is not None and text.isascii() else None
+        keywords = low is None or self.maybe.search(low) is not None
         if not keywords and not pt.tags and "##" not in text:
             return []  # no tag, no keyword and no hash form: most posts
         found: dict[int, VoteAction] = {}
@@ -148,20 +151,15 @@ class VoteGrammar:
             m = self.keyword.match(head, _LEAD.match(head).end())
             if m and not self._clean(head[m.end():]):
                 add(self._segment(text, ls, le, "bold", resolve, rkey=rkey))
-        for m in self.hash.finditer(text):
+        for m in (self.hash.finditer(text) if "##" in text else ()):
             kind = "unvote" if m.group("kind") else "vote"
             add([self._action(kind, m.group(0), m.start(), "hash", m.group("arg"), resolve, strong=True)])
         if keywords:
             # A whole line reads the same in the text as alone (a newline or the text's edge on
             # both sides), so a keyword in a line is part of a keyword match in the whole text:
             # one scan finds them all, and only lines a match touches are read as segments.
-            scan = self.keyword
-            if self.maybe is not None and text.isascii():
-                # the loose keywords on lowercase ASCII text (far cheaper): they match wherever
-                # a keyword does, so the lines they touch include every line with a keyword
-                scan, text_ = self.maybe, text.lower()
-            else:
-                text_ = text
+            # (on lowercase ASCII the loose keywords: the lines they touch include every line with a keyword)
+            scan, text_ = (self.keyword, text) if low is None else (self.maybe, low)
             spans = [m.span() for m in scan.finditer(text_)] if self.scan_lines else None
             ends = [e for _, e in spans] if spans else []
             for s, e in (pt.lines() if spans or spans is None else ()):
