@@ -114,7 +114,8 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
         return _NOTHING
     chosen, edit_issues = _apply_edit_policy(post, ctx, read)
     acts = read[chosen.version] if chosen is not None else []
-    counted = [a for a in acts if a.forms & set(ctx.forms)]
+    forms = set(ctx.forms)
+    counted = [a for a in acts if a.forms & forms]
     src = _post_source(post, ctx, chosen or versions[-1])
     gate = _gate(post, ctx, counted, src)
     if isinstance(gate, Issue) or gate is None:
@@ -130,7 +131,7 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
             intents.append(r)
     votes = [i for i in intents if isinstance(i, VoteIntent)]
     body = (chosen or versions[-1]).html
-    if votes and any(ch in body for ch in _INVISIBLE_CHARS):
+    if votes and not body.isascii() and any(ch in body for ch in _INVISIBLE_CHARS):  # (none is ASCII)
         # names are matched with invisible characters removed; a name padded with them may be
         # an impersonation attempt (issue 11): count it, but never silently
         issues.append(Issue("invisible_characters",
@@ -147,7 +148,7 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
                                       targets=", ".join(_target_label(v.target) for v in votes)),
                             post.created_at, src, voter,
                             rule=_VOTE_RULE.get(ctx.ruleset), severity="info", details=_quote(counted)))
-    skipped = [a for a in acts if not (a.forms & set(ctx.forms))
+    skipped = [a for a in acts if not (a.forms & forms)
                and (a.no_lynch or (a.match is not None and a.match.ok) or (a.kind == "unvote" and a.strong))]
     if skipped:
         issues.append(Issue("vote_form_not_counted",
@@ -198,6 +199,8 @@ def _apply_edit_policy(post: Post, ctx: ExtractContext,
     changed (or when the post shows an edit mark but its original was never stored).
     """
     versions = post.versions
+    if len(versions) == 1 and not versions[0].shows_edit:  # most posts: one version, no edit mark
+        return versions[0], []
     forms = set(ctx.forms)
     sig = {v.version: tuple(a.key() for a in read[v.version] if a.forms & forms) for v in versions}
     first, last = versions[0], versions[-1]
