@@ -233,7 +233,9 @@ def _walk(el, b: _Builder, depth: int) -> None:
     if weight is not None:
         b.set_bold(weight)
     tag_start = b.pos
-    b.add(el.text)
+    t = el.text
+    if t:
+        b.add(t)
     for child in el:
         _walk(child, b, depth + 1)
     if is_tag and b.pos > tag_start:
@@ -243,7 +245,9 @@ def _walk(el, b: _Builder, depth: int) -> None:
         b.set_bold(saved_bold)
     if block:
         b.newline()
-    b.add(el.tail)
+    t = el.tail
+    if t:
+        b.add(t)
 
 
 _Plan = tuple  # (kind, block, weight, is_tag); for a left-out element (kind, record?, newline?, False)
