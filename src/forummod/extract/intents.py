@@ -62,8 +62,7 @@ def extract_post(post: Post, ctx: ExtractContext) -> Extraction:
     if hit is None:
         if len(memo) >= _MEMO_POSTS:
             memo.clear()
-        with gm_language(ctx.language):
-            hit = memo[key] = _extract_post(post, ctx)
+        hit = memo[key] = _extract_post(post, ctx)
     return hit
 
 
@@ -112,6 +111,14 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
         # no version holds a vote phrase and the thread holds no day power: no edit to report,
         # no author to check (what follows would find nothing; most posts end here)
         return _NOTHING
+    with gm_language(ctx.language):  # (the issues are worded in the game's language)
+        return _post_extraction(post, ctx, texts, read, index)
+
+
+def _post_extraction(post: Post, ctx: ExtractContext, texts: dict[int, PostText], read: dict[int, list[VoteAction]],
+                     index: NameIndex) -> Extraction:
+    """The intents and issues of a post whose versions were read (`read`: their vote phrases)."""
+    versions = post.versions
     chosen, edit_issues = _apply_edit_policy(post, ctx, read)
     acts = read[chosen.version] if chosen is not None else []
     forms = set(ctx.forms)
