@@ -141,6 +141,8 @@ def _quote_author(el) -> str | None:
 class _Builder:
     """Accumulates text with collapsed whitespace and records span offsets."""
 
+    __slots__ = ("parts", "pos", "last", "bold", "bold_start", "bold_spans", "tags", "hidden")
+
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.pos = 0
