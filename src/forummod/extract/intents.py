@@ -69,8 +69,14 @@ def extract_post(post: Post, ctx: ExtractContext) -> Extraction:
 def post_key(post: Post) -> tuple:
     """What extraction reads of a post, compactly: bodies by their content hash (hashing and
     comparing whole HTML bodies would cost more than the memo saves, and keep them in memory)."""
+    vs = post.versions
+    if len(vs) == 1:  # most posts (no generator)
+        v = vs[0]
+        versions: tuple = ((v.version, v.content_hash or v.html, v.edited_at, v.edited),)
+    else:
+        versions = tuple((v.version, v.content_hash or v.html, v.edited_at, v.edited) for v in vs)
     return (post.site, post.thread, post.post_id, post.number, post.author, post.author_id, post.created_at,
-            post.url, tuple((v.version, v.content_hash or v.html, v.edited_at, v.edited) for v in post.versions))
+            post.url, versions)
 
 
 #: Posts remembered for one game (a key and the extraction, no bodies): a 50,000-post game fits.

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
+from typing import NamedTuple
 
 import lxml.etree
 import lxml.html
@@ -28,7 +29,7 @@ import lxml.html
 from forummod.extract.bbcode import apply_bbcode
 from forummod.extract.normalize import INVISIBLE
 from forummod.extract.spans import Hidden, PostText, Span, merge_spans
-from forummod.markup.depth import MAX_DEPTH as DEPTH_LIMIT, cap_depth
+from forummod.markup.depth import MAX_DEPTH as _CAPPED_DEPTH, cap_depth
 
 FM_ATTR = "data-fm"  # same name as forummod.forum.base.FM_ATTR (kept local: extract imports no forum code)
 FM_KINDS = frozenset({"quote", "spoiler", "code", "signature"})
@@ -216,12 +217,12 @@ def _walk(el, b: _Builder, depth: int) -> None:
     plan = _PLANS.get(key)
     if plan is None:
         plan = _plan(key, el)
-    kind, block, weight, is_tag = plan
+    kind, record, breaks, block, weight, is_tag = plan
     if kind is not None:
-        if block is not None:  # (the kind of left-out text a check may want to see)
+        if record:
             b.hidden.append(Hidden(kind, " ".join(_text_content(el).split()),
                                    _quote_author(el) if kind == "quote" else None))
-        if weight:  # (here: whether it breaks the line)
+        if breaks:
             b.newline()
         b.add(el.tail)
         return
@@ -252,25 +253,34 @@ def _walk(el, b: _Builder, depth: int) -> None:
         b.add(t)
 
 
-_Plan = tuple  # (kind, block, weight, is_tag); for a left-out element (kind, record?, newline?, False)
-#: How an element is read, by (tag, class, style, data-fm): pages repeat the same few markups.
+class _Plan(NamedTuple):
+    """How `_walk` reads an element: what `_excluded_kind`, `_bold_state` and the block and
+    vote-tag tests say of its tag, class, style and data-fm (none of them reads anything else)."""
+
+    kind: str | None  # why it is left out (None: read)
+    record: bool  # left out: kept as `Hidden` (not a script, style... dropped outright)
+    breaks: bool  # left out: a line break in its place
+    block: bool  # read: starts and ends a line
+    weight: bool | None  # read: bold on or off (None: inherited)
+    is_tag: bool  # read: a vote tag
+
+
+#: Plans by (tag, class, style, data-fm): pages repeat the same few markups.
 _PLANS: dict[tuple, _Plan] = {}
 
 
 def _plan(key: tuple, el) -> _Plan:
-    """What `_excluded_kind`, `_bold_state` and the block and vote-tag tests say of an element
-    with these attributes (none of them reads any other)."""
     tag, cls, sty, _ = key
     classes = cls.lower().split() if cls else []
     st = sty.lower().replace(" ", "") if sty else ""
-    kind = _excluded_kind(el, tag, classes, st)
+    kind = _excluded_kind(el, tag, classes, st)  # (reads the element's data-fm only: key[3])
     if kind is not None:
-        record = True if kind != "hidden" or tag not in _DROP else None
-        breaks = tag in _BLOCK or tag == "blockquote" or kind in ("quote", "spoiler", "code", "signature")
-        plan: _Plan = (kind, record, breaks, False)
+        plan = _Plan(kind, kind != "hidden" or tag not in _DROP,
+                     tag in _BLOCK or tag == "blockquote" or kind in ("quote", "spoiler", "code", "signature"),
+                     False, None, False)
     else:
-        block = tag in _BLOCK and not (tag == "div" and "display:inline" in st)
-        plan = (None, block, _bold_state(el, tag, st), bool(classes) and not _VOTE_TAG_CLASSES.isdisjoint(classes))
+        plan = _Plan(None, False, False, tag in _BLOCK and not (tag == "div" and "display:inline" in st),
+                     _bold_state(el, tag, st), bool(classes) and not _VOTE_TAG_CLASSES.isdisjoint(classes))
     if len(_PLANS) >= 4096:
         _PLANS.clear()
     _PLANS[key] = plan
@@ -288,6 +298,9 @@ _text_content = lxml.etree.XPath("string()")  # what lxml.html's HtmlElement.tex
 _FULL_HTML = re.compile(r"^\s*<(?:html|!doctype)", re.I)  # lxml.html's test for a whole document
 _PARSERS = threading.local()
 _DEPTH_ERRORS = [lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]
+#: With no more "<" than this, `cap_depth` returns the text as it is and a second parse would build
+#: the same tree: the parser's error log (which reading copies) is not read.
+_DEPTH_CAP = _CAPPED_DEPTH
 
 
 def _body(html: str):
@@ -309,11 +322,6 @@ def _body(html: str):
         if e.tag == "body":
             return e
     return None  # a "document" with a head only ("<!DOCTYPE><script>"): no visible text
-
-
-#: With no more "<" than this, `cap_depth` returns the text as it is and a second parse would build
-#: the same tree: the parser's error log (which reading copies) is not read.
-_DEPTH_CAP = DEPTH_LIMIT
 
 
 def _parts(body) -> list:
