@@ -99,3 +99,15 @@ def test_long_texts_skip_prefix_and_fuzzy_matching_with_the_same_answers():
         for cutoff, margin in ((80, 10), (60, 40), (95, 5), (40, 0)):
             assert idx.fuzzy(q, cutoff, margin) == full.fuzzy(q, cutoff, margin), q
         assert idx.prefix(q) == full.prefix(q), q
+
+
+def test_the_line_finder_answers_as_the_text_model_does():
+    """`find` asks `PostText.line_at` for a few bold runs and the bisecting finder for many."""
+    from forummod.extract.spans import PostText
+    from forummod.extract.votes import _line_finder
+
+    rng = random.Random(1)
+    for _ in range(3000):
+        t = "".join(rng.choice("ab\n ") for _ in range(rng.randint(0, 12)))
+        finder, pt = _line_finder(t), PostText(t)
+        assert [finder(p) for p in range(len(t) + 1)] == [pt.line_at(p) for p in range(len(t) + 1)], repr(t)

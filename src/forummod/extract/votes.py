@@ -140,7 +140,8 @@ class VoteGrammar:
         for t in pt.tags:
             add(self._segment(text, t.start, t.end, "tag", resolve, default=t.kind, rkey=rkey))
         if keywords and pt.bold:
-            line_at = _line_finder(text)  # pt.line_at scans the text: quadratic over a huge one-line post
+            # pt.line_at scans the text: quadratic over a huge one-line post with many bold runs
+            line_at = pt.line_at if len(pt.bold) <= 4 else _line_finder(text)
         for b in (pt.bold if keywords else ()):
             for s, e in _line_pieces(text, b.start, b.end):
                 add(self._segment(text, s, e, "bold", resolve, anywhere=True, extend=True, rkey=rkey))
