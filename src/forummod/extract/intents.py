@@ -109,10 +109,16 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
     g = grammar(ctx.language)
     # every body is read the long way: the tree walk costs no more than a test on the parsed
     # tree that could skip it (issue 17), and a text without a keyword leaves `find` at once
-    texts = {v.version: read_post_text(v.html) for v in versions}
     index = name_index(ctx.roster, ctx.language)
-    read = {v: g.find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
-                                          margin=ctx.fuzzy_margin) for v, pt in texts.items()}
+    if len(versions) == 1:  # most posts
+        v = versions[0]
+        pt = read_post_text(v.html)
+        acts = g.find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff, margin=ctx.fuzzy_margin)
+        texts, read = {v.version: pt}, {v.version: acts}
+    else:
+        texts = {v.version: read_post_text(v.html) for v in versions}
+        read = {v: g.find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
+                          margin=ctx.fuzzy_margin) for v, pt in texts.items()}
     if not any(read.values()) and not _day_verbs(ctx.ruleset):
         # no version holds a vote phrase and the thread holds no day power: no edit to report,
         # no author to check (what follows would find nothing; most posts end here)
