@@ -43,7 +43,7 @@ _LEAD = re.compile(r"[\s*•·~«\"'(\[\-–—_]*")
 _SEP = " \t:：=-–—>»→~.,;!|"
 _MAX_HEAD = 256  # characters looked at before a vote phrase (no vote needs more; bounds huge posts)
 _AFTER_SEP = tuple(",;.!?|/，。；！？、:：")
-_SEGMENTS = 20_000  # remembered segments per language (a vote line and its answer each)
+_SEGMENTS = 10_000  # remembered segments per language (a vote line and its answer each: a few MB)
 
 
 @dataclass(frozen=True)
