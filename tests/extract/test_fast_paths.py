@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from forummod.extract import normalize, text
-from forummod.extract.names import name_index
+from forummod.extract.names import NameIndex, name_index
 from forummod.extract.normalize import INVISIBLE
 from forummod.extract.text import post_text
 from forummod.extract.votes import grammar
@@ -72,3 +72,42 @@ def test_plain_lines_are_read_only_where_a_keyword_is_and_find_the_same():
             finally:
                 g.scan_lines = True
             assert fast == slow, pt.text
+
+
+def test_no_keyword_starts_with_a_lead_character():
+    """`_segment` reads a segment that must start with a keyword only when one matches at its
+    lead: that is the first match of the whole scan only if no keyword can begin inside the lead."""
+    from forummod.extract.lexicon import lexicon
+    from forummod.extract.votes import _LEAD
+
+    for language in ("en", "it", "ru", "nl", "zh", "de"):
+        w = lexicon(language).words
+        for p in (*w.unvote, *w.abstain, *w.vote):
+            assert p[:1].isalpha() and _LEAD.match(p[:1]).end() == 0, (language, p)
+
+
+def test_long_texts_skip_prefix_and_fuzzy_matching_with_the_same_answers():
+    """A text longer than every key is no key's prefix, and too long to score near any key:
+    those stages are skipped for it, with the answers the full comparison gives."""
+    idx = name_index(roster("Bob", "Luca Rossi", "Ember_Fox", "Kestrel"), "en")
+    full = NameIndex(roster("Bob", "Luca Rossi", "Ember_Fox", "Kestrel"), "en")  # (not the shared one)
+    full.max_len = full.max_compact = full.max_word = full.max_fuzzy = 10**9  # the comparisons always made
+    rng = random.Random(3)
+    pieces = ["bob", "luca", "rossi", "ember", "fox", "kes", "trel", " ", "_", "x", "because", "!", "lucarossi"]
+    for _ in range(3000):
+        q = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        for cutoff, margin in ((80, 10), (60, 40), (95, 5), (40, 0)):
+            assert idx.fuzzy(q, cutoff, margin) == full.fuzzy(q, cutoff, margin), q
+        assert idx.prefix(q) == full.prefix(q), q
+
+
+def test_the_line_finder_answers_as_the_text_model_does():
+    """`find` asks `PostText.line_at` for a few bold runs and the bisecting finder for many."""
+    from forummod.extract.spans import PostText
+    from forummod.extract.votes import _line_finder
+
+    rng = random.Random(1)
+    for _ in range(3000):
+        t = "".join(rng.choice("ab\n ") for _ in range(rng.randint(0, 12)))
+        finder, pt = _line_finder(t), PostText(t)
+        assert [finder(p) for p in range(len(t) + 1)] == [pt.line_at(p) for p in range(len(t) + 1)], repr(t)

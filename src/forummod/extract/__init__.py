@@ -35,15 +35,17 @@ def __getattr__(name: str):
 def clear_caches() -> None:
     """Forget remembered results (text models, extractions, resolved names): they are pure
     functions of their inputs, so this only matters to a benchmark's cold run or to memory."""
-    from forummod.extract import intents, names, normalize, text
+    from forummod.extract import intents, names, normalize, text, votes
 
     text._remembered.cache_clear()
+    text._PLANS.clear()
     intents._MEMOS.clear()
     intents._LAST_MEMO[:] = [None, None]
     intents._KNOWN.clear()
     names._BY_ID.clear()
     names._name_index.cache_clear()
     normalize._fold_map.cache_clear()
+    votes.forget_segments()
 
 
 __all__ = [

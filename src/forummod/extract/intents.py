@@ -31,7 +31,7 @@ from forummod.extract.actions import ParsedAction, action_grammar
 from forummod.extract.context import ExtractContext
 from forummod.extract.names import NameIndex, NameMatch, name_index
 from forummod.extract.normalize import INVISIBLE
-from forummod.extract.text import PostText, post_text, post_text_unless_free
+from forummod.extract.text import PostText, post_text, read_post_text
 from forummod.extract.votes import VoteAction, grammar
 from forummod.model import (
     NO_LYNCH, ActionIntent, Extraction, Intent, Issue, Message, PlayerSlot, Post, PostVersion, Roster, Source,
@@ -62,16 +62,21 @@ def extract_post(post: Post, ctx: ExtractContext) -> Extraction:
     if hit is None:
         if len(memo) >= _MEMO_POSTS:
             memo.clear()
-        with gm_language(ctx.language):
-            hit = memo[key] = _extract_post(post, ctx)
+        hit = memo[key] = _extract_post(post, ctx)
     return hit
 
 
 def post_key(post: Post) -> tuple:
     """What extraction reads of a post, compactly: bodies by their content hash (hashing and
     comparing whole HTML bodies would cost more than the memo saves, and keep them in memory)."""
+    vs = post.versions
+    if len(vs) == 1:  # most posts (no generator)
+        v = vs[0]
+        versions: tuple = ((v.version, v.content_hash or v.html, v.edited_at, v.edited),)
+    else:
+        versions = tuple((v.version, v.content_hash or v.html, v.edited_at, v.edited) for v in vs)
     return (post.site, post.thread, post.post_id, post.number, post.author, post.author_id, post.created_at,
-            post.url, tuple((v.version, v.content_hash or v.html, v.edited_at, v.edited) for v in post.versions))
+            post.url, versions)
 
 
 #: Posts remembered for one game (a key and the extraction, no bodies): a 50,000-post game fits.
@@ -102,22 +107,34 @@ _NOTHING = Extraction((), ())
 def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
     versions = post.versions
     g = grammar(ctx.language)
-    if g.skeleton is not None and not _day_verbs(ctx.ruleset):
-        # Most posts hold no vote: when no version's text can hold a vote keyword or tag (an
-        # exact test on the parsed body, `post_text_unless_free`), nothing below can find
-        # anything, and the text model is not built.
-        models = [post_text_unless_free(v.html, g.skeleton) for v in versions]
-        if all(m is None for m in models):
-            return _NOTHING
-        texts = {v.version: m if m is not None else post_text(v.html) for v, m in zip(versions, models)}
-    else:
-        texts = {v.version: post_text(v.html) for v in versions}
+    # every body is read the long way: the tree walk costs no more than a test on the parsed
+    # tree that could skip it (issue 17), and a text without a keyword leaves `find` at once
     index = name_index(ctx.roster, ctx.language)
-    read = {v: g.find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
-                                          margin=ctx.fuzzy_margin) for v, pt in texts.items()}
+    if len(versions) == 1:  # most posts
+        v = versions[0]
+        pt = read_post_text(v.html)
+        acts = g.find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff, margin=ctx.fuzzy_margin)
+        texts, read = {v.version: pt}, {v.version: acts}
+    else:
+        texts = {v.version: read_post_text(v.html) for v in versions}
+        read = {v: g.find(pt, index, at=post.created_at, cutoff=ctx.fuzzy_cutoff,
+                          margin=ctx.fuzzy_margin) for v, pt in texts.items()}
+    if not any(read.values()) and not _day_verbs(ctx.ruleset):
+        # no version holds a vote phrase and the thread holds no day power: no edit to report,
+        # no author to check (what follows would find nothing; most posts end here)
+        return _NOTHING
+    with gm_language(ctx.language):  # (the issues are worded in the game's language)
+        return _post_extraction(post, ctx, texts, read, index)
+
+
+def _post_extraction(post: Post, ctx: ExtractContext, texts: dict[int, PostText], read: dict[int, list[VoteAction]],
+                     index: NameIndex) -> Extraction:
+    """The intents and issues of a post whose versions were read (`read`: their vote phrases)."""
+    versions = post.versions
     chosen, edit_issues = _apply_edit_policy(post, ctx, read)
     acts = read[chosen.version] if chosen is not None else []
-    counted = [a for a in acts if a.forms & set(ctx.forms)]
+    forms = set(ctx.forms)
+    counted = [a for a in acts if a.forms & forms]
     src = _post_source(post, ctx, chosen or versions[-1])
     gate = _gate(post, ctx, counted, src)
     if isinstance(gate, Issue) or gate is None:
@@ -133,7 +150,7 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
             intents.append(r)
     votes = [i for i in intents if isinstance(i, VoteIntent)]
     body = (chosen or versions[-1]).html
-    if votes and any(ch in body for ch in _INVISIBLE_CHARS):
+    if votes and not body.isascii() and any(ch in body for ch in _INVISIBLE_CHARS):  # (none is ASCII)
         # names are matched with invisible characters removed; a name padded with them may be
         # an impersonation attempt (issue 11): count it, but never silently
         issues.append(Issue("invisible_characters",
@@ -150,7 +167,7 @@ def _extract_post(post: Post, ctx: ExtractContext) -> Extraction:
                                       targets=", ".join(_target_label(v.target) for v in votes)),
                             post.created_at, src, voter,
                             rule=_VOTE_RULE.get(ctx.ruleset), severity="info", details=_quote(counted)))
-    skipped = [a for a in acts if not (a.forms & set(ctx.forms))
+    skipped = [a for a in acts if not (a.forms & forms)
                and (a.no_lynch or (a.match is not None and a.match.ok) or (a.kind == "unvote" and a.strong))]
     if skipped:
         issues.append(Issue("vote_form_not_counted",
@@ -201,6 +218,8 @@ def _apply_edit_policy(post: Post, ctx: ExtractContext,
     changed (or when the post shows an edit mark but its original was never stored).
     """
     versions = post.versions
+    if len(versions) == 1 and not versions[0].shows_edit:  # most posts: one version, no edit mark
+        return versions[0], []
     forms = set(ctx.forms)
     sig = {v.version: tuple(a.key() for a in read[v.version] if a.forms & forms) for v in versions}
     first, last = versions[0], versions[-1]

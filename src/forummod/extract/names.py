@@ -106,10 +106,13 @@ class NameIndex:
                     self._add(form, _Entry(3, slot.name, "declension"))
         self.words = words
         self.max_len = max((len(k) for k in self.keys), default=0)
+        self.max_compact = max((len(k) for k in self.compact_keys), default=0)
+        self.max_word = max((len(w) for w in words), default=0)
         self.fuzzy_keys = [k for k in self.keys if len(k) >= 2]
+        self.max_fuzzy = max((len(k) for k in self.fuzzy_keys), default=0)
         self.language = language
         # `at` only decides between seats through replaced players' names (`_pick`, prio 2)
-        self._timed = any(e.prio == 2 for es in self.keys.values() for e in es)
+        self.timed = any(e.prio == 2 for es in self.keys.values() for e in es)
         self._resolved: dict[tuple, NameMatch] = {}  # players write the same few names again and again
 
     def _add(self, text: str, e: _Entry) -> None:
@@ -184,10 +187,12 @@ class NameIndex:
         if len(k) < need:
             return None
         c = compact(k)
-        slots = {e.slot for key, es in self.keys.items() if key.startswith(k) for e in es if e.prio < 3}
-        if len(c) >= need:
+        # (a key can start with a text only as long as it: a sentence is no prefix, and is not compared)
+        slots = {e.slot for key, es in self.keys.items() if key.startswith(k) for e in es if e.prio < 3} \
+            if len(k) <= self.max_len else set()
+        if need <= len(c) <= self.max_compact:
             slots |= {e.slot for key, es in self.compact_keys.items() if key.startswith(c) for e in es if e.prio < 3}
-        if not slots and " " not in k:
+        if not slots and " " not in k and len(k) <= self.max_word:
             slots = {s for w, ss in self.words.items() if w.startswith(k) for s in ss}
         if not slots:
             return None
@@ -204,6 +209,11 @@ class NameIndex:
         """A fuzzy match (or an ambiguous one) and the closest seats as suggestions."""
         k = fold(query)
         if len(k) < 3 or not self.fuzzy_keys:
+            return None, ()
+        longest = self.max_fuzzy
+        if len(k) > longest and 200 * longest / (len(k) + longest) < min(cutoff, max(cutoff - 30, 40)) - 1e-6:
+            # `fuzz.ratio` is at most 200·shorter/(sum of lengths): no key can come near enough to
+            # be matched or suggested (a sentence against names)
             return None, ()
         best: dict[str, float] = {}
         for key, score, _ in process.extract(k, self.fuzzy_keys, scorer=fuzz.ratio, limit=12):
@@ -229,7 +239,7 @@ class NameIndex:
         players' names are keys)."""
         if len(text) > MAX_QUERY:  # the rest of a megabyte line is no name: bounded work per vote phrase
             text = text[:MAX_QUERY]
-        key = (text, at if self._timed else None, cutoff, margin, trailing)
+        key = (text, at if self.timed else None, cutoff, margin, trailing)
         hit = self._resolved.get(key)
         if hit is None:
             if len(self._resolved) >= 50_000:

@@ -10,6 +10,7 @@ so a match in folded text can be cut out of the raw text.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -80,7 +81,12 @@ def _fold_map(s: str) -> tuple[str, tuple[int, ...]]:
 
 def compact(s: str) -> str:
     """A folded name with spaces, hyphens, dots and apostrophes removed (``red tail`` = ``redtail``)."""
+    if s.isascii():  # (in ASCII, `str.isalnum` is exactly these)
+        return _ASCII_NOT_ALNUM.sub("", s)
     return "".join(c for c in s if c.isalnum())
+
+
+_ASCII_NOT_ALNUM = re.compile(r"[^0-9A-Za-z]+")
 
 
 # --------------------------------------------------------------------------- scripts

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
+from typing import NamedTuple
 
 import lxml.etree
 import lxml.html
@@ -28,7 +29,7 @@ import lxml.html
 from forummod.extract.bbcode import apply_bbcode
 from forummod.extract.normalize import INVISIBLE
 from forummod.extract.spans import Hidden, PostText, Span, merge_spans
-from forummod.markup.depth import cap_depth
+from forummod.markup.depth import MAX_DEPTH as _CAPPED_DEPTH, cap_depth
 
 FM_ATTR = "data-fm"  # same name as forummod.forum.base.FM_ATTR (kept local: extract imports no forum code)
 FM_KINDS = frozenset({"quote", "spoiler", "code", "signature"})
@@ -141,6 +142,8 @@ def _quote_author(el) -> str | None:
 class _Builder:
     """Accumulates text with collapsed whitespace and records span offsets."""
 
+    __slots__ = ("parts", "pos", "last", "bold", "bold_start", "bold_spans", "tags", "hidden")
+
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.pos = 0
@@ -154,10 +157,14 @@ class _Builder:
     def add(self, s: str | None) -> None:
         if not s:
             return
-        if not s.isascii():
-            s = s.translate(INVISIBLE)  # (every invisible character is outside ASCII)
-        if _WS_ODD.search(s) is not None:  # most texts have single spaces only: nothing to collapse
-            s = _WS.sub(" ", s)
+        # most texts have single spaces only: nothing to collapse
+        if s.isascii():  # (every invisible character and every odd space but \t\n\v\f\r\x1c-\x1f is outside ASCII)
+            if "  " in s or not s.isprintable():  # (those six are not printable, nor is any other control)
+                s = _WS.sub(" ", s)
+        else:
+            s = s.translate(INVISIBLE)
+            if _WS_ODD.search(s) is not None:
+                s = _WS.sub(" ", s)
         if s[:1] == " " and self.last in ("", " ", "\n"):
             s = s[1:]
         if not s:
@@ -190,8 +197,9 @@ class _Builder:
         text = "".join(self.parts)
         text = text.rstrip(" \n")
         n = len(text)
-        bold = merge_spans((min(s, n), min(e, n)) for s, e in self.bold_spans)
-        tags = tuple(Span(min(t.start, n), min(t.end, n), t.kind) for t in self.tags if min(t.end, n) > t.start)
+        bold = merge_spans((min(s, n), min(e, n)) for s, e in self.bold_spans) if self.bold_spans else ()
+        tags = tuple(Span(min(t.start, n), min(t.end, n), t.kind) for t in self.tags if min(t.end, n) > t.start) \
+            if self.tags else ()
         return PostText(text, bold, tags, tuple(self.hidden))
 
 
@@ -205,16 +213,16 @@ def _walk(el, b: _Builder, depth: int) -> None:
         b.add(_text_content(el))
         b.add(el.tail)
         return
-    cls = el.get("class")  # class and style are read once here for every test below
-    classes = cls.lower().split() if cls else []
-    sty = el.get("style")
-    st = sty.lower().replace(" ", "") if sty else ""
-    kind = _excluded_kind(el, tag, classes, st)
+    key = (tag, el.get("class"), el.get("style"), el.get(FM_ATTR))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _plan(key, el)
+    kind, record, breaks, block, weight, is_tag = plan
     if kind is not None:
-        if kind != "hidden" or tag not in _DROP:
+        if record:
             b.hidden.append(Hidden(kind, " ".join(_text_content(el).split()),
                                    _quote_author(el) if kind == "quote" else None))
-        if tag in _BLOCK or tag == "blockquote" or kind in ("quote", "spoiler", "code", "signature"):
+        if breaks:
             b.newline()
         b.add(el.tail)
         return
@@ -222,16 +230,15 @@ def _walk(el, b: _Builder, depth: int) -> None:
         b.newline()
         b.add(el.tail)
         return
-    block = tag in _BLOCK and not (tag == "div" and "display:inline" in st)
     if block:
         b.newline()
     saved_bold = b.bold
-    weight = _bold_state(el, tag, st)
     if weight is not None:
         b.set_bold(weight)
-    is_tag = bool(classes) and not _VOTE_TAG_CLASSES.isdisjoint(classes)
     tag_start = b.pos
-    b.add(el.text)
+    t = el.text
+    if t:
+        b.add(t)
     for child in el:
         _walk(child, b, depth + 1)
     if is_tag and b.pos > tag_start:
@@ -241,7 +248,43 @@ def _walk(el, b: _Builder, depth: int) -> None:
         b.set_bold(saved_bold)
     if block:
         b.newline()
-    b.add(el.tail)
+    t = el.tail
+    if t:
+        b.add(t)
+
+
+class _Plan(NamedTuple):
+    """How `_walk` reads an element: what `_excluded_kind`, `_bold_state` and the block and
+    vote-tag tests say of its tag, class, style and data-fm (none of them reads anything else)."""
+
+    kind: str | None  # why it is left out (None: read)
+    record: bool  # left out: kept as `Hidden` (not a script, style... dropped outright)
+    breaks: bool  # left out: a line break in its place
+    block: bool  # read: starts and ends a line
+    weight: bool | None  # read: bold on or off (None: inherited)
+    is_tag: bool  # read: a vote tag
+
+
+#: Plans by (tag, class, style, data-fm): pages repeat the same few markups.
+_PLANS: dict[tuple, _Plan] = {}
+
+
+def _plan(key: tuple, el) -> _Plan:
+    tag, cls, sty, _ = key
+    classes = cls.lower().split() if cls else []
+    st = sty.lower().replace(" ", "") if sty else ""
+    kind = _excluded_kind(el, tag, classes, st)  # (reads the element's data-fm only: key[3])
+    if kind is not None:
+        plan = _Plan(kind, kind != "hidden" or tag not in _DROP,
+                     tag in _BLOCK or tag == "blockquote" or kind in ("quote", "spoiler", "code", "signature"),
+                     False, None, False)
+    else:
+        plan = _Plan(None, False, False, tag in _BLOCK and not (tag == "div" and "display:inline" in st),
+                     _bold_state(el, tag, st), bool(classes) and not _VOTE_TAG_CLASSES.isdisjoint(classes))
+    if len(_PLANS) >= 4096:
+        _PLANS.clear()
+    _PLANS[key] = plan
+    return plan
 
 
 def _from_plain(text: str) -> PostText:
@@ -255,30 +298,44 @@ _text_content = lxml.etree.XPath("string()")  # what lxml.html's HtmlElement.tex
 _FULL_HTML = re.compile(r"^\s*<(?:html|!doctype)", re.I)  # lxml.html's test for a whole document
 _PARSERS = threading.local()
 _DEPTH_ERRORS = [lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]
+#: With no more "<" than this, `cap_depth` returns the text as it is and a second parse would build
+#: the same tree: the parser's error log (which reading copies) is not read.
+_DEPTH_CAP = _CAPPED_DEPTH
 
 
-def _fragments(html: str) -> list:
-    """`lxml.html.fragments_fromstring(html)` (the body's leading text, if any, then its
-    elements) with plain elements: the same parser settings, the same wrapping and errors."""
+def _body(html: str):
+    """The ``body`` of `html` parsed as `lxml.html.fragments_fromstring` parses it (the same
+    parser settings, wrapping and errors) with plain elements; None for a document without one."""
     parser = getattr(_PARSERS, "parser", None)
     if parser is None:
         parser = _PARSERS.parser = lxml.etree.HTMLParser()
     if not _FULL_HTML.match(html):
         html = "<html><body>%s</body></html>" % html
     doc = lxml.etree.fromstring(html, parser)
-    if parser.error_log.filter_types(_DEPTH_ERRORS):
+    if html.count("<") > _DEPTH_CAP and parser.error_log.filter_types(_DEPTH_ERRORS):
         # libxml2 stopped at its nesting limit and dropped the rest: parse again with deep tags capped
         doc = lxml.etree.fromstring(cap_depth(html), parser)
     if doc is None:
         raise lxml.etree.ParserError("Document is empty")
     assert doc.tag == "html"
-    bodies = [e for e in doc if e.tag == "body"]
-    if not bodies:  # a "document" with a head only ("<!DOCTYPE><script>"): no visible text
+    for e in doc:
+        if e.tag == "body":
+            return e
+    return None  # a "document" with a head only ("<!DOCTYPE><script>"): no visible text
+
+
+def _parts(body) -> list:
+    """The body's leading text, if any, then its elements (`lxml.html.fragments_fromstring`)."""
+    if body is None:
         return []
-    body = bodies[0]
     parts: list = [body.text] if body.text and body.text.strip() else []
     parts.extend(body)
     return parts
+
+
+def _fragments(html: str) -> list:
+    """`lxml.html.fragments_fromstring(html)` with plain elements."""
+    return _parts(_body(html))
 
 
 def post_text(html: str) -> PostText:
@@ -292,6 +349,12 @@ def post_text(html: str) -> PostText:
 
 
 _CACHED_LEN = 100_000  # a 5 MB post is read each time rather than kept
+
+
+def read_post_text(html: str) -> PostText:
+    """`post_text(html)`, not remembered: extraction reads each body once (its results are
+    remembered instead), so a first recount of 50,000 posts keeps none of their models."""
+    return _post_text(html)
 
 
 def _post_text(html: str) -> PostText:
@@ -317,60 +380,6 @@ def _from_parts(parts: list) -> PostText:
     for child in parts:
         _walk(child, b, 1)
     return apply_bbcode(b.result())
-
-
-def post_text_unless_free(html: str, keywords: re.Pattern[str]) -> PostText | None:
-    """`post_text(html)`, or None when that model certainly holds no vote tag and no match of
-    `keywords` (`VoteGrammar.skeleton`: the vote keywords matched in lowercase text with the
-    whitespace taken out), decided on the parsed tree without building the model.
-
-    Most posts of a game hold no vote: for them the first recount need not walk the tree nor
-    run the vote grammar. The test is exact, not a guess: where the body has no element whose
-    text the model leaves out or marks (quotes, spoilers, code, signatures, struck or hidden
-    text, vote tags), no literal BBCode (``[``) and only ASCII letters, the model's text is all
-    the body's text with other whitespace; without whitespace and in lowercase the two are the
-    same string, and a keyword can match the model (case-insensitively) only where `keywords`
-    matches that string. Anything else is read the long way, from the same parse."""
-    if not isinstance(html, str) or not html.strip():
-        return post_text(html)
-    if "<" not in html:
-        return None if _keyword_free(html, keywords) else post_text(html)
-    try:
-        parts = _fragments(html)
-    except (lxml.etree.ParserError, ValueError):
-        return post_text(html)
-    texts: list[str] = []
-    for part in parts:
-        if isinstance(part, str):
-            texts.append(part)
-        elif not isinstance(part.tag, str):  # a comment: only its tail is text (`_walk`)
-            texts.append(part.tail or "")
-        else:
-            texts.append(_text_content(part))  # every text node below, in order (libxml2 joins them)
-            texts.append(part.tail or "")
-    if not _keyword_free("".join(texts), keywords):
-        return _from_parts(parts)
-    for part in parts:  # the text holds no keyword: does the model read it all, unmarked?
-        if isinstance(part, str) or not isinstance(part.tag, str):
-            continue
-        for el in part.iter():
-            tag = el.tag
-            if not isinstance(tag, str):
-                continue
-            cls = el.get("class")
-            classes = cls.lower().split() if cls else []
-            sty = el.get("style")
-            if _excluded_kind(el, tag.lower(), classes, sty.lower().replace(" ", "") if sty else "") is not None \
-                    or (classes and not _VOTE_TAG_CLASSES.isdisjoint(classes)):
-                return _from_parts(parts)
-    return None
-
-
-def _keyword_free(text: str, keywords: re.Pattern[str]) -> bool:
-    if not text.isascii():
-        text = text.translate(INVISIBLE)  # the model drops them (`_Builder.add`)
-    squeezed = "".join(text.split()).lower()
-    return squeezed.isascii() and "[" not in squeezed and keywords.search(squeezed) is None
 
 
 _remembered = lru_cache(maxsize=20_000)(_post_text)

@@ -31,7 +31,6 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from typing import Literal
 
 from forummod.extract.context import DEFAULT_FORMS, FORMS  # noqa: F401 (the forms, defined there)
@@ -44,6 +43,7 @@ _LEAD = re.compile(r"[\s*•·~«\"'(\[\-–—_]*")
 _SEP = " \t:：=-–—>»→~.,;!|"
 _MAX_HEAD = 256  # characters looked at before a vote phrase (no vote needs more; bounds huge posts)
 _AFTER_SEP = tuple(",;.!?|/，。；！？、:：")
+_SEGMENTS = 10_000  # remembered segments per language (a vote line and its answer each: a few MB)
 
 
 @dataclass(frozen=True)
@@ -102,10 +102,10 @@ class VoteGrammar:
         loose = "|".join((*w.unvote, *w.abstain, *w.vote))
         plain = loose == loose.lower() and not any(x in loose for x in ("(?=", "(?!", "(?<"))
         self.maybe = re.compile(loose) if plain else None
-        self.skeleton = _skeleton((*w.unvote, *w.abstain, *w.vote)) if "vote" in w.vote else None
         # Anchors would read a line alone differently from the same line inside the text; without
         # them, one scan of the whole text finds every line holding a keyword (`find`).
         self.scan_lines = not any(a in p for p in (*w.unvote, *w.abstain, *w.vote) for a in ("^", "$", "\\A", "\\Z"))
+        self._segments: dict[tuple, tuple[int, list[VoteAction]]] = {}  # `_segment`'s remembered answers
 
     def _may_hold_keyword(self, text: str) -> bool:
         if self.maybe is None or not text.isascii():
@@ -118,6 +118,12 @@ class VoteGrammar:
              cutoff: int = 80, margin: int = 10) -> list[VoteAction]:
         """Every vote phrase of the post in any form, in text order (forms merged per phrase)."""
         text = pt.text
+        # the loose keywords on lowercase ASCII text (far cheaper than the keyword scan): they
+        # match wherever a keyword does (`_may_hold_keyword`)
+        low = text.lower() if self.maybe is not None and text.isascii() else None
+        keywords = low is None or self.maybe.search(low) is not None
+        if not keywords and not pt.tags and "##" not in text:
+            return []  # no tag, no keyword and no hash form: most posts
         found: dict[int, VoteAction] = {}
 
         def add(acts: list[VoteAction]) -> None:
@@ -130,41 +136,37 @@ class VoteGrammar:
                                                 old.match, old.no_lynch, old.strong or a.strong, old.abstain)
 
         resolve = lambda s: index.resolve(s, at=at, cutoff=cutoff, margin=margin)  # noqa: E731
+        rkey = (index, at if index.timed else None, cutoff, margin)  # what `resolve` answers depend on
         for t in pt.tags:
-            add(self._segment(text, t.start, t.end, "tag", resolve, default=t.kind))
-        keywords = self._may_hold_keyword(text)
+            add(self._segment(text, t.start, t.end, "tag", resolve, default=t.kind, rkey=rkey))
         if keywords and pt.bold:
-            line_at = _line_finder(text)  # pt.line_at scans the text: quadratic over a huge one-line post
+            # pt.line_at scans the text: quadratic over a huge one-line post with many bold runs
+            line_at = pt.line_at if len(pt.bold) <= 4 else _line_finder(text)
         for b in (pt.bold if keywords else ()):
             for s, e in _line_pieces(text, b.start, b.end):
-                add(self._segment(text, s, e, "bold", resolve, anywhere=True, extend=True))
+                add(self._segment(text, s, e, "bold", resolve, anywhere=True, extend=True, rkey=rkey))
             ls, le = line_at(b.start)
             if b.start - ls > _MAX_HEAD:  # "VOTE: [b]name[/b]" has a short head; a long one is no such vote
                 continue
             head = text[ls:b.start]
             m = self.keyword.match(head, _LEAD.match(head).end())
             if m and not self._clean(head[m.end():]):
-                add(self._segment(text, ls, le, "bold", resolve))
-        for m in self.hash.finditer(text):
+                add(self._segment(text, ls, le, "bold", resolve, rkey=rkey))
+        for m in (self.hash.finditer(text) if "##" in text else ()):
             kind = "unvote" if m.group("kind") else "vote"
             add([self._action(kind, m.group(0), m.start(), "hash", m.group("arg"), resolve, strong=True)])
         if keywords:
             # A whole line reads the same in the text as alone (a newline or the text's edge on
             # both sides), so a keyword in a line is part of a keyword match in the whole text:
             # one scan finds them all, and only lines a match touches are read as segments.
-            scan = self.keyword
-            if self.maybe is not None and text.isascii():
-                # the loose keywords on lowercase ASCII text (far cheaper): they match wherever
-                # a keyword does, so the lines they touch include every line with a keyword
-                scan, text_ = self.maybe, text.lower()
-            else:
-                text_ = text
+            # (on lowercase ASCII the loose keywords: the lines they touch include every line with a keyword)
+            scan, text_ = (self.keyword, text) if low is None else (self.maybe, low)
             spans = [m.span() for m in scan.finditer(text_)] if self.scan_lines else None
             ends = [e for _, e in spans] if spans else []
             for s, e in (pt.lines() if spans or spans is None else ()):
                 i = bisect_left(ends, s)
                 if spans is None or (i < len(spans) and spans[i][0] <= e):
-                    add(self._segment(text, s, e, "plain", resolve))
+                    add(self._segment(text, s, e, "plain", resolve, rkey=rkey))
         return [found[k] for k in sorted(found)]
 
     def find_in_lines(self, text: str, index: NameIndex, form: str, *, at: datetime | None = None,
@@ -184,9 +186,36 @@ class VoteGrammar:
     # ------------------------------------------------------------------ one segment
 
     def _segment(self, text: str, s: int, e: int, form: str, resolve, *, anywhere: bool = False,
-                 extend: bool = False, default: str | None = None) -> list[VoteAction]:
+                 extend: bool = False, default: str | None = None, rkey: tuple | None = None) -> list[VoteAction]:
+        """The phrases of ``text[s:e]``. With `rkey` (what `resolve` depends on), answers are
+        remembered: players write the same vote lines again and again."""
         seg = text[s:e]
         lead = _LEAD.match(seg).end()
+        if not anywhere and default is None and self.keyword.match(seg, lead) is None:
+            # only a keyword at the lead could start a phrase here, and none does (no keyword
+            # starts with a lead character, so no match of the scan below begins before it)
+            return []
+        if rkey is None:
+            return self._read_segment(text, s, e, seg, lead, form, resolve, anywhere, extend, default)
+        tail = None
+        if extend:  # what `_read_segment` may read after the segment
+            line_end = text.find("\n", e, e + _MAX_HEAD)
+            tail = text[e: e + _MAX_HEAD if line_end < 0 else line_end]
+        key = (seg, form, anywhere, tail, default, rkey)
+        hit = self._segments.get(key)
+        if hit is None:
+            if len(self._segments) >= _SEGMENTS:
+                self._segments.clear()
+            hit = self._segments[key] = (s, self._read_segment(text, s, e, seg, lead, form, resolve, anywhere, extend,
+                                                                default))
+        base, acts = hit
+        if base == s:
+            return list(acts)
+        return [VoteAction(a.kind, a.raw, a.start - base + s, a.forms, a.target_text, a.match, a.no_lynch, a.strong,
+                           a.abstain) for a in acts]
+
+    def _read_segment(self, text: str, s: int, e: int, seg: str, lead: int, form: str, resolve, anywhere: bool,
+                      extend: bool, default: str | None) -> list[VoteAction]:
         matches = list(self.keyword.finditer(seg))
         first = next((m for m in matches if m.start() == lead), None)
         strong = first is not None
@@ -272,21 +301,6 @@ class VoteGrammar:
         return m
 
 
-def _skeleton(words: tuple[str, ...]) -> re.Pattern[str] | None:
-    """The vote keywords for `text.post_text_unless_free`: matched on lowercase text with every
-    whitespace character taken out, so each pattern loses its whitespace (``i\\s+vote`` ->
-    ``ivote``). None when a pattern is more than letters, optional groups and alternatives (a
-    class, an escape or an assertion could read whitespace or case), so no post is skipped.
-    ``##vote`` (the hash form) holds ``vote``, which every lexicon has (English is merged in)."""
-    out = []
-    for p in words:
-        q = re.sub(r"\\s[+*?]?", "", p)
-        if "\\" in q or "." in q or "[^" in q or "(?=" in q or "(?!" in q or "(?<" in q or q != q.lower():
-            return None
-        out.append(q)
-    return re.compile("|".join(sorted(out, key=len, reverse=True)))
-
-
 def _kind(m: re.Match) -> str:
     if m.group("unvote") is not None:
         return "unvote"
@@ -324,6 +338,18 @@ def _line_pieces(text: str, s: int, e: int) -> list[tuple[int, int]]:
     return out
 
 
-@lru_cache(maxsize=None)
 def grammar(language: str) -> VoteGrammar:
-    return VoteGrammar(lexicon(language))
+    """The compiled grammar of a language, built once."""
+    g = _GRAMMARS.get(language)
+    if g is None:
+        g = _GRAMMARS[language] = VoteGrammar(lexicon(language))
+    return g
+
+
+_GRAMMARS: dict[str, VoteGrammar] = {}
+
+
+def forget_segments() -> None:
+    """Drop every grammar's remembered segments (`extract.clear_caches`)."""
+    for g in _GRAMMARS.values():
+        g._segments.clear()
