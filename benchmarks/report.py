@@ -150,6 +150,11 @@ def table(cases: list[dict[str, Any]]) -> str:
             ("/".join(f"{c['recount'][mode][k + '_seconds'] * 1000:.0f}" for k in ("load", "extract", "fold", "checks"))
              for c in cases))
         row(f"  {mode}: total ms", (f"{c['recount'][mode]['total_seconds'] * 1000:.0f}" for c in cases))
+        if mode == "cold":
+            row("  cold: the read in a fresh process ms",
+                (f"{c['recount']['cold'].get('sqlite_read_seconds', float('nan')) * 1000:.1f}" for c in cases))
+            row("  cold: ratio to the in-process read",
+                (f"{c['recount']['cold'].get('ratio_to_in_process_read', float('nan')):.1f}" for c in cases))
         limit = _RECOUNT_LIMIT.get(mode)
         row(f"  {mode}: ratio to read" + (f" (target <= {limit:g})" if limit else ""),
             (f"{c['recount'][mode]['ratio_to_sqlite_read']:.1f}"
@@ -222,7 +227,8 @@ def markdown(cases: list[dict[str, Any]]) -> str:
         row(f"recount {mode}: load / extract / fold / checks, ms",
             lambda c, m=mode: " / ".join(f"{c['recount'][m][k + '_seconds'] * 1000:.0f}"
                                          for k in ("load", "extract", "fold", "checks")))
-        row(f"**recount {mode}: ratio to the read**" + (f" (≤ {_RECOUNT_LIMIT[mode]:g})" if mode in _RECOUNT_LIMIT else ""),
+        row(f"**recount {mode}: ratio to the read**" + (" in a fresh process" if mode == "cold" else "")
+            + (f" (≤ {_RECOUNT_LIMIT[mode]:g})" if mode in _RECOUNT_LIMIT else ""),
             lambda c, m=mode: f"**{c['recount'][m]['ratio_to_sqlite_read']:.1f}**")
     row("**cron `forummod tally`: ratio to a fresh process reading the rows** (≤ 4)",
         lambda c: f"**{_proc(c, 'ratio_to_read'):.1f}**")

@@ -40,6 +40,7 @@ def test_every_engine_and_size_has_every_metric(results):
         assert c["poll"]["first"]["peak_rss_mb"] > 0  # the first poll ran in a fresh interpreter
         assert {"tally_cpu_seconds", "read_cpu_seconds", "ratio_to_read"} <= set(c["recount"]["process"])
         assert c["recount"]["cold"]["runs"] == c["recount"]["first"]["runs"] == 1  # cold: fresh interpreters
+        assert c["recount"]["cold"]["sqlite_read_seconds"] > 0  # against the read in a fresh interpreter too
     assert results["machine"]["cpu"] is not None and results["targets"]
 
 
