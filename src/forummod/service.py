@@ -193,6 +193,8 @@ def thread_refs(game: GameConfig) -> list[ThreadRef]:
 
 @dataclass(frozen=True)
 class PollReport:
+    """What one poll of a game fetched and saved, or why it failed."""
+
     game: str
     new_posts: int = 0
     edited_posts: int = 0
@@ -383,6 +385,8 @@ class GameInputs:
 
 @dataclass(frozen=True)
 class GameAnalysis:
+    """One recount of a game: its run, roster and inputs, for reports, checks and drafts."""
+
     game_id: str
     game: GameConfig
     ruleset: Ruleset

@@ -161,6 +161,8 @@ def content_hash(text: str) -> str:
 
 @dataclass(frozen=True)
 class ThreadSaveStats:
+    """What saving one poll's posts changed, for the poll report."""
+
     new: int = 0
     edited: int = 0
     deleted: int = 0
@@ -169,6 +171,8 @@ class ThreadSaveStats:
 
 @dataclass(frozen=True)
 class StoredEvent:
+    """One row of the GM log (a command or ruling), payload decoded."""
+
     id: int
     game: str
     at: datetime
@@ -180,6 +184,8 @@ class StoredEvent:
 
 @dataclass(frozen=True)
 class DraftRow:
+    """One stored draft (post or PM) as the GM may edit and publish it."""
+
     id: int
     game: str
     kind: str
@@ -198,6 +204,8 @@ class DraftRow:
 
 @dataclass(frozen=True)
 class PublicationRow:
+    """One attempt to publish a draft, so a crash never sends it twice."""
+
     id: int
     draft_id: int
     game: str
