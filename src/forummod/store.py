@@ -21,10 +21,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from forummod.errors import StoreError
-from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
+from forummod.model import Message, Post, PostVersion
+
+if TYPE_CHECKING:  # built only by the poller's methods, which import them (a recount never does)
+    from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
 
 SCHEMA_VERSION = 6
 
@@ -360,6 +363,8 @@ class Store:
         if row is None:
             return None
         body = zlib.decompress(row["body"]).decode("utf-8", "surrogatepass") if row["body"] else ""
+        from forummod.adapter_records import PageRef
+
         return body, PageRef(url, row["etag"], row["last_modified"], row["content_hash"])
 
     def pages(self, site: str) -> list[tuple[str, str]]:
@@ -551,6 +556,8 @@ class Store:
             return None
         d = json.loads(row["data"])
         ref = d.get("page_ref")
+        from forummod.adapter_records import Cursor, PageRef
+
         return Cursor(stream=stream, last_page=d.get("last_page", 1), pages_total=d.get("pages_total"),
                       last_post_id=d.get("last_post_id"),
                       page_ref=PageRef(**ref) if ref else None,
