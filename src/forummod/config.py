@@ -405,11 +405,12 @@ def validate(cfg: Config) -> None:
             raise ConfigError(f"{p}.base_url", f"{site.base_url!r} must start with http:// or https://")
         if site.engine in ("archive", "auto"):
             continue
-        from forummod.forum_engines import known_engines
+        from forummod.forum_engines import is_known_engine, known_engines
 
-        engines = known_engines(cfg.workspace.adapters_dir)
-        if site.engine not in engines:
+        if not is_known_engine(site.engine, cfg.workspace.adapters_dir):
             from forummod.schema import _did_you_mean
+
+            engines = known_engines(cfg.workspace.adapters_dir)
 
             raise ConfigError(f"{p}.engine", f"unknown engine {site.engine!r}" + _did_you_mean(site.engine, engines)
                               + f" (known: {', '.join(sorted(engines))})")
