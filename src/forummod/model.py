@@ -8,7 +8,7 @@ Nothing here does I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from datetime import datetime, timezone
 from typing import Any, Literal
