@@ -36,6 +36,8 @@ DraftKind = Literal[
 
 @dataclass(frozen=True, kw_only=True)
 class WorkspaceConfig:
+    """The [workspace] table: where the store, custom adapters and templates live."""
+
     store: Path | None = setting(None, "SQLite store file; empty = <config name>.sqlite beside the config file (one store per game folder)")
     adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml); they override the bundled ones")
     templates_dir: Path | None = setting(None, "folder of your own Jinja templates (<kind>/<markup>.j2, or <kind>/<markup>.<lang>.j2 for one language) and phrases/*.toml rewordings; they override the bundled ones")
@@ -51,6 +53,8 @@ class WorkspaceConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class SiteConfig:
+    """One [sites.<name>] table: a forum, its engine profile and the GM's account there."""
+
     engine: str = setting(doc="forum engine profile: phpbb, vbulletin, xenforo, discourse, smf, invision, mybb, forumfree, discuz, flaskbb, spirit, archive, or 'auto'", required=True)
     base_url: str = setting("", "forum root URL, e.g. https://forum.example.org/ (not needed for engine 'archive')")
     timezone: str = setting("UTC", "timezone in which the forum shows times to the GM's account")
@@ -90,6 +94,8 @@ class SiteConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class ReplacementConfig:
+    """A former occupant of a seat, so their earlier posts count for it."""
+
     name: str = setting(doc="forum name of the player who was replaced", required=True)
     at: datetime | None = setting(None, "when the replacement took over (ISO 8601 with offset)")
     at_post: int | None = setting(None, "or: the first game-thread post number of the replacement")
@@ -97,6 +103,8 @@ class ReplacementConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerConfig:
+    """One player of a game: forum name, aliases, replacements and secret role."""
+
     name: str = setting(doc="the player's forum name (the current occupant of the seat)", required=True)
     aliases: tuple[str, ...] = setting((), "other names players use for them (nicknames, short forms)")
     replaces: tuple[ReplacementConfig, ...] = setting((), "players this seat replaced, oldest first")
@@ -107,6 +115,8 @@ class PlayerConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class SetupConfig:
+    """How roles are dealt when the players list does not give them all."""
+
     roles: Mapping[str, int] = setting(types.MappingProxyType({}), "role id -> count for a random deal; empty = roles come from the players or roles_file")
     deal: Literal["config", "random"] = setting("config", "'config' = roles as written; 'random' = deal `roles` with the game's seed")
     buildings: Mapping[str, int] = setting(types.MappingProxyType({}), "village only: building code -> count for a random draw")
@@ -115,6 +125,8 @@ class SetupConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class ScheduleConfig:
+    """The game's clock: start, phase lengths and deadlines, unless the ruleset's defaults fit."""
+
     start: datetime | None = setting(None, "game start (the GM's opening post), ISO 8601 with offset; empty = first game-thread post")
     first_phase: Literal["", "night", "day"] = setting("", "phase the game opens with; empty = the ruleset's default")
     vote_close: str = setting("", "when a day's vote closes: clock time '22:00' or offset from the day's start '48h'; empty = ruleset default")
@@ -135,6 +147,8 @@ class ScheduleConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class PhasePin:
+    """A phase boundary the GM fixes by hand where the schedule does not match what happened."""
+
     name: str = setting(doc="phase name: 'D1', 'N2', ... ('Day 1' and 'Night 2' also work)", required=True)
     start: datetime | None = setting(None, "when the phase started (ISO 8601)")
     start_post: int | None = setting(None, "or: game-thread post number that opened the phase")
@@ -146,6 +160,8 @@ class PhasePin:
 
 @dataclass(frozen=True, kw_only=True)
 class VoteConfig:
+    """Which vote forms count and how edits and fuzzy names are treated."""
+
     forms: tuple[VoteForm, ...] = setting((), "which vote forms count: bold (a bold 'VOTE: X'), tag ([vote]X[/vote]), hash (##vote X), plain (a vote phrase on its own line), pm (votes sent by PM); empty = the ruleset's default: bold and tag (one-night adds pm: the PM is the vote, ON-V1)")
     edit_policy: EditPolicy = setting("latest", "an edited post's votes: 'latest' version, 'original' version, or 'void' (ignore them); always flagged")
     count_no_lynch: bool = setting(True, "accept votes for 'no lynch' where the ruleset has that option")
@@ -155,6 +171,8 @@ class VoteConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class ChecksConfig:
+    """Tuning of the rule checks (activity blocks, prods, exemptions) for one game."""
+
     activity_blocks: bool | None = setting(None, "require a post in every block of block_hours; empty = the ruleset's default (on for one-night)")
     block_hours: int = setting(24, "length of an activity block in hours, counted from the phase start")
     block_phases: tuple[Literal["day", "night"], ...] = setting(("day",), "phases in which activity blocks apply")
@@ -168,6 +186,8 @@ class ChecksConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class PublishConfig:
+    """What the tool may publish without a click, and how it marks its posts."""
+
     auto: tuple[DraftKind, ...] = setting((), "draft kinds published without the GM's click (e.g. ['votecount']); empty = never")
     marker: bool = setting(True, "add an invisible marker to each published post, used to find it again after a crash")
     pm_subject_prefix: str = setting("", "text put before the subject of every PM the tool sends, e.g. '[Lupus 12]'")
@@ -175,6 +195,8 @@ class PublishConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class GmEventConfig:
+    """A GM ruling written in the game's `events` list, replayed like a `gm` command."""
+
     kind: Literal["kill", "revive", "replace", "modkill", "lynch", "no_lynch", "set_role", "set_vote", "shoot",
                   "extend", "approve", "reject", "note", "state"] = setting(doc="what the GM did (approve/reject take a proposal key or phase; shoot: a Jager's shot the GM enters; state: a fact only the state knows, for a resumed game: see the ruleset's resumable keys)", required=True)
     at: datetime | None = setting(None, "when (ISO 8601)")
@@ -192,6 +214,8 @@ class GmEventConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class ResumeConfig:
+    """Join a game already under way: the phase and post where counting starts."""
+
     phase: str = setting("", "join a game under way: the phase the tool takes over at, e.g. 'D3'; empty = from the start")
     from_post: int | None = setting(None, "the game-thread post number that opened that phase: counting starts there")
     at: datetime | None = setting(None, "or: when that phase started (ISO 8601), when no post number fits")
@@ -199,6 +223,8 @@ class ResumeConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class GameConfig:
+    """One [games.<id>] table: threads, ruleset, players, schedule and options of a game."""
+
     site: str = setting(doc="name of a [sites.<name>] table", required=True)
     thread: str = setting(doc="the game thread: URL or the engine's thread id", required=True)
     ruleset: str = setting(doc="lupus-eresia, witch-hunt, one-night, village or mafia-majority", required=True)
@@ -244,6 +270,8 @@ class GameConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class AlertChannelConfig:
+    """Where alerts go: a forum PM or an Apprise service, and whether it may see secrets."""
+
     kind: Literal["forum_pm", "apprise"] = setting(doc="'forum_pm': a PM on the game's forum to the GM (or alerts.pm_to); 'apprise': a notification service (Discord, Telegram, e-mail...) through Apprise", required=True)
     private: bool = setting(doc="true = only the GM reads this channel; false = secret roles and night actions are left out of what it gets", required=True)
     url_env: str = setting("", "apprise: name of the environment variable holding the Apprise URL (e.g. FORUMMOD_DISCORD_URL); never the URL itself")
@@ -259,6 +287,8 @@ class AlertChannelConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class AlertsConfig:
+    """Which alerts are raised, how early, and their channels."""
+
     deadline_warning: Duration = setting(Duration(7200), "warn this long before a vote closes or night actions are due, while votes or actions are missing")
     poll_failing: Duration = setting(Duration(1800), "alert when polling a game has failed for this long")
     disabled: tuple[str, ...] = setting((), "alert kinds to leave out: hammer, l_minus_1, proposal, deadline, pm_not_understood, poll_failing")
@@ -273,6 +303,8 @@ class AlertsConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class Config:
+    """A whole parsed config file: workspace, sites, games and alerts."""
+
     workspace: WorkspaceConfig = setting(WorkspaceConfig(), "where forummod keeps its data")
     sites: Mapping[str, SiteConfig] = setting(types.MappingProxyType({}), "forums, by a name you choose")
     games: Mapping[str, GameConfig] = setting(types.MappingProxyType({}), "games, by an id you choose")
@@ -373,11 +405,12 @@ def validate(cfg: Config) -> None:
             raise ConfigError(f"{p}.base_url", f"{site.base_url!r} must start with http:// or https://")
         if site.engine in ("archive", "auto"):
             continue
-        from forummod.forum_engines import known_engines
+        from forummod.forum_engines import is_known_engine, known_engines
 
-        engines = known_engines(cfg.workspace.adapters_dir)
-        if site.engine not in engines:
+        if not is_known_engine(site.engine, cfg.workspace.adapters_dir):
             from forummod.schema import _did_you_mean
+
+            engines = known_engines(cfg.workspace.adapters_dir)
 
             raise ConfigError(f"{p}.engine", f"unknown engine {site.engine!r}" + _did_you_mean(site.engine, engines)
                               + f" (known: {', '.join(sorted(engines))})")

@@ -100,6 +100,19 @@ def known_engines(user_adapters_dir: Path | None = None) -> set[str]:
     return names | {ARCHIVE}
 
 
+def is_known_engine(engine: str, user_adapters_dir: Path | None = None) -> bool:
+    """`engine in known_engines(...)`, stopping at the first bundled profile of that name: a
+    cron `tally` validating its one site reads no other bundled head. Every profile of the
+    user's folder is still read (they come first; their errors show at config load)."""
+    found = engine == ARCHIVE
+    for p in profile_files(search_path("adapters", user_adapters_dir)):
+        if found and p.parent == _bundled():
+            return True
+        if profile_name(profile_head(p), str(p)) == engine:
+            found = True
+    return found
+
+
 def engine_reads_thread(engine: str, url: str, user_adapters_dir: Path | None = None) -> bool:
     """Does the profile of `engine` (any profile for "auto") read `url` as a thread address?
 

@@ -3,6 +3,7 @@ replaced by `***` in any log record, whatever logger or format prints it."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
@@ -14,11 +15,17 @@ _LOCK = threading.Lock()
 # is masked; words and names around it ("unknown key 'password'", "no password: set
 # $FORUM_PASSWORD") are not secrets and stay readable.
 _SECRET_NAMES = r"(?:set-cookie|cookie|authorization|api-key|api_key|x-csrf-token|password|passwd|passwrd|pass)"
-_VALUE_RX = (
-    re.compile(r"(?im)^(\s*(?:set-cookie|cookie|authorization|api-key|api-username|x-csrf-token):[ \t]*)(\S[^\r\n]*)"),
-    re.compile(r"(?i)((?<![\w.-])" + _SECRET_NAMES + r"=)([^&;\s'\"]+)"),
-    re.compile(r"(?i)(['\"]" + _SECRET_NAMES + r"['\"]\s*:\s*['\"])([^'\"]+)"),
+_VALUE_PATTERNS = (
+    r"(?im)^(\s*(?:set-cookie|cookie|authorization|api-key|api-username|x-csrf-token):[ \t]*)(\S[^\r\n]*)",
+    r"(?i)((?<![\w.-])" + _SECRET_NAMES + r"=)([^&;\s'\"]+)",
+    r"(?i)(['\"]" + _SECRET_NAMES + r"['\"]\s*:\s*['\"])([^'\"]+)",
 )
+
+
+@functools.cache
+def _value_rx() -> tuple[re.Pattern[str], ...]:
+    """Compiled on the first redaction: a command that logs nothing (a cron `tally`) never pays."""
+    return tuple(re.compile(p) for p in _VALUE_PATTERNS)
 
 
 def register_secret(value: str | None) -> None:
@@ -33,7 +40,7 @@ def redact(text: str) -> str:
         secrets = sorted(_SECRETS, key=len, reverse=True)
     for s in secrets:
         text = text.replace(s, "***")
-    for rx in _VALUE_RX:
+    for rx in _value_rx():
         text = rx.sub(r"\1***", text)
     return text
 

@@ -8,7 +8,7 @@ Nothing here does I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from datetime import datetime, timezone
 from typing import Any, Literal
@@ -24,43 +24,6 @@ def utc(dt: datetime) -> datetime:
     if dt.tzinfo is None or dt.utcoffset() is None:
         raise ValueError(f"naive datetime {dt!r}: forummod needs timezone-aware times")
     return dt.astimezone(timezone.utc)
-
-
-# --------------------------------------------------------------------------- adapter output
-
-
-@dataclass(frozen=True)
-class RawPost:
-    """One post as an adapter read it from a thread page (or an archive file)."""
-
-    post_id: str
-    author: str
-    created_at: datetime
-    html: str
-    number: int | None = None  # position in the thread, counted across pages (first post = 1 or 0)
-    author_id: str | None = None
-    edited_at: datetime | None = None
-    edited: bool = False  # an edit marker was shown even if no time was
-    page: int | None = None
-    url: str | None = None
-    # the page showed no readable date: created_at is a bound from the neighbours or the fetch
-    # time, good for ordering only, never for a deadline
-    date_guessed: bool = False
-
-
-@dataclass(frozen=True)
-class RawMessage:
-    """One private message as an adapter read it from the GM's inbox."""
-
-    message_id: str
-    sender: str
-    created_at: datetime
-    body_html: str
-    recipients: tuple[str, ...] = ()
-    subject: str = ""
-    conversation_id: str | None = None
-    sender_id: str | None = None
-    url: str | None = None
 
 
 # --------------------------------------------------------------------------- stored records
@@ -337,22 +300,21 @@ class Published:
 
 
 @dataclass(frozen=True)
-class PageRef:
-    """A fetched page's identity and HTTP validators, for conditional requests."""
+class ThreadRef:
+    """A thread as the config names it: `url` (or engine id) and its role in the game."""
 
     url: str
-    etag: str | None = None
-    last_modified: str | None = None
-    content_hash: str | None = None
+    role: str = "game"  # "game" or "graveyard"
 
 
-@dataclass(frozen=True)
-class Cursor:
-    """Where the last poll of a thread or inbox stopped."""
+#: What adapters read and the poller keeps (`adapter_records`): a recount never builds them, so
+#: they are defined there and imported only when first named here (PEP 562), not at startup.
+_ADAPTER_RECORDS = frozenset({"RawPost", "RawMessage", "PageRef", "Cursor"})
 
-    stream: str  # "thread:<id>" or "inbox"
-    last_page: int = 1
-    pages_total: int | None = None
-    last_post_id: str | None = None
-    page_ref: PageRef | None = None
-    extra: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+def __getattr__(name: str) -> Any:
+    if name in _ADAPTER_RECORDS:
+        from forummod import adapter_records
+
+        return getattr(adapter_records, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import collections.abc
 import dataclasses
-import difflib
 import re
 import types
 import typing
@@ -99,6 +98,8 @@ def parse_timezone(name: str) -> ZoneInfo:
     except (ZoneInfoNotFoundError, ValueError, IsADirectoryError):
         if _ZONES is None:
             _ZONES = frozenset(available_timezones())
+        import difflib  # only for a mistyped name: a valid config never loads it
+
         hint = difflib.get_close_matches(name, sorted(_ZONES), n=1, cutoff=0.6)
         suffix = f"; did you mean {hint[0]!r}?" if hint else " (use an IANA name like 'Europe/Rome')"
         raise ValueError(f"unknown timezone {name!r}{suffix}") from None
@@ -128,6 +129,8 @@ def parse_datetime(value: Any, tz: ZoneInfo | None = None) -> datetime:
 
 
 def _did_you_mean(key: str, valid: typing.Iterable[str]) -> str:
+    import difflib  # only for a mistyped name: a valid config never loads it
+
     hint = difflib.get_close_matches(key, list(valid), n=1, cutoff=0.6)
     return f"; did you mean {hint[0]!r}?" if hint else ""
 

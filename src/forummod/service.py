@@ -30,10 +30,10 @@ from forummod.engine.schedule import Extension, Pin, PhasePlan, merged_timing
 from forummod.engine.stall import stall
 from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError
-from forummod.forum.base import ThreadRef
 from forummod.logsafe import redact
 from forummod.model import (
-    ActionIntent, Issue, Message, Post, Replacement, Roster, Source, UnvoteIntent, VoteIntent, guessed_date_bounds,
+    ActionIntent, Issue, Message, Post, Replacement, Roster, Source, ThreadRef, UnvoteIntent, VoteIntent,
+    guessed_date_bounds,
 )
 from forummod.gm_log import effective_events, undone_by  # noqa: F401  (callers import them from here too)
 from forummod.store import Store, StoreCookieJar
@@ -193,6 +193,8 @@ def thread_refs(game: GameConfig) -> list[ThreadRef]:
 
 @dataclass(frozen=True)
 class PollReport:
+    """What one poll of a game fetched and saved, or why it failed."""
+
     game: str
     new_posts: int = 0
     edited_posts: int = 0
@@ -346,7 +348,7 @@ def _rebased(cursor, moved: tuple[str, str] | None, issues: list[Issue], now: da
         return cursor
     issues.append(Issue("site_moved", f"the forum's address changed: reading {url} (stored as {cursor.page_ref.url})",
                         at=now, severity="info"))
-    from forummod.model import PageRef
+    from forummod.adapter_records import PageRef
 
     return replace(cursor, page_ref=PageRef(url=url))
 
@@ -383,6 +385,8 @@ class GameInputs:
 
 @dataclass(frozen=True)
 class GameAnalysis:
+    """One recount of a game: its run, roster and inputs, for reports, checks and drafts."""
+
     game_id: str
     game: GameConfig
     ruleset: Ruleset

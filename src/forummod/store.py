@@ -21,10 +21,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from forummod.errors import StoreError
-from forummod.model import Cursor, Message, PageRef, Post, PostVersion, RawMessage, RawPost
+from forummod.model import Message, Post, PostVersion
+
+if TYPE_CHECKING:  # built only by the poller's methods, which import them (a recount never does)
+    from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
 
 SCHEMA_VERSION = 6
 
@@ -161,6 +164,8 @@ def content_hash(text: str) -> str:
 
 @dataclass(frozen=True)
 class ThreadSaveStats:
+    """What saving one poll's posts changed, for the poll report."""
+
     new: int = 0
     edited: int = 0
     deleted: int = 0
@@ -169,6 +174,8 @@ class ThreadSaveStats:
 
 @dataclass(frozen=True)
 class StoredEvent:
+    """One row of the GM log (a command or ruling), payload decoded."""
+
     id: int
     game: str
     at: datetime
@@ -180,6 +187,8 @@ class StoredEvent:
 
 @dataclass(frozen=True)
 class DraftRow:
+    """One stored draft (post or PM) as the GM may edit and publish it."""
+
     id: int
     game: str
     kind: str
@@ -198,6 +207,8 @@ class DraftRow:
 
 @dataclass(frozen=True)
 class PublicationRow:
+    """One attempt to publish a draft, so a crash never sends it twice."""
+
     id: int
     draft_id: int
     game: str
@@ -352,6 +363,8 @@ class Store:
         if row is None:
             return None
         body = zlib.decompress(row["body"]).decode("utf-8", "surrogatepass") if row["body"] else ""
+        from forummod.adapter_records import PageRef
+
         return body, PageRef(url, row["etag"], row["last_modified"], row["content_hash"])
 
     def pages(self, site: str) -> list[tuple[str, str]]:
@@ -543,6 +556,8 @@ class Store:
             return None
         d = json.loads(row["data"])
         ref = d.get("page_ref")
+        from forummod.adapter_records import Cursor, PageRef
+
         return Cursor(stream=stream, last_page=d.get("last_page", 1), pages_total=d.get("pages_total"),
                       last_post_id=d.get("last_post_id"),
                       page_ref=PageRef(**ref) if ref else None,

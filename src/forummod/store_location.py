@@ -36,6 +36,8 @@ def beside_config(source: Path) -> Path:
 
 @dataclass(frozen=True)
 class StoreChoice:
+    """The store file a config uses, and why when it is not the default."""
+
     path: Path
     note: str = ""  # why a store other than the default beside the config is used
 

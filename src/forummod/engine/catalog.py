@@ -14,6 +14,8 @@ from typing import Literal
 
 @dataclass(frozen=True)
 class ActionSpec:
+    """One action verb a ruleset understands: who may send it, when, and its targets."""
+
     verb: str
     roles: tuple[str, ...]  # role ids that may send it (empty: any player, e.g. a plea)
     min_targets: int = 1

@@ -23,6 +23,8 @@ RANK_INPUT = 2  # posts, PMs and GM commands, in thread order
 
 @dataclass(frozen=True)
 class Event:
+    """Anything the engine folds, ordered by (time, rank, thread order): the base of every input."""
+
     at: datetime
     rank: int = RANK_INPUT
     seq: float = 0.0  # post number, message order, or a pinned boundary's "after post N" (N + 0.5)
@@ -37,6 +39,8 @@ class Event:
 
 @dataclass(frozen=True)
 class VoteEvent(Event):
+    """A player's vote as extraction read it, with the post or PM it came from."""
+
     voter: str = ""
     target: str = ""  # player or NO_LYNCH
     source: Source | None = None
@@ -54,6 +58,8 @@ class VoteEvent(Event):
 
 @dataclass(frozen=True)
 class UnvoteEvent(Event):
+    """A player's unvote, of `target` when the post names one."""
+
     voter: str = ""
     target: str | None = None
     source: Source | None = None
@@ -67,6 +73,8 @@ class UnvoteEvent(Event):
 
 @dataclass(frozen=True)
 class ActionEvent(Event):
+    """A night or day action a player sent (by PM or in the thread)."""
+
     actor: str = ""
     action: str = ""
     targets: tuple[str, ...] = ()
@@ -95,21 +103,29 @@ class ActionEvent(Event):
 
 @dataclass(frozen=True)
 class PhaseStart(Event):
+    """The schedule opens `phase` at this instant."""
+
     phase: Phase | None = None
 
 
 @dataclass(frozen=True)
 class VoteClose(Event):
+    """The vote of `phase` closes at this instant: the ruleset resolves its lynch."""
+
     phase: Phase | None = None
 
 
 @dataclass(frozen=True)
 class ActionDeadline(Event):
+    """Night actions of `phase` are due at this instant: the ruleset resolves them."""
+
     phase: Phase | None = None
 
 
 @dataclass(frozen=True)
 class PhaseEnd(Event):
+    """The schedule ends `phase` at this instant."""
+
     phase: Phase | None = None
 
 

@@ -21,6 +21,8 @@ from forummod.schema import ClockOrDuration
 
 @dataclass(frozen=True)
 class Pin:
+    """A phase boundary fixed by the GM (config pin or command), by time or by post number."""
+
     phase: PhaseId
     start: datetime | None = None
     start_post: int | None = None

@@ -19,6 +19,8 @@ STALL_PHASES = 2
 
 @dataclass(frozen=True)
 class Stall:
+    """A game silent for STALL_PHASES phase lengths: no phase is opened after `cutoff`."""
+
     since: datetime  # the last activity
     cutoff: datetime  # no phase starts after this
 

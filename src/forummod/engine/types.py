@@ -71,6 +71,8 @@ class Phase:
 
 @dataclass(frozen=True)
 class Death:
+    """How and when a player died; kept on the `Player` so reports and checks need no log walk."""
+
     phase: str
     cause: str  # lynch, wolves, fire, poison, holy_fire, templar, grief, hunter, barber, modkill, gm...
     at: datetime | None = None
@@ -79,6 +81,8 @@ class Death:
 
 @dataclass(frozen=True)
 class Player:
+    """One seat at one instant: its current forum name, role, life and statuses."""
+
     name: str
     role: str
     seat: int
@@ -107,6 +111,8 @@ class VoteRecord:
 
 @dataclass(frozen=True)
 class Candidate:
+    """One name in a tally with its total and the votes behind it, for the count and its checks."""
+
     name: str  # player name or NO_LYNCH
     total: float
     voters: tuple[VoteRecord, ...]  # ordered by time
@@ -116,6 +122,8 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Tally:
+    """The vote count of one phase at one instant: what a votecount post and `tally` show."""
+
     phase: str
     at: datetime | None
     candidates: tuple[Candidate, ...]  # sorted: highest total first, then earliest decisive vote
@@ -187,6 +195,8 @@ Effect = Any  # one of the effect dataclasses below
 
 @dataclass(frozen=True)
 class Kill:
+    """Proposal effect: the player dies of `cause` (role shown unless `reveal` is false)."""
+
     player: str
     cause: str
     reveal: bool = True
@@ -195,17 +205,23 @@ class Kill:
 
 @dataclass(frozen=True)
 class Revive:
+    """Proposal effect: a dead player comes back to life."""
+
     player: str
 
 
 @dataclass(frozen=True)
 class SetRole:
+    """Proposal effect: the player's role becomes `role` (a conversion or a swap)."""
+
     player: str
     role: str
 
 
 @dataclass(frozen=True)
 class SetStatus:
+    """Proposal effect: statuses added to and removed from a player."""
+
     player: str
     add: tuple[str, ...] = ()
     remove: tuple[str, ...] = ()
@@ -213,11 +229,15 @@ class SetStatus:
 
 @dataclass(frozen=True)
 class Announce:
+    """Proposal effect: a public fact for the next announcement post."""
+
     fact: Fact
 
 
 @dataclass(frozen=True)
 class Tell:
+    """Proposal effect: a private result to send one player."""
+
     result: PrivateResult
 
 

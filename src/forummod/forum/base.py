@@ -12,15 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Callable, Protocol, runtime_checkable
 
-from forummod.model import Cursor, Issue, Published, RawMessage, RawPost
-
-
-@dataclass(frozen=True)
-class ThreadRef:
-    """A thread as the config names it: `url` (or engine id) and its role in the game."""
-
-    url: str
-    role: str = "game"  # "game" or "graveyard"
+from forummod.model import Cursor, Issue, Published, RawMessage, RawPost, ThreadRef  # ThreadRef: defined in model (the service needs it without the forum package)
 
 
 @dataclass(frozen=True)

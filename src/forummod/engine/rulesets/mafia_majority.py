@@ -22,6 +22,8 @@ from forummod.i18n import pgettext, phase_label
 
 @dataclass(frozen=True)
 class MafiaOptions:
+    """The [games.<id>.options] a mafia-majority game accepts."""
+
     no_lynch: bool = setting(True, "players may vote 'no lynch'")
     deadline: Literal["plurality", "no_lynch"] = setting("plurality", "at the deadline without majority: lynch the plurality leader, or nobody")
     tie: Literal["no_lynch", "first_to_reach", "random"] = setting("no_lynch", "tie at the deadline: nobody, the candidate who reached the top count first, or a seeded random pick")
@@ -33,6 +35,8 @@ class MafiaOptions:
 
 @dataclass(frozen=True)
 class MafiaX:
+    """Mafia-majority's own part of the game state."""
+
     hammered: frozenset[str] = frozenset()  # days ended early by a majority
 
 
