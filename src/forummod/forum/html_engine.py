@@ -294,13 +294,13 @@ def date_context(profile: Profile, tz: tzinfo, now: datetime) -> DateContext:
 
 
 def _page_date_context(profile: Profile, root: Any, html: str, tz: tzinfo, now: datetime, url: str,
-                       issues: list[Issue]) -> DateContext:
+                       issues: list[Issue], utf8: bytes | None = None) -> DateContext:
     """Dates as the page itself prints them: day/month order and month names from its `lang`
     (unless the profile pins them), its stated zone before the configured one (a GM is told
     when they differ: a wrong zone must never pass silently)."""
     from forummod.forum.page_locale import order_for, read_page_locale, same_offset
 
-    loc = read_page_locale(root, html if isinstance(html, str) else "")
+    loc = read_page_locale(root, html if isinstance(html, str) else "", utf8 if isinstance(html, str) else None)
     order = profile.date_order if profile.date_pinned else order_for(loc.lang, loc.region, profile.date_order)
     languages = profile.languages
     if loc.lang and loc.lang not in languages:
@@ -628,7 +628,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     containers = visible_posts(unnest_posts(containers), root)  # decoys hidden by the page's CSS
     info = read_pagination(profile, root, url)
     issues: list[Issue] = []
-    ctx = _page_date_context(profile, root, html, tz, now, url, issues)
+    ctx = _page_date_context(profile, root, html, tz, now, url, issues, utf8)
     if first_number is None and info.current is not None:
         per = info.per_page or profile.pagination.per_page or None
         off = _offset_of(profile, url)
