@@ -515,11 +515,29 @@ def _scope_plan(ex: Extractor) -> tuple[str, Any] | None:
             and src.startswith("descendant::"):
         element, cond = ex.probe[0]
         try:
-            plan = (f"descendant::{element}[{cond}]", etree.XPath("descendant-or-self::" + src[len("descendant::"):]))
+            plan = (_first_step(element, cond), etree.XPath("descendant-or-self::" + src[len("descendant::"):]))
         except etree.XPathError:
             plan = None
     _SCOPE_PLANS[id(ex)] = (ex, plan)
     return plan
+
+
+_ATTR_TERM = r"(?:contains\(@([\w.-]+), '[^']+'\)|@([\w.-]+) = '[^']*')"
+_ONE_ATTR = re.compile(rf"{_ATTR_TERM}(?: and {_ATTR_TERM})*")
+
+
+def _first_step(element: str, cond: str) -> str:
+    """`descendant::E[cond]`, written `descendant::E/@a[...]/..` when every test of `cond` is on
+    one attribute `a` (`contains(@a, 'x')` with x not empty, `@a = 'x'`): the same elements in
+    the same order, but libxml2 then reads the attribute once instead of evaluating a predicate
+    on every E of the page (`a[@rel = 'next']`: 4x faster on a phpBB page)."""
+    m = _ONE_ATTR.fullmatch(cond)
+    names = {n for n in (m.groups() if m else ()) if n}
+    if len(names) != 1 or len(re.findall(r"@[\w.-]+", cond)) != cond.count(" and ") + 1:
+        return f"descendant::{element}[{cond}]"
+    (name,) = names
+    terms = [t.replace(f"contains(@{name}, ", "contains(., ").replace(f"@{name} = ", ". = ") for t in cond.split(" and ")]
+    return f"descendant::{element}/@{name}[{' and '.join(terms)}]/.."
 
 
 _XPATHS: dict[str, Any] = {}

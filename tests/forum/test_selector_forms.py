@@ -1,0 +1,53 @@
+"""The faster XPath forms of selectors select exactly what the plain forms select."""
+
+from __future__ import annotations
+
+import random
+
+import lxml.html
+from lxml import etree
+
+from forummod.forum.html_engine import _first_step
+from forummod.forum.profile import _TRANSLATOR, class_steps_on_attribute, compile_css
+
+_CLASSES = ["a", "b", "ab", "a-b", "post-signature", "signature", "", " a ", "a\tb", "A"]
+
+
+def _page(seed: int) -> object:
+    rng = random.Random(seed)
+    parts = []
+    for _ in range(300):
+        tag = rng.choice(["div", "p", "a", "span", "li"])
+        cls = rng.choice([None, *_CLASSES])
+        attr = "" if cls is None else f' class="{cls}"'
+        rel = rng.choice(["", ' rel="next"', ' rel="nextx"', ' rel=""'])
+        parts.append(f"<{tag}{attr}{rel}>x" if rng.random() < 0.6 else f"<{tag}{attr}{rel}>y</{tag}>")
+    return lxml.html.document_fromstring("<html><body>" + "".join(parts) + "</body></html>")
+
+
+def test_class_steps_on_attribute_select_the_same_elements():
+    selectors = ["div.a", "p.a span.b", ".post-signature", "div.signature, .post-signature", "div.a > p.b",
+                 "div.a + p.b", "div.a ~ a.b", "li.a:not(.b)", "div.a.b", "span.ab a:first-of-type",
+                 "p.a-b a.a", "*.A", "a:is(.a, [rel='next'])"]
+    for seed in range(4):
+        root = _page(seed)
+        ctxs = [root, *root.xpath("//div")[:20]]
+        for css in selectors:
+            plain = etree.XPath(_TRANSLATOR.css_to_xpath(css, prefix="descendant::"))
+            fast = compile_css(css)
+            for ctx in ctxs:
+                assert fast(ctx) == plain(ctx), css
+    assert "/@class[" in compile_css("div.a span.b").path  # the form is really used
+
+
+def test_page_scope_first_steps_select_the_same_elements():
+    conds = [("div", "contains(@class, 'a')"), ("a", "@rel = 'next'"), ("a", "@rel = ''"),
+             ("span", "contains(@class, 'a') and contains(@class, 'b')"), ("div", "@rel and contains(@class, 'a')"),
+             ("*", "contains(@class, 'signature')")]
+    for seed in range(4):
+        root = _page(seed)
+        for element, cond in conds:
+            plain = etree.XPath(f"descendant::{element}[{cond}]")
+            assert etree.XPath(_first_step(element, cond))(root) == plain(root), cond
+    assert _first_step("a", "@rel = 'next'") == "descendant::a/@rel[. = 'next']/.."
+    assert _first_step("div", "@rel and contains(@class, 'a')") == "descendant::div[@rel and contains(@class, 'a')]"
