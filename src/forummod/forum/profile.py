@@ -45,29 +45,95 @@ def compile_css(css: str, scope: str = "descendant::") -> etree.XPath:
     return etree.XPath(class_steps_on_attribute(_TRANSLATOR.css_to_xpath(css, prefix=scope)))
 
 
-def _class_test(group: str) -> str:
-    """cssselect's test for one class, its name captured as `group`."""
-    return (rf"contains\(@class, '(?P<{group}>[^']+)'\) and "
-            rf"contains\(concat\(' ', normalize-space\(@class\), ' '\), ' (?P={group}) '\)")
-
-
-_CLASS_STEP = re.compile(
-    r"\b(descendant|child|descendant-or-self)::([\w-]+|\*)\[(@class and " + _class_test("c0")
-    + "".join(f"(?: and {_class_test(f'c{i}')})?" for i in range(1, 4)) + r")\](?=/|\s*\||$)")
+_STEP_START = re.compile(r"\b(descendant|child|descendant-or-self)::([\w-]+|\*)\[")
+_LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"")
+_PRED_WORDS = re.compile(r"@class|\b(?:and|or|not|contains|concat|normalize-space|starts-with)\b|[()=, ]")
 
 
 def class_steps_on_attribute(xpath: str) -> str:
-    """cssselect's class steps `E[@class and contains(@class, 'x') and contains(concat(' ',
-    normalize-space(@class), ' '), ' x ')]` written `E/@class[contains(., 'x') and ...]/..`:
-    the same elements in the same order (the predicate reads only @class, and an E without
-    one matches neither), but libxml2 tests the attribute node once instead of evaluating a
-    predicate that looks @class up three times on every E (about a fifth off a post's
-    `div.content`, two fifths off `*` steps such as `.post-signature`). Steps with any other
-    test, or followed by a predicate, are left as they are."""
-    def attr_form(m: re.Match[str]) -> str:
-        inner = m.group(3)[len("@class and "):].replace("@class", ".")
-        return f"{m.group(1)}::{m.group(2)}/@class[{inner}]/.."
-    return _CLASS_STEP.sub(attr_form, xpath)
+    """Steps `E[P]` whose predicate reads only @class and is false without it (cssselect's
+    `E[@class and contains(@class, 'x') and contains(concat(' ', normalize-space(@class), ' '),
+    ' x ')]`, several classes, `:not(.y)`) written `E/@class[P']/..`, P' being P on the
+    attribute node itself: the same elements in the same order, but libxml2 tests one
+    attribute node instead of evaluating a predicate that looks @class up again and again on
+    every E (about a fifth off a post's `div.content`, two fifths off `*` steps such as
+    `.post-signature`). Any other step is left as it is."""
+    out, pos = [], 0
+    for m in _STEP_START.finditer(xpath):
+        if m.start() < pos:
+            continue
+        end = _closing_bracket(xpath, m.end())
+        if end is None:
+            continue
+        pred = xpath[m.end():end]
+        if not re.match(r"\s*(?:/|\||$)", xpath[end + 1:]) or not _class_only(pred):
+            continue
+        inner = pred.replace("@class and ", "").replace("@class", ".")
+        out.append(xpath[pos:m.start()] + f"{m.group(1)}::{m.group(2)}/@class[{inner}]/..")
+        pos = end + 1
+    return "".join(out) + xpath[pos:]
+
+
+def _closing_bracket(x: str, i: int) -> int | None:
+    """Index of the `]` closing the predicate that starts at `i` (None: nested or unclosed)."""
+    quote = None
+    for k in range(i, len(x)):
+        ch = x[k]
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            return None
+        elif ch == "]":
+            return k
+    return None
+
+
+def _class_only(pred: str) -> bool:
+    """Whether `pred` reads nothing but @class, with string functions and and/not only at its
+    top (no `or` there), its first term being `@class and ...`: false on an element without
+    @class, and equal, on one with it, to itself evaluated with `.` the attribute."""
+    if any("@" in lit for lit in _LITERAL.findall(pred)):
+        return False
+    bare = _LITERAL.sub("''", pred)
+    if _PRED_WORDS.sub("", bare.replace("''", "")):
+        return False  # some other word, axis, attribute or number
+    terms, depth, start = [], 0, 0
+    for k, ch in enumerate(bare):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and bare.startswith(" or ", k):
+            return False
+        if depth == 0 and bare.startswith(" and ", k):
+            terms.append(bare[start:k])
+            start = k + 5
+    terms.append(bare[start:])
+    first = terms[0].strip()
+    while first.startswith("(") and _closing_paren(first) == len(first) - 1:
+        first = first[1:-1].strip()
+    return first == "@class" or (first.startswith("@class and ") and _no_top_or(first))
+
+
+def _closing_paren(x: str) -> int:
+    depth = 0
+    for k, ch in enumerate(x):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return k
+    return -1
+
+
+def _no_top_or(x: str) -> bool:
+    depth = 0
+    for k, ch in enumerate(x):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and x.startswith(" or ", k):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
