@@ -42,10 +42,14 @@ def compile_css(css: str, scope: str = "descendant::") -> etree.XPath:
     """A CSS selector as a compiled XPath, searched below the context element."""
     if css.startswith("xpath:"):
         return etree.XPath(css[6:].strip())
-    return etree.XPath(class_steps_on_attribute(_TRANSLATOR.css_to_xpath(css, prefix=scope)))
+    plain = _TRANSLATOR.css_to_xpath(css, prefix=scope)
+    try:
+        return etree.XPath(class_steps_on_attribute(plain))
+    except etree.XPathSyntaxError:  # never expected; the plain form is the meaning
+        return etree.XPath(plain)
 
 
-_STEP_START = re.compile(r"\b(descendant|child|descendant-or-self)::([\w-]+|\*)\[")
+_STEP_START = re.compile(r"(?:\b(descendant|child|descendant-or-self|following-sibling)::|(?<=/))([\w-]+|\*)\[")  # or E's child F: E/F[
 _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"")
 _PRED_WORDS = re.compile(r"@class|\b(?:and|or|not|contains|concat|normalize-space|starts-with)\b|[()=, ]")
 
@@ -59,8 +63,9 @@ def class_steps_on_attribute(xpath: str) -> str:
     every E (about a fifth off a post's `div.content`, two fifths off `*` steps such as
     `.post-signature`). Any other step is left as it is."""
     out, pos = [], 0
+    quoted = [lit.span() for lit in _LITERAL.finditer(xpath)]
     for m in _STEP_START.finditer(xpath):
-        if m.start() < pos:
+        if m.start() < pos or any(a <= m.start() < b for a, b in quoted):
             continue
         end = _closing_bracket(xpath, m.end())
         if end is None:
@@ -69,7 +74,8 @@ def class_steps_on_attribute(xpath: str) -> str:
         if not re.match(r"\s*(?:/|\||$)", xpath[end + 1:]) or not _class_only(pred):
             continue
         inner = pred.replace("@class and ", "").replace("@class", ".")
-        out.append(xpath[pos:m.start()] + f"{m.group(1)}::{m.group(2)}/@class[{inner}]/..")
+        axis = f"{m.group(1)}::" if m.group(1) else ""
+        out.append(xpath[pos:m.start()] + f"{axis}{m.group(2)}/@class[{inner}]/..")
         pos = end + 1
     return "".join(out) + xpath[pos:]
 
