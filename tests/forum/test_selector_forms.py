@@ -29,7 +29,8 @@ def test_class_steps_on_attribute_select_the_same_elements():
     selectors = ["div.a", "p.a span.b", ".post-signature", "div.signature, .post-signature", "div.a > p.b",
                  "div.a + p.b", "div.a ~ a.b", "li.a:not(.b)", "div.a.b", "span.ab a:first-of-type",
                  "p.a-b a.a", "*.A", "a:is(.a, [rel='next'])", "div.a:not(.ab)", ":not(.a)", "div.a[rel^=n]",
-                 "li.a.b:not(.ab)", "span:not(.a):not(.b)", "div.a:not(.b) > span.ab"]
+                 "li.a.b:not(.ab)", "span:not(.a):not(.b)", "div.a:not(.b) > span.ab",
+                 "a:is(.a, [rel^='n'])", "a:is(.ab, .b, [rel='next'])", ":is(.a, [rel*=ex])", "p a:is(.a, [rel^='n'])"]
     for seed in range(4):
         root = _page(seed)
         ctxs = [root, *root.xpath("//div")[:20]]
@@ -41,6 +42,7 @@ def test_class_steps_on_attribute_select_the_same_elements():
     assert "/@class[" in compile_css("div.a span.b").path  # the form is really used
     assert compile_css("div.a:not(.b)").path.startswith("descendant::div/@class[")
     assert "/@class[" not in compile_css(":not(.a)").path  # true without a class: kept as it is
+    assert " | " in compile_css("a:is(.a, [rel^='n'])").path
 
 
 def test_page_scope_first_steps_select_the_same_elements():

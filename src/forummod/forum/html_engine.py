@@ -512,7 +512,7 @@ def _scope_plan(ex: Extractor) -> tuple[str, Any] | None:
     plan = None
     src = ex.path.path if ex.path is not None else ""
     if ex.probe is not None and len(ex.probe) == 1 and ex.probe[0][0] and ex.probe[0][1] \
-            and src.startswith("descendant::"):
+            and src.startswith("descendant::") and " | " not in src:  # a union's later branches would stay below
         element, cond = ex.probe[0]
         try:
             plan = (_first_step(element, cond), etree.XPath("descendant-or-self::" + src[len("descendant::"):]))

@@ -44,7 +44,7 @@ def compile_css(css: str, scope: str = "descendant::") -> etree.XPath:
         return etree.XPath(css[6:].strip())
     plain = _TRANSLATOR.css_to_xpath(css, prefix=scope)
     try:
-        return etree.XPath(class_steps_on_attribute(plain))
+        return etree.XPath(class_steps_on_attribute(alternatives_on_attributes(plain)))
     except etree.XPathSyntaxError:  # never expected; the plain form is the meaning
         return etree.XPath(plain)
 
@@ -78,6 +78,51 @@ def class_steps_on_attribute(xpath: str) -> str:
         out.append(xpath[pos:m.start()] + f"{axis}{m.group(2)}/@class[{inner}]/..")
         pos = end + 1
     return "".join(out) + xpath[pos:]
+
+
+_ONE_STEP = re.compile(r"descendant::([\w-]+|\*)\[(.*)\]")
+_ATTR_ALT = re.compile(r"@([A-Za-z_][\w.-]*) and (starts-with|contains)\(@\1, ('[^']*')\)|@([A-Za-z_][\w.-]*) = ('[^']*')")
+
+
+def alternatives_on_attributes(xpath: str) -> str:
+    """A whole selector `descendant::E[(A) or (B)]` (cssselect's `E:is(.x, [title^='y'])`) whose
+    alternatives each read one attribute and are false without it, written as the union
+    `descendant::E/@class[A']/.. | descendant::E/@title[B']/..`: the same elements in the same
+    order, each walk testing attribute nodes only (phpBB's post number, a quarter off)."""
+    m = _ONE_STEP.fullmatch(xpath)
+    if m is None or _closing_bracket(xpath, len(m.group(1)) + len("descendant::") + 1) != len(xpath) - 1:
+        return xpath
+    pred, parts, depth, start = m.group(2), [], 0, 0
+    if any("@" in lit or "(" in lit or ")" in lit for lit in _LITERAL.findall(pred)):
+        return xpath
+    for k, ch in enumerate(pred):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and pred.startswith(" or ", k):
+            parts.append(pred[start:k])
+            start = k + 4
+        elif depth == 0 and pred.startswith(" and ", k):
+            return xpath
+    parts.append(pred[start:])
+    if len(parts) < 2:
+        return xpath
+    out = []
+    for alt in parts:
+        alt = alt.strip()
+        if not (alt.startswith("(") and _closing_paren(alt) == len(alt) - 1):
+            return xpath
+        alt = alt[1:-1]
+        if _class_only(alt):
+            out.append(f"descendant::{m.group(1)}/@class[{alt.replace('@class and ', '').replace('@class', '.')}]/..")
+            continue
+        a = _ATTR_ALT.fullmatch(alt)
+        if a is None:
+            return xpath
+        if a.group(1):
+            out.append(f"descendant::{m.group(1)}/@{a.group(1)}[{a.group(2)}(., {a.group(3)})]/..")
+        else:
+            out.append(f"descendant::{m.group(1)}/@{a.group(4)}[. = {a.group(5)}]/..")
+    return " | ".join(out)
 
 
 def _closing_bracket(x: str, i: int) -> int | None:
