@@ -30,7 +30,8 @@ def test_class_steps_on_attribute_select_the_same_elements():
                  "div.a + p.b", "div.a ~ a.b", "li.a:not(.b)", "div.a.b", "span.ab a:first-of-type",
                  "p.a-b a.a", "*.A", "a:is(.a, [rel='next'])", "div.a:not(.ab)", ":not(.a)", "div.a[rel^=n]",
                  "li.a.b:not(.ab)", "span:not(.a):not(.b)", "div.a:not(.b) > span.ab",
-                 "a:is(.a, [rel^='n'])", "a:is(.ab, .b, [rel='next'])", ":is(.a, [rel*=ex])", "p a:is(.a, [rel^='n'])"]
+                 "a:is(.a, [rel^='n'])", "a:is(.ab, .b, [rel='next'])", ":is(.a, [rel*=ex])", "p a:is(.a, [rel^='n'])",
+                 "a[rel=next]", "a[rel]", "span[rel*=ex]", ":not([rel])", "div.a[rel^=n]", "p a[rel='next'].ab"]
     for seed in range(4):
         root = _page(seed)
         ctxs = [root, *root.xpath("//div")[:20]]

@@ -51,7 +51,6 @@ def compile_css(css: str, scope: str = "descendant::") -> etree.XPath:
 
 _STEP_START = re.compile(r"(?:\b(descendant|child|descendant-or-self|following-sibling)::|(?<=/))([\w-]+|\*)\[")  # or E's child F: E/F[
 _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"")
-_PRED_WORDS = re.compile(r"@class|\b(?:and|or|not|contains|concat|normalize-space|starts-with)\b|[()=, ]")
 
 
 def class_steps_on_attribute(xpath: str) -> str:
@@ -71,17 +70,16 @@ def class_steps_on_attribute(xpath: str) -> str:
         if end is None:
             continue
         pred = xpath[m.end():end]
-        if not re.match(r"\s*(?:/|\||$)", xpath[end + 1:]) or not _class_only(pred):
+        name = _the_attribute(pred) if re.match(r"\s*(?:/|\||$)", xpath[end + 1:]) else None
+        if name is None:
             continue
-        inner = pred.replace("@class and ", "").replace("@class", ".")
         axis = f"{m.group(1)}::" if m.group(1) else ""
-        out.append(xpath[pos:m.start()] + f"{axis}{m.group(2)}/@class[{inner}]/..")
+        out.append(xpath[pos:m.start()] + f"{axis}{m.group(2)}/@{name}[{_on_attribute(pred, name)}]/..")
         pos = end + 1
     return "".join(out) + xpath[pos:]
 
 
 _ONE_STEP = re.compile(r"descendant::([\w-]+|\*)\[(.*)\]")
-_ATTR_ALT = re.compile(r"@([A-Za-z_][\w.-]*) and (starts-with|contains)\(@\1, ('[^']*')\)|@([A-Za-z_][\w.-]*) = ('[^']*')")
 
 
 def alternatives_on_attributes(xpath: str) -> str:
@@ -112,16 +110,10 @@ def alternatives_on_attributes(xpath: str) -> str:
         if not (alt.startswith("(") and _closing_paren(alt) == len(alt) - 1):
             return xpath
         alt = alt[1:-1]
-        if _class_only(alt):
-            out.append(f"descendant::{m.group(1)}/@class[{alt.replace('@class and ', '').replace('@class', '.')}]/..")
-            continue
-        a = _ATTR_ALT.fullmatch(alt)
-        if a is None:
+        name = _the_attribute(alt)
+        if name is None:
             return xpath
-        if a.group(1):
-            out.append(f"descendant::{m.group(1)}/@{a.group(1)}[{a.group(2)}(., {a.group(3)})]/..")
-        else:
-            out.append(f"descendant::{m.group(1)}/@{a.group(4)}[. = {a.group(5)}]/..")
+        out.append(f"descendant::{m.group(1)}/@{name}[{_on_attribute(alt, name)}]/..")
     return " | ".join(out)
 
 
@@ -142,21 +134,29 @@ def _closing_bracket(x: str, i: int) -> int | None:
     return None
 
 
-def _class_only(pred: str) -> bool:
-    """Whether `pred` reads nothing but @class, with string functions and and/not only at its
-    top (no `or` there), its first term being `@class and ...`: false on an element without
-    @class, and equal, on one with it, to itself evaluated with `.` the attribute."""
+_PRED_FUNCS = r"\b(?:and|or|not|contains|concat|normalize-space|starts-with)\b|[()=, ]"
+
+
+def _the_attribute(pred: str) -> str | None:
+    """The one attribute `pred` reads when it reads one only and is false on an element
+    without it, with string functions and and/not only at its top (no `or` there), its first
+    term being `@a`, `@a = '...'` or `@a and ...` (cssselect's forms): then `pred` on an element with @a
+    equals `pred` evaluated on the attribute node with every `@a` written `.`."""
     if any("@" in lit for lit in _LITERAL.findall(pred)):
-        return False
+        return None
     bare = _LITERAL.sub("''", pred)
-    if _PRED_WORDS.sub("", bare.replace("''", "")):
-        return False  # some other word, axis, attribute or number
+    names = set(re.findall(r"@([A-Za-z_][\w.-]*)", bare))
+    if len(names) != 1:
+        return None
+    (name,) = names
+    if re.sub(rf"@{re.escape(name)}(?![\w.-])|{_PRED_FUNCS}", "", bare.replace("''", "")):
+        return None  # some other word, axis, attribute or number
     terms, depth, start = [], 0, 0
     for k, ch in enumerate(bare):
         depth += ch == "("
         depth -= ch == ")"
         if depth == 0 and bare.startswith(" or ", k):
-            return False
+            return None
         if depth == 0 and bare.startswith(" and ", k):
             terms.append(bare[start:k])
             start = k + 5
@@ -164,7 +164,13 @@ def _class_only(pred: str) -> bool:
     first = terms[0].strip()
     while first.startswith("(") and _closing_paren(first) == len(first) - 1:
         first = first[1:-1].strip()
-    return first == "@class" or (first.startswith("@class and ") and _no_top_or(first))
+    ok = first in (f"@{name}", f"@{name} = ''") or (first.startswith(f"@{name} and ") and _no_top_or(first))
+    return name if ok else None
+
+
+def _on_attribute(pred: str, name: str) -> str:
+    """`pred` evaluated on the attribute node `name` itself (see `_the_attribute`)."""
+    return re.sub(rf"@{re.escape(name)}(?![\w.-])", ".", pred.replace(f"@{name} and ", ""))
 
 
 def _closing_paren(x: str) -> int:
