@@ -57,3 +57,24 @@ def test_page_scope_first_steps_select_the_same_elements():
             assert etree.XPath(_first_step(element, cond))(root) == plain(root), cond
     assert _first_step("a", "@rel = 'next'") == "descendant::a/@rel[. = 'next']/.."
     assert _first_step("div", "@rel and contains(@class, 'a')") == "descendant::div[@rel and contains(@class, 'a')]"
+
+
+def test_grouped_first_steps_read_the_pagination_a_search_per_step_reads(monkeypatch):
+    """vBulletin's div.pagenav / div.pagination / div.pages found by one walk: same page numbers."""
+    from forummod.forum import html_engine as H
+    from forummod.forum.registry import profiles
+
+    pages = ['<div class="pagenav"><td class="alt1"><a href="t?page=2">2</a></td></div>',
+             '<div class="pagination x"><span><a href="t?page=3">3</a></span></div><div class="pages">'
+             '<a href="t?page=4">4</a></div>', '<div class="pagesx"><a href="t?page=5">5</a></div>'
+             '<span class="first_last"><a href="t?page=9">Last</a></span><span class="prev_next">'
+             '<a rel="next" href="t?page=2">&gt;</a></span>', "<div>none</div>"]
+    prof = profiles()["vbulletin"]
+    assert H._scope_groups(prof.pagination)
+    for body in pages:
+        root = lxml.html.document_fromstring(f"<html><body>{body}</body></html>")
+        grouped = H.read_pagination(prof, root, "https://f.invalid/t?page=1")
+        monkeypatch.setattr(H, "_scope_groups", lambda spec: {})
+        plain = H.read_pagination(prof, root, "https://f.invalid/t?page=1")
+        monkeypatch.undo()
+        assert grouped == plain

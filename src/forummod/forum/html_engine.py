@@ -459,9 +459,10 @@ class _PageScope:
 
     MAX_ANCHORS = 8  # more first elements than this: searching below each would cost more
 
-    def __init__(self, root: Any):
+    def __init__(self, root: Any, groups: dict[str, tuple[str, tuple[tuple[str, Any], ...]]] | None = None):
         self.root = root
         self.found: dict[str, list[Any]] = {}
+        self.groups = groups or {}  # first step -> (one XPath for its group, (first step, test) of each member)
 
     def nodes(self, ex: Extractor) -> list[Any]:
         plan = _scope_plan(ex)
@@ -469,6 +470,12 @@ class _PageScope:
             return ex.nodes(self.root)
         first_step, below = plan
         anchors = self.found.get(first_step)
+        if anchors is None and first_step in self.groups:  # one walk for every first step on that tag
+            union, members = self.groups[first_step]
+            hits = _xpath(union)(self.root)
+            for step, test in members:
+                self.found[step] = [a for a in hits if test(a)]
+            anchors = self.found[first_step]
         if anchors is None:
             anchors = self.found[first_step] = _xpath(first_step)(self.root)
         if len(anchors) > self.MAX_ANCHORS:
@@ -540,6 +547,59 @@ def _first_step(element: str, cond: str) -> str:
     return f"descendant::{element}/@{name}[{' and '.join(terms)}]/.."
 
 
+def _attribute_test(cond: str) -> tuple[str, list[str], Any] | None:
+    """(attribute, its tests written on `.`, the same test in Python on an element) for a
+    condition `_first_step` writes on one attribute; None for any other."""
+    m = _ONE_ATTR.fullmatch(cond)
+    names = {n for n in (m.groups() if m else ()) if n}
+    if len(names) != 1 or len(re.findall(r"@[\w.-]+", cond)) != cond.count(" and ") + 1:
+        return None
+    (name,) = names
+    checks: list[tuple[bool, str]] = []  # (substring test, literal)
+    on_attr = []
+    for term in cond.split(" and "):
+        lit = term[term.index("'") + 1:term.rindex("'")]
+        checks.append((term.startswith("contains("), lit))
+        on_attr.append(f"contains(., '{lit}')" if term.startswith("contains(") else f". = '{lit}'")
+
+    def test(el: Any) -> bool:
+        v = el.get(name)
+        return v is not None and all((lit in v) if sub else (v == lit) for sub, lit in checks)
+    return name, on_attr, test
+
+
+_SCOPE_GROUPS: dict[int, tuple[Any, dict[str, tuple[str, tuple[tuple[str, Any], ...]]]]] = {}
+
+
+def _scope_groups(spec: Any) -> dict[str, tuple[str, tuple[tuple[str, Any], ...]]]:
+    """First steps of a pagination spec's selectors on the same tag and attribute, grouped: vBulletin's
+    div.pagenav, div.pagination and div.pages are found by one walk over the page's divs and
+    told apart in Python by the same test (`contains(@class, 'x')` is `'x' in class`)."""
+    hit = _SCOPE_GROUPS.get(id(spec))  # per pagination spec (profiles live as long as the process)
+    if hit is not None and hit[0] is spec:
+        return hit[1]
+    extractors = (*spec.links, *spec.current, *spec.last, *spec.next)
+    by_key: dict[tuple[str, str], dict[str, tuple[list[str], Any]]] = {}
+    for ex in extractors:
+        if _scope_plan(ex) is None or ex.probe is None:
+            continue
+        element, cond = ex.probe[0]
+        t = _attribute_test(cond)
+        if t is not None:
+            by_key.setdefault((element, t[0]), {})[_scope_plan(ex)[0]] = (t[1], t[2])  # type: ignore[index]
+    groups: dict[str, tuple[str, tuple[tuple[str, Any], ...]]] = {}
+    for (element, name), steps in by_key.items():
+        if len(steps) < 2:
+            continue
+        union = f"descendant::{element}/@{name}[" + " or ".join(
+            "(" + " and ".join(on_attr) + ")" for on_attr, _ in steps.values()) + "]/.."
+        members = tuple((step, test) for step, (_, test) in steps.items())
+        for step in steps:
+            groups[step] = (union, members)
+    _SCOPE_GROUPS[id(spec)] = (spec, groups)
+    return groups
+
+
 _XPATHS: dict[str, Any] = {}
 
 
@@ -553,7 +613,7 @@ def _xpath(expr: str) -> Any:
 def read_pagination(profile: Profile, root: Any, url: str) -> PageInfo:
     """Page numbers and links of a thread page (current page, last page, next URL)."""
     p = profile.pagination
-    scope = _PageScope(root)
+    scope = _PageScope(root, _scope_groups(p))
     links: dict[int, str] = {}
     offsets: set[int] = set()
     anchors, _ = scope.all_elements(p.links)
