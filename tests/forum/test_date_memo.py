@@ -135,3 +135,13 @@ def test_the_memo_never_carries_a_format_from_one_sites_page_to_another():
     assert {p.created_at.date() for p in first.posts} == {datetime(2019, 6, 5).date()}
     assert {p.created_at.date() for p in second.posts} == {datetime(2019, 5, 6).date()}
     assert second.posts[0].created_at == datetime(2019, 5, 6, 11, 33, tzinfo=timezone.utc)  # 13:33 in Rome
+
+
+def test_ago_search_is_the_ago_regex_search():
+    """The cheap tail test before `_AGO_RX` never changes what it finds."""
+    from forummod.forum.dates import _AGO_RX, ago_search
+
+    for s in ["3 hours ago", "3 HOURS AGO", "2 giorni fa", "5 минут назад", "3 uur geleden", "3小时前",
+              "tue dec 31, 2019 2:22 pm", "an hour agone", "fa", "", "1 day", "un ora fa"]:
+        a, b = ago_search(s), _AGO_RX.search(s)
+        assert (a and a.span(), a and a.groups()) == (b and b.span(), b and b.groups())

@@ -123,3 +123,38 @@ def test_any_ancestor_answers_what_a_walk_per_element_answers():
     els = els + els[::-1]  # memo hits in both orders
     test = lambda a: a.get("class") == "x"  # noqa: E731
     assert any_ancestor(els, test) == [any(test(a) for a in e.iterancestors()) for e in els]
+
+
+def test_text_hidden_inside_posts_is_what_a_walk_over_every_descendant_finds():
+    import random
+
+    import lxml.html
+
+    from forummod.forum.page_css import _inline_hidden, hidden_rules, visible_posts
+
+    def old_marks(root, containers):
+        rules = hidden_rules(root)
+        for c in containers:
+            for el in c.iterdescendants():
+                if isinstance(el.tag, str) and (el.get("class") or el.get("id")) and not _inline_hidden(el) \
+                        and rules.hides(el):
+                    el.set("style", "display:none;" + (el.get("style") or ""))
+
+    rng = random.Random(5)
+    for _ in range(30):
+        body = []
+        for n in range(6):
+            inner = []
+            for _ in range(20):
+                tag = rng.choice(["span", "div", "b"])
+                cls = rng.choice(["", ' class="h1"', ' class="xh1"', ' class="a h1"', ' class="h2"', ' class="h1x"'])
+                ident = rng.choice(["", ' id="i1"', ' id="i11"'])
+                style = rng.choice(["", ' style="color:red"', ' style="display: none"'])
+                inner.append(f"<{tag}{cls}{ident}{style}>t<!-- c --></{tag}>")
+            body.append(f'<div class="post">{"".join(inner)}</div>')
+        html = ("<html><head><style>.h1 {display:none} span.h2 {visibility: hidden} #i1 {display:none}</style>"
+                "</head><body>" + "".join(body) + "</body></html>")
+        new, old = lxml.html.document_fromstring(html), lxml.html.document_fromstring(html)
+        visible_posts(new.xpath("//div[@class='post']"), new)
+        old_marks(old, old.xpath("//div[@class='post']"))
+        assert lxml.html.tostring(new) == lxml.html.tostring(old)

@@ -63,3 +63,20 @@ def test_corpus_pages_parse_to_the_same_tree():
         text, utf8 = decode_utf8_body(page.read_bytes())
         assert _tree(parse_html(text, lean=True, utf8=utf8)) == _tree(parse_html(text)), page.name
     assert pages
+
+
+def test_decode_utf8_body_hands_over_the_fixed_bytes_of_a_page_with_c1_characters():
+    raw = "caf\u00e9 ".encode() + b"\xc2\x92quote\xc2\x85 and \xc2\x81" + "\U0001F600".encode()
+    text, utf8 = decode_utf8_body(raw)
+    assert text == decode_body(raw, None) and "\u2019quote\u2026" in text
+    assert utf8 == text.encode("utf-8")
+
+
+def test_decode_body_counts_the_characters_beyond_ascii_as_before():
+    for raw in [b"caf\xe9 na\xefve \xe9t\xe9", "caf\u00e9 \u00e9t\u00e9".encode() + b" \xff",
+                "\u00e9\u00e9\u00e9".encode() + b"\xe9\xe9\xe9\xe9", b"\xe9" + "\u00e9".encode()]:
+        text = raw.decode("utf-8", errors="replace")
+        broken = text.count("\ufffd")
+        multibyte = sum(1 for ch in text if ord(ch) > 0x7F) - broken
+        expected = text if broken <= multibyte else raw.decode("cp1252")
+        assert decode_body(raw, None) == expected

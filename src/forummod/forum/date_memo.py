@@ -27,7 +27,7 @@ from datetime import datetime, time, tzinfo
 from typing import Sequence
 
 from forummod.forum.dates import (
-    _AGO_RX, _DAY_BEFORE, _TODAY, _YESTERDAY, _apply_ampm, _fold, _localize, _month_of, _safe_date, _year,
+    _DAY_BEFORE, _TODAY, _YESTERDAY, _apply_ampm, _fold, _localize, _month_of, _safe_date, _year, ago_search,
 )
 
 _TOKEN_RX = re.compile(r"(\d+)|([^\W\d_]+)|(.)", re.DOTALL)
@@ -40,7 +40,7 @@ _RELATIVE_PHRASES = tuple(w for w in _RELATIVE if not re.fullmatch(r"[^\W\d_]+",
 
 def _relative(s: str) -> bool:
     """Whether the full parser could read `s` as a relative time ("Today", "3 hours ago", "noon")."""
-    return bool(_RELATIVE_RX.search(s) or any(p in s for p in _RELATIVE_PHRASES) or _AGO_RX.search(s))
+    return bool(_RELATIVE_RX.search(s) or any(p in s for p in _RELATIVE_PHRASES) or ago_search(s))
 MAX_SHAPES = 8  # per page: more shapes than this is no page of one layout
 MAX_FAILED = 4  # texts that teach no shape before a page stops learning
 

@@ -294,13 +294,13 @@ def date_context(profile: Profile, tz: tzinfo, now: datetime) -> DateContext:
 
 
 def _page_date_context(profile: Profile, root: Any, html: str, tz: tzinfo, now: datetime, url: str,
-                       issues: list[Issue]) -> DateContext:
+                       issues: list[Issue], utf8: bytes | None = None) -> DateContext:
     """Dates as the page itself prints them: day/month order and month names from its `lang`
     (unless the profile pins them), its stated zone before the configured one (a GM is told
     when they differ: a wrong zone must never pass silently)."""
     from forummod.forum.page_locale import order_for, read_page_locale, same_offset
 
-    loc = read_page_locale(root, html if isinstance(html, str) else "")
+    loc = read_page_locale(root, html if isinstance(html, str) else "", utf8 if isinstance(html, str) else None)
     order = profile.date_order if profile.date_pinned else order_for(loc.lang, loc.region, profile.date_order)
     languages = profile.languages
     if loc.lang and loc.lang not in languages:
@@ -459,9 +459,10 @@ class _PageScope:
 
     MAX_ANCHORS = 8  # more first elements than this: searching below each would cost more
 
-    def __init__(self, root: Any):
+    def __init__(self, root: Any, groups: dict[str, tuple[str, tuple[tuple[str, Any], ...]]] | None = None):
         self.root = root
         self.found: dict[str, list[Any]] = {}
+        self.groups = groups or {}  # first step -> (one XPath for its group, (first step, test) of each member)
 
     def nodes(self, ex: Extractor) -> list[Any]:
         plan = _scope_plan(ex)
@@ -469,6 +470,12 @@ class _PageScope:
             return ex.nodes(self.root)
         first_step, below = plan
         anchors = self.found.get(first_step)
+        if anchors is None and first_step in self.groups:  # one walk for every first step on that tag
+            union, members = self.groups[first_step]
+            hits = _xpath(union)(self.root)
+            for step, test in members:
+                self.found[step] = [a for a in hits if test(a)]
+            anchors = self.found[first_step]
         if anchors is None:
             anchors = self.found[first_step] = _xpath(first_step)(self.root)
         if len(anchors) > self.MAX_ANCHORS:
@@ -512,14 +519,85 @@ def _scope_plan(ex: Extractor) -> tuple[str, Any] | None:
     plan = None
     src = ex.path.path if ex.path is not None else ""
     if ex.probe is not None and len(ex.probe) == 1 and ex.probe[0][0] and ex.probe[0][1] \
-            and src.startswith("descendant::"):
+            and src.startswith("descendant::") and " | " not in src:  # a union's later branches would stay below
         element, cond = ex.probe[0]
         try:
-            plan = (f"descendant::{element}[{cond}]", etree.XPath("descendant-or-self::" + src[len("descendant::"):]))
+            plan = (_first_step(element, cond), etree.XPath("descendant-or-self::" + src[len("descendant::"):]))
         except etree.XPathError:
             plan = None
     _SCOPE_PLANS[id(ex)] = (ex, plan)
     return plan
+
+
+_ATTR_TERM = r"(?:contains\(@([\w.-]+), '[^']+'\)|@([\w.-]+) = '[^']*')"
+_ONE_ATTR = re.compile(rf"{_ATTR_TERM}(?: and {_ATTR_TERM})*")
+
+
+def _first_step(element: str, cond: str) -> str:
+    """`descendant::E[cond]`, written `descendant::E/@a[...]/..` when every test of `cond` is on
+    one attribute `a` (`contains(@a, 'x')` with x not empty, `@a = 'x'`): the same elements in
+    the same order, but libxml2 then reads the attribute once instead of evaluating a predicate
+    on every E of the page (`a[@rel = 'next']`: 4x faster on a phpBB page)."""
+    m = _ONE_ATTR.fullmatch(cond)
+    names = {n for n in (m.groups() if m else ()) if n}
+    if len(names) != 1 or len(re.findall(r"@[\w.-]+", cond)) != cond.count(" and ") + 1:
+        return f"descendant::{element}[{cond}]"
+    (name,) = names
+    terms = [t.replace(f"contains(@{name}, ", "contains(., ").replace(f"@{name} = ", ". = ") for t in cond.split(" and ")]
+    return f"descendant::{element}/@{name}[{' and '.join(terms)}]/.."
+
+
+def _attribute_test(cond: str) -> tuple[str, list[str], Any] | None:
+    """(attribute, its tests written on `.`, the same test in Python on an element) for a
+    condition `_first_step` writes on one attribute; None for any other."""
+    m = _ONE_ATTR.fullmatch(cond)
+    names = {n for n in (m.groups() if m else ()) if n}
+    if len(names) != 1 or len(re.findall(r"@[\w.-]+", cond)) != cond.count(" and ") + 1:
+        return None
+    (name,) = names
+    checks: list[tuple[bool, str]] = []  # (substring test, literal)
+    on_attr = []
+    for term in cond.split(" and "):
+        lit = term[term.index("'") + 1:term.rindex("'")]
+        checks.append((term.startswith("contains("), lit))
+        on_attr.append(f"contains(., '{lit}')" if term.startswith("contains(") else f". = '{lit}'")
+
+    def test(el: Any) -> bool:
+        v = el.get(name)
+        return v is not None and all((lit in v) if sub else (v == lit) for sub, lit in checks)
+    return name, on_attr, test
+
+
+_SCOPE_GROUPS: dict[int, tuple[Any, dict[str, tuple[str, tuple[tuple[str, Any], ...]]]]] = {}
+
+
+def _scope_groups(spec: Any) -> dict[str, tuple[str, tuple[tuple[str, Any], ...]]]:
+    """First steps of a pagination spec's selectors on the same tag and attribute, grouped: vBulletin's
+    div.pagenav, div.pagination and div.pages are found by one walk over the page's divs and
+    told apart in Python by the same test (`contains(@class, 'x')` is `'x' in class`)."""
+    hit = _SCOPE_GROUPS.get(id(spec))  # per pagination spec (profiles live as long as the process)
+    if hit is not None and hit[0] is spec:
+        return hit[1]
+    extractors = (*spec.links, *spec.current, *spec.last, *spec.next)
+    by_key: dict[tuple[str, str], dict[str, tuple[list[str], Any]]] = {}
+    for ex in extractors:
+        if _scope_plan(ex) is None or ex.probe is None:
+            continue
+        element, cond = ex.probe[0]
+        t = _attribute_test(cond)
+        if t is not None:
+            by_key.setdefault((element, t[0]), {})[_scope_plan(ex)[0]] = (t[1], t[2])  # type: ignore[index]
+    groups: dict[str, tuple[str, tuple[tuple[str, Any], ...]]] = {}
+    for (element, name), steps in by_key.items():
+        if len(steps) < 2:
+            continue
+        union = f"descendant::{element}/@{name}[" + " or ".join(
+            "(" + " and ".join(on_attr) + ")" for on_attr, _ in steps.values()) + "]/.."
+        members = tuple((step, test) for step, (_, test) in steps.items())
+        for step in steps:
+            groups[step] = (union, members)
+    _SCOPE_GROUPS[id(spec)] = (spec, groups)
+    return groups
 
 
 _XPATHS: dict[str, Any] = {}
@@ -535,7 +613,7 @@ def _xpath(expr: str) -> Any:
 def read_pagination(profile: Profile, root: Any, url: str) -> PageInfo:
     """Page numbers and links of a thread page (current page, last page, next URL)."""
     p = profile.pagination
-    scope = _PageScope(root)
+    scope = _PageScope(root, _scope_groups(p))
     links: dict[int, str] = {}
     offsets: set[int] = set()
     anchors, _ = scope.all_elements(p.links)
@@ -628,7 +706,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     containers = visible_posts(unnest_posts(containers), root)  # decoys hidden by the page's CSS
     info = read_pagination(profile, root, url)
     issues: list[Issue] = []
-    ctx = _page_date_context(profile, root, html, tz, now, url, issues)
+    ctx = _page_date_context(profile, root, html, tz, now, url, issues, utf8)
     if first_number is None and info.current is not None:
         per = info.per_page or profile.pagination.per_page or None
         off = _offset_of(profile, url)

@@ -162,7 +162,7 @@ def decode_body(content: bytes, declared: str | None) -> str:
             pass
     text = content.decode("utf-8", errors="replace")
     broken = text.count("\ufffd")
-    multibyte = sum(1 for ch in text if ord(ch) > 0x7F) - broken
+    multibyte = len(text) - len(text.encode("ascii", "ignore")) - broken  # the characters beyond ASCII, counted in C
     if declared_utf8 or broken <= multibyte:
         return _fix_c1(text)
     for enc in ("cp1252", "latin-1"):
@@ -174,15 +174,16 @@ def decode_body(content: bytes, declared: str | None) -> str:
 
 
 def decode_utf8_body(content: bytes) -> tuple[str, bytes | None]:
-    """`decode_body(content, None)` and, when that text is the plain UTF-8 decoding of the
-    bytes (most pages), `content` as its UTF-8 form (else None): the parser reads the bytes,
-    which spares encoding the text again."""
+    """`decode_body(content, None)` and, when the bytes are UTF-8 (most pages), that text's
+    UTF-8 form (`content` itself, or its copy with C1 characters fixed), else None: the parser
+    reads the bytes, which spares encoding the text again."""
     try:
         text = content.decode("utf-8")
     except UnicodeDecodeError:
         return decode_body(content, None), None
-    if _C1_UTF8.search(content):
-        return decode_body(content, None), None
+    if _C1_UTF8.search(content):  # decode_body's fix, made here on the bytes, which stay the text's UTF-8
+        fixed = _C1_UTF8.sub(_fix_c1_utf8, content)
+        return fixed.decode("utf-8"), fixed
     return text, content
 
 

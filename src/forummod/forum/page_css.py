@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable
 
 from lxml import etree
@@ -118,12 +119,26 @@ def visible_posts(containers: list[Any], root: Any) -> list[Any]:
         if above or _inline_hidden(c) or (rules and rules.hides(c)):
             continue
         if rules:
-            for el in c.iterdescendants():
-                if isinstance(el.tag, str) and (el.get("class") or el.get("id")) and not _inline_hidden(el) \
-                        and rules.hides(el):
+            for el in _candidates(rules)(c):  # the descendants a rule may hide, in document order
+                if not _inline_hidden(el) and rules.hides(el):
                     el.set("style", "display:none;" + (el.get("style") or ""))
         kept.append(c)
     return kept
+
+
+@lru_cache(maxsize=64)
+def _candidates(rules: HiddenRules) -> etree.XPath:
+    """The descendants whose class attribute holds a hidden class as a substring or whose id
+    is a hidden id: a superset of those `rules.hides` by a rule, found in C where a Python
+    walk over every element of every post cost a tenth of a XenForo page's parse."""
+    parts = []
+    classes = sorted({c for _, c in rules.classes})
+    if classes:
+        parts.append("descendant::*/@class[" + " or ".join(f"contains(., '{c}')" for c in classes) + "]/..")
+    ids = sorted({i for _, i in rules.ids})
+    if ids:
+        parts.append("descendant::*/@id[" + " or ".join(f". = '{i}'" for i in ids) + "]/..")
+    return etree.XPath(" | ".join(parts))
 
 
 def any_ancestor(elements: list[Any], test: Callable[[Any], bool]) -> list[bool]:

@@ -72,12 +72,32 @@ def order_for(lang: str, region: str, default: str) -> str:
     return "DMY"
 
 
-def stated_zone(html: str) -> tuple[tzinfo | None, str]:
+def _holds(data: bytes, word: bytes) -> bool:
+    """`word in data`, by memchr hops to its first byte (a few hundred on a page), then checks
+    there: `in` walks every byte at ~1 ns each (0.15 ms a marker on a 150 KB page). After 64
+    hops (a page full of capitals, base64) the plain search takes the rest."""
+    lead = word[:1]
+    i = data.find(lead)
+    hops = 0
+    while i >= 0:
+        if data.startswith(word, i):
+            return True
+        hops += 1
+        if hops > 64:
+            return data.find(word, i + 1) >= 0
+        i = data.find(lead, i + 1)
+    return False
+
+
+def stated_zone(html: str, utf8: bytes | None = None) -> tuple[tzinfo | None, str]:
     """The zone a page states for its times (IANA name when it gives one, else the offset).
     Only the text around "UTC"/"GMT" is searched: most pages state nothing, and a regex over
-    every whole page would cost a poll more than the statement is worth."""
+    every whole page would cost a poll more than the statement is worth. `utf8`: the text's
+    UTF-8 bytes when at hand, where a marker's absence is proved faster (the same ASCII)."""
     m = None
     for marker in ("UTC", "GMT", "WEZ"):
+        if utf8 is not None and not _holds(utf8, marker.encode("ascii")):
+            continue  # absent from the bytes, so from the text
         pos = html.find(marker)
         tries = 0
         while pos >= 0 and m is None and tries < 8:
@@ -119,9 +139,10 @@ def _hhmm(d: timedelta) -> str:
     return f"{total // 60:02d}:{total % 60:02d}"
 
 
-def read_page_locale(root: Any, html: str) -> PageLocale:
+def read_page_locale(root: Any, html: str, utf8: bytes | None = None) -> PageLocale:
+    """`utf8`: `html`'s UTF-8 bytes, when the caller has them (see `stated_zone`)."""
     lang, region = page_lang(root)
-    zone, text = stated_zone(html) if html else (None, "")
+    zone, text = stated_zone(html, utf8) if html else (None, "")
     return PageLocale(lang=lang, region=region, zone=zone, zone_text=text)
 
 
