@@ -29,7 +29,7 @@ from forummod.model import Message, Post, PostVersion
 if TYPE_CHECKING:  # built only by the poller's methods, which import them (a recount never does)
     from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -125,6 +125,12 @@ _MIGRATIONS: dict[int, str] = {
     INSERT INTO draft_renders(draft_id, render_hash, phase, last_post, last_event, at)
         SELECT id, '', phase, NULL, NULL, updated_at FROM drafts
         WHERE status = 'draft' AND id NOT IN (SELECT draft_id FROM draft_renders);
+    """,
+    # issue 17: a poll asks which live posts a re-fetched page held (to mark the vanished ones
+    # deleted); without this index that query read every status row of the thread (10 ms of a
+    # 35 ms poll with nothing new at 50,000 posts, growing with the thread)
+    7: """
+    CREATE INDEX IF NOT EXISTS post_status_page ON post_status(site, thread, page);
     """,
 }
 
@@ -351,11 +357,18 @@ class Store:
     # ------------------------------------------------------------------ pages
     def save_page(self, site: str, url: str, body: str, fetched_at: datetime, *, status: int = 200,
                   etag: str | None = None, last_modified: str | None = None) -> None:
+        h = content_hash(body)
         with self.transaction():
+            # the same page again (a forum without ETags, nothing new): its validators and time
+            # change, its stored text does not, so it is not compressed and written again
+            if self.db.execute("UPDATE pages SET fetched_at=?, status=?, etag=?, last_modified=?"
+                               " WHERE site=? AND url=? AND content_hash=?",
+                               (iso(fetched_at), status, etag, last_modified, site, url, h)).rowcount:
+                return
             self.db.execute(
                 "INSERT OR REPLACE INTO pages(site, url, fetched_at, status, etag, last_modified, content_hash, body)"
                 " VALUES (?,?,?,?,?,?,?,?)",
-                (site, url, iso(fetched_at), status, etag, last_modified, content_hash(body),
+                (site, url, iso(fetched_at), status, etag, last_modified, h,
                  zlib.compress(body.encode("utf-8", "surrogatepass"), 6)))
 
     def page(self, site: str, url: str) -> tuple[str, PageRef] | None:
