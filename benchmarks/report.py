@@ -236,6 +236,7 @@ def markdown(cases: list[dict[str, Any]]) -> str:
         row("**replay peak RSS, MB** (< 4 KB a post + 60)",
             lambda c: f"**{c['memory']['peak_rss_mb']:.0f}** (< {replay_rss_limit_mb(c['posts']):.0f})")
         row("RSS after imports / tracemalloc peak, MB",
-            lambda c: f"{c['memory']['rss_after_imports_mb']:.0f} / {c['memory'].get('tracemalloc_peak_mb', float('nan')):.0f}")
+            lambda c: f"{c['memory']['rss_after_imports_mb']:.0f} / "
+                      + (f"{c['memory']['tracemalloc_peak_mb']:.0f}" if "tracemalloc_peak_mb" in c["memory"] else "not run"))
     return "\n".join(rows)
 
