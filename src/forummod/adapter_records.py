@@ -1,9 +1,10 @@
 """What forum adapters read and the poller keeps: raw posts and messages, page validators and
 poll cursors.
 
-Apart from `forummod.model` (which still names them) because a recount or a cron `tally`
-never builds one: importing these classes costs process start-up time a read-only command
-does not need. Nothing here does I/O.
+Apart from `forummod.model` because a recount or a cron `tally` never builds one: creating
+these classes at import costs process start-up time a read-only command does not need. The
+forum adapters, the poller and the store's poll methods import them from here. Nothing here
+does I/O.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Frozen records passed between layers.
 
-Adapters produce `RawPost` / `RawMessage`; the store turns them into versioned `Post` /
-`Message`; extraction turns those into intents (`VoteIntent`, `UnvoteIntent`,
+Adapters produce `RawPost` / `RawMessage` (in `adapter_records`); the store turns them into
+versioned `Post` / `Message`; extraction turns those into intents (`VoteIntent`, `UnvoteIntent`,
 `ActionIntent`) and `Issue`s. Every datetime is timezone-aware (UTC inside the tool).
 Nothing here does I/O.
 """
@@ -24,6 +24,17 @@ def utc(dt: datetime) -> datetime:
     if dt.tzinfo is None or dt.utcoffset() is None:
         raise ValueError(f"naive datetime {dt!r}: forummod needs timezone-aware times")
     return dt.astimezone(timezone.utc)
+
+
+def stored_record(cls: type, fields: dict) -> Any:
+    """A frozen record of `cls` from all its fields, set at once instead of through the
+    generated `__init__` (one `object.__setattr__` per field): a recount builds a `Post` and a
+    `PostVersion` for every stored post and decodes a saved vote of every voting post. For
+    records without `__post_init__` only, given every field (`tests/store` and
+    `tests/service/test_saved_extractions.py` check they equal records built the usual way)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
 
 
 # --------------------------------------------------------------------------- stored records
@@ -305,16 +316,3 @@ class ThreadRef:
 
     url: str
     role: str = "game"  # "game" or "graveyard"
-
-
-#: What adapters read and the poller keeps (`adapter_records`): a recount never builds them, so
-#: they are defined there and imported only when first named here (PEP 562), not at startup.
-_ADAPTER_RECORDS = frozenset({"RawPost", "RawMessage", "PageRef", "Cursor"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _ADAPTER_RECORDS:
-        from forummod import adapter_records
-
-        return getattr(adapter_records, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -543,8 +543,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     when = ordering_times(game_posts)
     # every pin of the config counts, also on posts at or after `until_post` (the day in
     # progress at post N still ends where its pin says, not at the default deadline)
-    all_post_times = {p.number: when.get(p.post_id, p.created_at) if when else p.created_at
-                      for p in game_posts if p.number is not None}
+    all_post_times = {p.number: when.get(p.post_id, p.created_at) for p in game_posts if p.number is not None}
     if until_post is not None:
         game_posts = tuple(p for p in game_posts if p.number is None or p.number < until_post)
         post_times = {p.number: when.get(p.post_id, p.created_at) for p in game_posts if p.number is not None}
@@ -562,7 +561,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         ex = extracted(post_cache_key(p), lambda p=p: extract_post(p, ctx))
         if ex.issues:
             issues.extend(ex.issues)
-        at = when.get(p.post_id) if when else None
+        at = when.get(p.post_id)
         if at is not None:
             issues.append(_guessed_date_issue(p, at))
         if ex.intents:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from forummod.errors import StoreError
-from forummod.model import Message, Post, PostVersion
+from forummod.model import Message, Post, PostVersion, stored_record
 
 if TYPE_CHECKING:  # built only by the poller's methods, which import them (a recount never does)
     from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
@@ -481,37 +481,27 @@ class Store:
 
     def _posts_from_rows(self, site: str, thread: str, rows: list[tuple], deleted: dict[str, str]) -> list[Post]:
         """Records from rows ordered by post id and version. Every recount builds one `Post` and
-        one `PostVersion` a stored post, so the loop is written flat: frozen records are set
-        whole through their `__dict__` (no generated `__init__`, one `object.__setattr__` a
-        field; neither class has a `__post_init__`), repeated time stamps parsed once, and a post's
-        versions taken from consecutive rows. `deleted`: post id -> when a re-fetched page no
-        longer showed it (the few such posts)."""
-        new = object.__new__
+        one `PostVersion` a stored post, so the records are set whole (`stored_record`) and
+        repeated time stamps parsed once. `deleted`: post id -> when a re-fetched page no longer
+        showed it (the few such posts)."""
         fromiso = datetime.fromisoformat
         stamps: dict[str | None, datetime | None] = {None: None}  # a poll stores many posts at one time
-        get = stamps.get
 
         def stamp(s: str | None) -> datetime | None:
-            d = get(s, _NO_STAMP)
+            d = stamps.get(s, _NO_STAMP)
             if d is _NO_STAMP:
                 d = stamps[s] = fromiso(s)  # type: ignore[arg-type]
             return d  # type: ignore[return-value]
 
         def version(r: tuple) -> PostVersion:
-            v = new(PostVersion)
-            f = get(r[4], _NO_STAMP)
-            e = get(r[5], _NO_STAMP)
-            v.__dict__.update({
-                "version": r[1], "html": r[2], "content_hash": r[3],
-                "fetched_at": stamp(r[4]) if f is _NO_STAMP else f, "edited_at": stamp(r[5]) if e is _NO_STAMP else e,
-                "edited": bool(r[11]), "date_guessed": bool(r[12])})
-            return v
+            return stored_record(PostVersion, {
+                "version": r[1], "html": r[2], "content_hash": r[3], "fetched_at": stamp(r[4]),
+                "edited_at": stamp(r[5]), "edited": bool(r[11]), "date_guessed": bool(r[12])})
 
         keyed = []
-        append = keyed.append
         n = len(rows)
         i = 0
-        while i < n:
+        while i < n:  # a post's versions are consecutive rows
             first = rows[i]
             pid = first[0]
             j = i + 1
@@ -522,15 +512,11 @@ class Store:
             i = j
             created = fromiso(first[7])
             number = last[8]
-            gone = deleted.get(pid) if deleted else None
-            d = get(gone, _NO_STAMP)
-            post = new(Post)
-            post.__dict__.update({
+            post = stored_record(Post, {
                 "site": site, "thread": thread, "post_id": pid, "author": last[6], "created_at": created,
                 "versions": versions, "number": number, "author_id": last[9], "url": last[10],
-                "deleted_at": stamp(gone) if d is _NO_STAMP else d})
-            append(((number if number is not None else 1 << 62, created,
-                     (int(pid), pid) if pid.isdigit() else (1 << 62, pid)), len(keyed), post))
+                "deleted_at": stamp(deleted.get(pid))})
+            keyed.append(((number if number is not None else 1 << 62, created, _num_key(pid)), len(keyed), post))
         keyed.sort()  # thread order (the index keeps equal keys in reading order, as a stable sort would)
         return [post for _, _, post in keyed]
 
@@ -876,6 +862,10 @@ def _pub_row(r: sqlite3.Row) -> PublicationRow:
 
 
 _NO_STAMP = object()
+
+
+def _num_key(s: str) -> tuple[int, str]:
+    return (int(s), s) if s.isdigit() else (1 << 62, s)
 
 
 def _split_sql(script: str) -> list[str]:

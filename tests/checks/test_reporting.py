@@ -8,7 +8,7 @@ import pytest
 
 from forummod.check_store import gm_pms_from_store, new_findings, unreported
 from forummod.checks import Finding
-from forummod.model import RawMessage
+from forummod.adapter_records import RawMessage
 from forummod.store import Store
 
 from tests.checks.helpers import T0, ctx, day, h

@@ -255,7 +255,7 @@ def test_the_readme_role_table_lists_every_rulesets_role_ids_and_verbs():
 def test_a_failed_inbox_keeps_the_thread_pages_already_fetched(tmp_path, monkeypatch):
     from forummod.errors import LoginFailed
     from forummod.forum.base import ThreadPoll
-    from forummod.model import Cursor, PageRef, RawPost
+    from forummod.adapter_records import Cursor, PageRef, RawPost
     from forummod.service import Workspace, poll_game
 
     monkeypatch.setenv("FORUMMOD_TEST_INBOX_PASSWORD", "pw")

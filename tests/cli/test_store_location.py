@@ -99,7 +99,7 @@ def test_the_configured_forum_address_wins_over_a_stored_page_url(url, old, new,
 
 def test_poll_reads_a_stored_page_at_the_new_address_with_a_note(tmp_path, monkeypatch, capsys):
     """A cursor saved at the old address is rebased before the poll asks the adapter for it."""
-    from forummod.model import Cursor, PageRef
+    from forummod.adapter_records import Cursor, PageRef
     from forummod.service import Workspace, poll_game
     from forummod.forum.base import ThreadPoll
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime, timedelta, timezone
 
-from forummod import store as S
-from forummod.model import RawPost
+from forummod.adapter_records import RawPost
 from forummod.store import SCHEMA_VERSION, Store
+
+from tests.store.old_stores import old_store
 
 T = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -37,11 +38,7 @@ def test_the_live_posts_of_a_refetched_page_are_found_through_the_page_index(tmp
 
 def test_a_schema_6_store_gains_the_page_index_and_keeps_its_rows(tmp_path):
     path = tmp_path / "v6.sqlite"
-    db = sqlite3.connect(path)
-    for v in range(1, 7):
-        for stmt in S._split_sql(S._MIGRATIONS[v]):
-            db.execute(stmt)
-    db.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '6')")
+    db = old_store(path, 6)
     db.execute("INSERT INTO post_status(site, thread, post_id, page, last_seen_at) VALUES ('f','t','1',1,'x')")
     db.commit()
     db.close()

@@ -7,9 +7,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
 from forummod.errors import StoreError
-from forummod.model import Cursor, PageRef, RawMessage, RawPost
 from forummod.store import SCHEMA_VERSION, Store
+
+from tests.store.old_stores import old_store
 
 T = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -174,15 +176,8 @@ def test_an_edit_mark_without_a_time_is_kept(store):
 
 def test_a_version_one_store_is_migrated_in_place(tmp_path):
     """Schema migrations run forward on an older store and keep its rows."""
-    import sqlite3
-
-    from forummod import store as S
-
     path = tmp_path / "old.sqlite"
-    db = sqlite3.connect(path)
-    for stmt in S._split_sql(S._MIGRATIONS[1]):
-        db.execute(stmt)
-    db.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '1')")
+    db = old_store(path, 1)
     db.execute("INSERT INTO posts(site, thread, post_id, version, number, author, created_at, html, content_hash,"
                " fetched_at) VALUES ('f','t','1',1,1,'Ann','2026-01-01T00:00:00+00:00','x','h','2026-01-01T00:00:00+00:00')")
     db.commit()
@@ -197,16 +192,8 @@ def test_a_version_one_store_is_migrated_in_place(tmp_path):
 def test_a_version_two_store_gains_the_guessed_date_flag_and_keeps_its_posts(tmp_path):
     """Issue 16: schema 3 adds `posts.date_guessed`; posts stored before it read as dated ones,
     and a guessed-date post saved after the upgrade keeps its flag."""
-    import sqlite3
-
-    from forummod import store as S
-
     path = tmp_path / "v2.sqlite"
-    db = sqlite3.connect(path)
-    for v in (1, 2):
-        for stmt in S._split_sql(S._MIGRATIONS[v]):
-            db.execute(stmt)
-    db.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '2')")
+    db = old_store(path, 2)
     db.execute("INSERT INTO posts(site, thread, post_id, version, number, author, created_at, html, content_hash,"
                " fetched_at, edited) VALUES ('f','t','1',1,1,'Ann','2026-01-01T00:00:00+00:00','x','h',"
                "'2026-01-01T00:00:00+00:00', 1)")
@@ -237,16 +224,8 @@ def test_a_version_five_store_marks_its_open_drafts_without_a_render_record_as_u
     """Issue 15: migration 6 gives each open draft of an older store a render record without a
     hash (compared by its own text from then on); a published draft and a recorded one keep
     theirs; a draft stored later without a record (a GM correction) gets none."""
-    import sqlite3
-
-    from forummod import store as S
-
     path = tmp_path / "v5.sqlite"
-    db = sqlite3.connect(path)
-    for v in range(1, 6):
-        for stmt in S._split_sql(S._MIGRATIONS[v]):
-            db.execute(stmt)
-    db.execute("INSERT INTO meta(key, value) VALUES ('schema_version', '5')")
+    db = old_store(path, 5)
     for i, status in ((1, "draft"), (2, "published"), (3, "draft")):
         db.execute("INSERT INTO drafts(id, game, kind, phase, slot, target, markup, lang, title, body, body_hash,"
                    " status, created_at, updated_at) VALUES (?, 'g', 'votecount', 'D1', ?, 'thread', 'bbcode', 'en',"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from forummod.extract.context import ExtractContext
-from forummod.model import ActionIntent, Extraction, Issue, Message, Post, Source, UnvoteIntent, VoteIntent
+from forummod.model import ActionIntent, Extraction, Issue, Message, Post, Source, UnvoteIntent, VoteIntent, stored_record
 
 EMPTY = Extraction()
 
@@ -87,15 +87,11 @@ def _src(s: Source | None) -> list | None:
     return [s.kind, s.id, s.number, s.thread, s.url, s.version]
 
 
-_new = object.__new__
-
-
 def _unsrc(v: list | None) -> Source | None:
     if v is None:
         return None
-    s = _new(Source)  # set whole, as the generated __init__ would (no __post_init__): a cron
-    s.__dict__.update({"kind": v[0], "id": v[1], "number": v[2], "thread": v[3], "url": v[4], "version": v[5]})
-    return s  # process decodes a saved vote of every voting post
+    return stored_record(Source, {"kind": v[0], "id": v[1], "number": v[2], "thread": v[3], "url": v[4],
+                                  "version": v[5]})
 
 
 def _t(d: datetime | None) -> str | None:
@@ -133,15 +129,11 @@ def decode(data: str) -> Extraction:
     for it in json.loads(data):
         kind = it[0]
         if kind == "v":
-            v = _new(VoteIntent)
-            v.__dict__.update({"voter": it[1], "target": it[2], "at": _ut(it[3]), "source": _unsrc(it[4]),
-                               "raw": it[5], "channel": it[6]})
-            intents.append(v)
+            intents.append(stored_record(VoteIntent, {"voter": it[1], "target": it[2], "at": _ut(it[3]),
+                                                      "source": _unsrc(it[4]), "raw": it[5], "channel": it[6]}))
         elif kind == "u":
-            u = _new(UnvoteIntent)
-            u.__dict__.update({"voter": it[1], "at": _ut(it[2]), "source": _unsrc(it[3]), "target": it[4],
-                               "raw": it[5], "channel": it[6]})
-            intents.append(u)
+            intents.append(stored_record(UnvoteIntent, {"voter": it[1], "at": _ut(it[2]), "source": _unsrc(it[3]),
+                                                        "target": it[4], "raw": it[5], "channel": it[6]}))
         elif kind == "a":
             intents.append(ActionIntent(it[1], it[2], _ut(it[3]), _unsrc(it[4]), tuple(it[5]), it[6],
                                         tuple(tuple(p) for p in it[7]), it[8], it[9]))

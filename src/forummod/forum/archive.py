@@ -28,7 +28,8 @@ from forummod.errors import ArchiveError
 from forummod.forum.base import InboxPoll, Progress, ThreadPoll, ThreadRef
 from forummod.forum.html_engine import cap_depth
 from forummod.markup.bbcode import to_html
-from forummod.model import Cursor, Published, RawMessage, RawPost
+from forummod.adapter_records import Cursor, RawMessage, RawPost
+from forummod.model import Published
 
 POST_BODY_KEYS = ("html", "bbcode", "text")
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Callable, Protocol, runtime_checkable
 
-from forummod.model import Cursor, Issue, Published, RawMessage, RawPost, ThreadRef  # ThreadRef: defined in model (the service needs it without the forum package)
+from forummod.adapter_records import Cursor, RawMessage, RawPost
+# ThreadRef lives in model, so the service names a thread without importing the forum package
+from forummod.model import Issue, Published, ThreadRef
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,8 @@ from forummod.forum.login import read_secret
 from forummod.forum.poller import content_hash
 from forummod.forum.write import PublishUncertain, flood_gate, has_marker, site_key
 from forummod.logsafe import register_secret
-from forummod.model import Cursor, Issue, PageRef, Published, RawMessage, RawPost
+from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
+from forummod.model import Issue, Published
 
 CHUNK = 20
 FIND_POSTS = 40  # last posts of a topic searched by find_published

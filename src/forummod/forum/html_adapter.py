@@ -34,7 +34,8 @@ from forummod.forum.login import login_with_form, read_secret
 from forummod.forum.poller import Sink, poll_pages
 from forummod.forum.page_locale import check_zone, stated_zone
 from forummod.forum.write import clean_url
-from forummod.model import Cursor, Issue, RawMessage
+from forummod.adapter_records import Cursor, RawMessage
+from forummod.model import Issue
 
 
 #: a session id in a link of the page (phpBB's `sid=` until the cookie is seen; SMF's PHPSESSID)

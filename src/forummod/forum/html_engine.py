@@ -24,7 +24,8 @@ from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_foru
 from forummod.forum.page_css import any_ancestor, visible_posts
 from forummod.forum.profile import Extractor, Fields, Profile, probe_of
 from forummod.markup.depth import MAX_DEPTH, cap_depth  # noqa: F401 (archive, discourse and tests use them)
-from forummod.model import Issue, RawMessage, RawPost
+from forummod.adapter_records import RawMessage, RawPost
+from forummod.model import Issue
 
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")

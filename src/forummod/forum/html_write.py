@@ -43,7 +43,8 @@ from forummod.forum.write import (
     site_key,
 )
 from forummod.logsafe import register_secret
-from forummod.model import Published, RawPost
+from forummod.adapter_records import RawPost
+from forummod.model import Published
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,8 @@ from typing import Callable
 from forummod.errors import ForumError, LayoutChanged
 from forummod.forum.base import ParsedPage, Progress, ThreadPoll
 from forummod.forum.http import Fetched
-from forummod.model import Cursor, Issue, PageRef, RawPost
+from forummod.adapter_records import Cursor, PageRef, RawPost
+from forummod.model import Issue
 
 Fetch = Callable[[str, str | None, str | None], Fetched]  # (url, etag, last_modified)
 Parse = Callable[[str, str, int | None], ParsedPage]  # (text, url, first post number or None)
