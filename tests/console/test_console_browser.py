@@ -120,12 +120,29 @@ def _submit(driver, css: str) -> None:
     """Click a button that sends a form and wait until the next page replaced this one: until
     then the old page (its flash, its draft cards) is still what the driver would read."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
     old = driver.find_element(By.TAG_NAME, "html")
     _click(driver, css)
-    WebDriverWait(driver, 30).until(ec.staleness_of(old))
+    WebDriverWait(driver, 30).until(lambda _driver: _is_gone(old))
+
+
+def _is_gone(element) -> bool:
+    """Whether the page that held `element` has been replaced. Chromium reports a node of the
+    unloaded page either as a stale reference or, in the middle of the navigation, as an
+    inspector error "Node with given id does not belong to the document" (a plain
+    WebDriverException): both mean the old document is gone; any other error is asked again."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+
+    try:
+        element.is_enabled()
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            return True
+        return False
+    return False
 
 
 def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
