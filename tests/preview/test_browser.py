@@ -132,9 +132,13 @@ def test_a_form_on_another_site_cannot_publish_even_with_the_token(served, brows
     t.start()
     try:
         browser.get(f"http://127.0.0.1:{evil.server_address[1]}/")
+        from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.support.ui import WebDriverWait
 
-        WebDriverWait(browser, 30).until(lambda d: "cross-site request refused" in d.find_element(By.TAG_NAME, "body").text)
+        # the evil page sends its form at once: while Chromium navigates, the body read can meet
+        # the unloading page (a stale node or an inspector error), so those are asked again
+        WebDriverWait(browser, 30, ignored_exceptions=(WebDriverException,)).until(
+            lambda d: "cross-site request refused" in d.find_element(By.TAG_NAME, "body").text)
     finally:
         evil.shutdown()
         evil.server_close()
