@@ -12,7 +12,7 @@ import re
 import tomllib
 import types
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, Mapping
@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from forummod.errors import ConfigError
 from forummod.model import PlayerSlot, Replacement, Roster
+from forummod.records import frozen
 from forummod.schema import ClockOrDuration, Duration, convert, load, parse_timezone, setting
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -34,7 +35,7 @@ DraftKind = Literal[
 ]
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class WorkspaceConfig:
     """The [workspace] table: where the store, custom adapters and templates live."""
 
@@ -51,7 +52,7 @@ class WorkspaceConfig:
         return legacy_store_path()  # a config parsed from text, with no file to put the store beside
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class SiteConfig:
     """One [sites.<name>] table: a forum, its engine profile and the GM's account there."""
 
@@ -92,7 +93,7 @@ class SiteConfig:
         return ZoneInfo(self.timezone)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class ReplacementConfig:
     """A former occupant of a seat, so their earlier posts count for it."""
 
@@ -101,7 +102,7 @@ class ReplacementConfig:
     at_post: int | None = setting(None, "or: the first game-thread post number of the replacement")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class PlayerConfig:
     """One player of a game: forum name, aliases, replacements and secret role."""
 
@@ -113,7 +114,7 @@ class PlayerConfig:
     user_id: str = setting("", "forum user id, when names can change")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class SetupConfig:
     """How roles are dealt when the players list does not give them all."""
 
@@ -123,7 +124,7 @@ class SetupConfig:
     centre: tuple[str, ...] = setting((), "one-night only: the three centre cards (Links, Midden, Rechts) when the GM deals by hand")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class ScheduleConfig:
     """The game's clock: start, phase lengths and deadlines, unless the ruleset's defaults fit."""
 
@@ -145,7 +146,7 @@ class ScheduleConfig:
                     raise ValueError(f"{key}: {e}") from None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class PhasePin:
     """A phase boundary the GM fixes by hand where the schedule does not match what happened."""
 
@@ -158,7 +159,7 @@ class PhasePin:
     action_deadline: datetime | None = setting(None, "night only: when night actions were due, if not at the end")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class VoteConfig:
     """Which vote forms count and how edits and fuzzy names are treated."""
 
@@ -169,7 +170,7 @@ class VoteConfig:
     fuzzy_cutoff: int = setting(80, "fuzzy name matching: minimum similarity (0-100) to consider a name")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class ChecksConfig:
     """Tuning of the rule checks (activity blocks, prods, exemptions) for one game."""
 
@@ -184,7 +185,7 @@ class ChecksConfig:
     disabled: tuple[str, ...] = setting((), "finding codes to leave out, e.g. ['activity_pending', 'edited_vote'] (codes: 'forummod check --help')")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class PublishConfig:
     """What the tool may publish without a click, and how it marks its posts."""
 
@@ -193,7 +194,7 @@ class PublishConfig:
     pm_subject_prefix: str = setting("", "text put before the subject of every PM the tool sends, e.g. '[Lupus 12]'")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class GmEventConfig:
     """A GM ruling written in the game's `events` list, replayed like a `gm` command."""
 
@@ -212,7 +213,7 @@ class GmEventConfig:
     value: str = setting("", "state: its value, e.g. 'used', 'N2', or names separated by commas")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class ResumeConfig:
     """Join a game already under way: the phase and post where counting starts."""
 
@@ -221,7 +222,7 @@ class ResumeConfig:
     at: datetime | None = setting(None, "or: when that phase started (ISO 8601), when no post number fits")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class GameConfig:
     """One [games.<id>] table: threads, ruleset, players, schedule and options of a game."""
 
@@ -268,7 +269,7 @@ class GameConfig:
         )
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class AlertChannelConfig:
     """Where alerts go: a forum PM or an Apprise service, and whether it may see secrets."""
 
@@ -285,7 +286,7 @@ class AlertChannelConfig:
             raise ValueError("url_env is for kind = 'apprise'; a forum PM goes through the game's site")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class AlertsConfig:
     """Which alerts are raised, how early, and their channels."""
 
@@ -301,7 +302,7 @@ class AlertsConfig:
             raise ValueError("max_attempts must be at least 1")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Config:
     """A whole parsed config file: workspace, sites, games and alerts."""
 

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
 from typing import Any
+
+from forummod.records import frozen
 
 #: When, after an uncertain send, the marker is searched for (by `publish`, `poll` and `tick`).
 #: Nothing found at the last point rules the post out: a forum that applies a POST late does it
@@ -52,7 +53,7 @@ class State(str, Enum):
 _FLAGS = {State.STALE: "--stale-ok", State.SENDING: "--resend", State.UNCERTAIN: "--resend"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Source:
     """What a render was made from: the phase, the last post number and the last event id
     counted, and the hash of the text it produced."""
@@ -72,7 +73,7 @@ class Source:
                 "render_hash": self.render_hash}
 
 
-@dataclass(frozen=True)
+@frozen
 class Fresh:
     """A re-render of a stored draft now: its text (None when the draft no longer applies)."""
 
@@ -81,7 +82,7 @@ class Fresh:
     source: Source
 
 
-@dataclass(frozen=True)
+@frozen
 class DraftState:
     draft_id: int
     kind: str
@@ -182,7 +183,7 @@ def _with(s: DraftState, state: State) -> DraftState:
                       s.stored_hash)
 
 
-@dataclass(frozen=True)
+@frozen
 class Position:
     """Where a game stands, for ordering its drafts: its phase now ("setup" before the first)
     and whether it is over (an outcome, or the game switched off in the config)."""

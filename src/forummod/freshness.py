@@ -8,16 +8,16 @@ runs the analysis).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 from forummod.draft_state import DraftState, Fresh, Position, Source, content_key, draft_state
+from forummod.records import frozen
 from forummod.render import game_view, phrasebook_for, plan_kind, render_post
 from forummod.render.plan import END, GM, SETUP, THREAD
 
 
-@dataclass(frozen=True)
+@frozen
 class DraftSettings:
     """How a game's drafts are written: language, markup and the user's templates folder."""
 

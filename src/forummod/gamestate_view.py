@@ -8,7 +8,6 @@ and who still owes a required action. Pure: a function of a `service.GameAnalysi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,12 +15,13 @@ from forummod.engine.events import ActionEvent
 from forummod.engine.ruleset import GmNote
 from forummod.engine.types import Phase
 from forummod.model import ActionIntent
+from forummod.records import frozen
 
 #: Verbs whose counted action protects its target for the night.
 PROTECT_VERBS = frozenset({"protect", "heal"})
 
 
-@dataclass(frozen=True)
+@frozen
 class ReceivedAction:
     """One action PM (or day-power post) as the engine took it."""
 
@@ -36,7 +36,7 @@ class ReceivedAction:
     message: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class PrivateResultView:
     """A private result and who it is for; `pending` while its proposal waits for the GM."""
 
@@ -47,7 +47,7 @@ class PrivateResultView:
     pending: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class OwedAction:
     players: tuple[str, ...]  # any of them settles it
     actions: tuple[str, ...]
@@ -55,7 +55,7 @@ class OwedAction:
     message: str
 
 
-@dataclass(frozen=True)
+@frozen
 class NightView:
     """The GM's night desk: one night's inputs and everything only the state knows."""
 

@@ -11,18 +11,19 @@ the CLI passes `vars(args)` and a console form passes its fields. Only `record` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from typing import Any, Mapping
 
 from forummod.errors import UsageError
+from forummod.records import frozen
 
 #: Every `gm` subcommand `plan` understands.
 COMMANDS = ("approve", "reject", "kill", "modkill", "revive", "replace", "set-vote", "set-role", "extend", "end",
             "start", "pause", "resume", "end-game", "undo", "action", "revote-deadline", "override", "note")
 
 
-@dataclass(frozen=True)
+@frozen
 class GmRecord:
     """One GM event to append (`kind`, `payload` at `at`), or `noop`: why nothing is needed."""
 
@@ -33,7 +34,7 @@ class GmRecord:
     noop: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class GmDone:
     """What `record` did: the event number (None for a no-op), its words, correction drafts."""
 

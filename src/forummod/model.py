@@ -8,10 +8,11 @@ Nothing here does I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from datetime import datetime, timezone
 from typing import Any, Literal
+
+from forummod.records import frozen
 
 #: Target of a vote for "no lynch" (in any language).
 NO_LYNCH = "__no_lynch__"
@@ -40,7 +41,7 @@ def stored_record(cls: type, fields: dict) -> Any:
 # --------------------------------------------------------------------------- stored records
 
 
-@dataclass(frozen=True)
+@frozen
 class PostVersion:
     """One stored version of a post's body; an edit adds a version, never overwrites."""
 
@@ -58,7 +59,7 @@ class PostVersion:
         return self.edited or self.edited_at is not None
 
 
-@dataclass(frozen=True)
+@frozen
 class Post:
     """A post as the store knows it: identity, metadata and every body version seen."""
 
@@ -120,7 +121,7 @@ def guessed_date_bounds(posts: "tuple[Post, ...] | list[Post]") -> dict[str, tup
     return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Message:
     """A private message as stored (messages are not edited on the engines we read)."""
 
@@ -140,7 +141,7 @@ class Message:
 # --------------------------------------------------------------------------- extraction output
 
 
-@dataclass(frozen=True)
+@frozen
 class Source:
     """Where an intent, event or finding came from, so the GM can click through to it."""
 
@@ -159,7 +160,7 @@ class Source:
         return self.kind
 
 
-@dataclass(frozen=True)
+@frozen
 class VoteIntent:
     """A player asked to vote for `target` (a roster name or NO_LYNCH)."""
 
@@ -171,7 +172,7 @@ class VoteIntent:
     channel: Channel = "thread"
 
 
-@dataclass(frozen=True)
+@frozen
 class UnvoteIntent:
     """A player withdrew their vote (`target` None: whatever it was)."""
 
@@ -183,7 +184,7 @@ class UnvoteIntent:
     channel: Channel = "thread"
 
 
-@dataclass(frozen=True)
+@frozen
 class ActionIntent:
     """A role asked to use a power, as understood from a PM (or a post for day powers).
 
@@ -209,7 +210,7 @@ class ActionIntent:
 Severity = Literal["info", "warning", "error"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Issue:
     """Something the GM must look at: an odd post, an ambiguous name, a page that did not parse.
 
@@ -230,7 +231,7 @@ class Issue:
 Intent = VoteIntent | UnvoteIntent | ActionIntent
 
 
-@dataclass(frozen=True)
+@frozen
 class Extraction:
     """Everything extraction read from one post or message."""
 
@@ -241,7 +242,7 @@ class Extraction:
 # --------------------------------------------------------------------------- roster
 
 
-@dataclass(frozen=True)
+@frozen
 class Replacement:
     """`previous` played this slot until `at` (or post number `at_post`)."""
 
@@ -250,7 +251,7 @@ class Replacement:
     at_post: int | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayerSlot:
     """One seat in the game; `name` is the current occupant's forum name."""
 
@@ -264,7 +265,7 @@ class PlayerSlot:
         return (self.name, *(r.previous for r in self.replacements))
 
 
-@dataclass(frozen=True)
+@frozen
 class Roster:
     """Players in seat order plus the moderators; what names resolve against."""
 
@@ -301,7 +302,7 @@ class Roster:
         return index
 
 
-@dataclass(frozen=True)
+@frozen
 class Published:
     """What a forum answered when we posted: the remote id and URL of the new post or PM."""
 
@@ -310,7 +311,7 @@ class Published:
     at: datetime | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class ThreadRef:
     """A thread as the config names it: `url` (or engine id) and its role in the game."""
 

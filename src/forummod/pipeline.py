@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 
 from forummod.errors import ForummodError
+from forummod.records import frozen
 from forummod.service import PollReport, Workspace, analyse_game, poll_game
 
 log = logging.getLogger("forummod")
 
 
-@dataclass(frozen=True)
+@frozen
 class PassReport:
     game: str
     poll: PollReport | None

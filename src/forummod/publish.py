@@ -31,7 +31,6 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Iterable, Literal
 
@@ -39,6 +38,7 @@ from forummod.draft_state import SEARCH_SCHEDULE  # when an uncertain send is se
 from forummod.errors import ForumError, PublishError, UsageError
 from forummod.forum.base import ThreadRef
 from forummod.forum.write import PublishUncertain
+from forummod.records import frozen
 from forummod.render.marker import embed_marker
 from forummod.render.models import GM_KINDS
 
@@ -57,7 +57,7 @@ UNSETTLED = ("sending", "uncertain")
 Status = Literal["sent", "already_sent", "recovered", "dry_run"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Outgoing:
     """Exactly what would be sent for a draft."""
 
@@ -81,7 +81,7 @@ class Outgoing:
         return "\n".join(head) + "\n\n" + self.body
 
 
-@dataclass(frozen=True)
+@frozen
 class PublishResult:
     draft_id: int
     status: Status

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -24,6 +23,7 @@ from forummod.draft_state import SEARCH_SCHEDULE
 from forummod.errors import ForumError, PublishError
 from forummod.forum.base import ThreadRef
 from forummod.forum.write import PublishUncertain
+from forummod.records import frozen
 from forummod.render.marker import embed_marker
 
 
@@ -39,7 +39,7 @@ class PostTooLong(PublishError):
     """A section of the draft is longer than the forum accepts even as a part of its own."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Split:
     limit: int  # 0: no limit known
     parts: tuple[str, ...]  # one part: the draft fits (its text unchanged)

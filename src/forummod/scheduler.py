@@ -14,13 +14,13 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
 from forummod.config import Config, load_config
 from forummod.engine.events import ActionDeadline, PhaseEnd, Timer, VoteClose
+from forummod.records import frozen
 
 log = logging.getLogger("forummod.scheduler")
 
@@ -29,7 +29,7 @@ log = logging.getLogger("forummod.scheduler")
 AFTER = timedelta(milliseconds=200)
 
 
-@dataclass(frozen=True)
+@frozen
 class JobSpec:
     id: str
     game: str

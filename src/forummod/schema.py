@@ -20,6 +20,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from forummod.errors import ConfigError
+from forummod.records import frozen
 
 
 def setting(default: Any = MISSING, doc: str = "", *, required: bool = False, **meta: Any) -> Any:
@@ -66,7 +67,7 @@ class Duration:
         return out or "0s"
 
 
-@dataclass(frozen=True)
+@frozen
 class ClockOrDuration:
     """A deadline written either as a local clock time ("22:00") or as an offset ("48h")."""
 

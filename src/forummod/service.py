@@ -13,7 +13,7 @@ import logging
 from functools import cached_property, lru_cache
 import random
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -36,6 +36,7 @@ from forummod.model import (
     guessed_date_bounds,
 )
 from forummod.gm_log import effective_events, undone_by  # noqa: F401  (callers import them from here too)
+from forummod.records import frozen
 from forummod.store import Store, StoreCookieJar
 
 log = logging.getLogger("forummod")
@@ -191,7 +192,7 @@ def thread_refs(game: GameConfig) -> list[ThreadRef]:
 # --------------------------------------------------------------------------- polling
 
 
-@dataclass(frozen=True)
+@frozen
 class PollReport:
     """What one poll of a game fetched and saved, or why it failed."""
 
@@ -371,7 +372,7 @@ def _has_inbox(site: SiteConfig) -> bool:
 # --------------------------------------------------------------------------- analysis
 
 
-@dataclass(frozen=True)
+@frozen
 class GameInputs:
     """Everything stored about one game, read once per analysis."""
 
@@ -383,7 +384,7 @@ class GameInputs:
     seed: int
 
 
-@dataclass(frozen=True)
+@frozen
 class GameAnalysis:
     """One recount of a game: its run, roster and inputs, for reports, checks and drafts."""
 
@@ -669,7 +670,7 @@ def roster_with_events(roster: Roster, stored: Iterable[Any]) -> Roster:
     return replace(roster, players=tuple(players))
 
 
-@dataclass(frozen=True)
+@frozen
 class SeatHistory:
     """Who held each seat when: the config's `replaces`, its `replace` events and `gm replace`.
 

@@ -18,13 +18,13 @@ import sqlite3
 import stat
 import zlib
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from forummod.errors import StoreError
 from forummod.model import Message, Post, PostVersion, stored_record
+from forummod.records import frozen
 
 if TYPE_CHECKING:  # built only by the poller's methods, which import them (a recount never does)
     from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
@@ -168,7 +168,7 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@dataclass(frozen=True)
+@frozen
 class ThreadSaveStats:
     """What saving one poll's posts changed, for the poll report."""
 
@@ -178,7 +178,7 @@ class ThreadSaveStats:
     seen: int = 0
 
 
-@dataclass(frozen=True)
+@frozen
 class StoredEvent:
     """One row of the GM log (a command or ruling), payload decoded."""
 
@@ -191,7 +191,7 @@ class StoredEvent:
     actor: str
 
 
-@dataclass(frozen=True)
+@frozen
 class DraftRow:
     """One stored draft (post or PM) as the GM may edit and publish it."""
 
@@ -211,7 +211,7 @@ class DraftRow:
     edited_by_gm: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class PublicationRow:
     """One attempt to publish a draft, so a crash never sends it twice."""
 

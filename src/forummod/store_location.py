@@ -14,10 +14,11 @@ config whose game id the store knows for another site or thread (`--adopt` takes
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 from urllib.parse import urlsplit
+
+from forummod.records import frozen
 
 IDENTITY_KEY = "identity"
 MOVED_KEY = "moved_to"
@@ -34,7 +35,7 @@ def beside_config(source: Path) -> Path:
     return source.with_suffix(".sqlite") if source.suffix else source.with_name(source.name + ".sqlite")
 
 
-@dataclass(frozen=True)
+@frozen
 class StoreChoice:
     """The store file a config uses, and why when it is not the default."""
 

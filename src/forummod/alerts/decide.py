@@ -7,11 +7,11 @@ GM exactly when there is something to do. Pure: no store, no clock, no network.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, Sequence
 
 from forummod.i18n import gm_language, join_names, npgettext, pgettext, pgettext_noop, phase_label
+from forummod.records import frozen
 
 AlertKind = Literal["hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing"]
 ALERT_KINDS: tuple[str, ...] = ("hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing")
@@ -29,7 +29,7 @@ def alert_label(kind: str, lang: str = "en") -> str:
         return pgettext("gm-alert", label) if kind in LABELS else label
 
 
-@dataclass(frozen=True)
+@frozen
 class Alert:
     """One thing the GM must know. `key` is stable across passes, so each alert is sent once.
 
@@ -52,7 +52,7 @@ class Alert:
         return self.public_text or None
 
 
-@dataclass(frozen=True)
+@frozen
 class AlertFacts:
     """What the store knows beyond the analysis: since when the polls of this game fail."""
 
@@ -60,7 +60,7 @@ class AlertFacts:
     poll_error: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class AlertRules:
     """The thresholds of the `[alerts]` table that decide (the channels are send.py's)."""
 

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Sequence
 
 from forummod.alerts.decide import Alert, AlertFacts, AlertRules, alert_label, needs_gm
 from forummod.logsafe import redact, register_secret
+from forummod.records import frozen
 
 log = logging.getLogger("forummod")
 
 OUTPUT = "output"  # the tick/run output: what `tick` prints, once per alert
 
 
-@dataclass(frozen=True)
+@frozen
 class AlertOutcome:
     new: tuple[Alert, ...] = ()  # alerts not shown before: tick prints them
     sent: tuple[tuple[str, str], ...] = ()  # (channel, alert key) delivered in this pass

@@ -12,7 +12,6 @@ not blamed for a block they only saw part of). Blocks after the game ended are n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from forummod.checks.context import CheckContext, hours
@@ -20,9 +19,10 @@ from forummod.i18n import pgettext, phase_label
 from forummod.checks.findings import Finding
 from forummod.checks.rules import rule_for
 from forummod.engine.types import Phase
+from forummod.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Block:
     phase: str
     index: int  # 0-based

@@ -10,7 +10,7 @@ seats through the roster, replacements included.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from typing import Any, Mapping
@@ -21,12 +21,13 @@ from forummod.engine.ruleset import Ruleset
 from forummod.engine.types import GameRun, GameState, Phase, Player
 from forummod.i18n import pgettext
 from forummod.model import Issue, Message, Post, Roster, Source
+from forummod.records import frozen
 
 
 _EPOCH = datetime.min.replace(tzinfo=timezone.utc)
 
 
-@dataclass(frozen=True)
+@frozen
 class GmPm:
     """Text the GM sent one player by PM (role PM, night result): the ON-D4 reference."""
 
@@ -36,7 +37,7 @@ class GmPm:
     source: Source
 
 
-@dataclass(frozen=True)
+@frozen
 class Seat:
     """Who held a seat when: `holders` are (account, until) oldest first; the last has until None."""
 
@@ -61,7 +62,7 @@ class Seat:
         return tuple(u for _, u in self.holders[:-1] if u is not None)
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckContext:
     game: GameConfig
     ruleset: Ruleset

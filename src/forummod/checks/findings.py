@@ -7,14 +7,14 @@ store can tell a new or changed finding from one already reported (see `forummod
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from forummod.model import Severity, Source
+from forummod.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     """A rule the tool saw broken (or about to be), with a link to the evidence.
 

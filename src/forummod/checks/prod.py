@@ -10,16 +10,16 @@ once per silent stretch, not on every poll.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from forummod.checks.context import CheckContext, post_source, source_label
 from forummod.checks.findings import Finding
 from forummod.model import Source
 from forummod.i18n import npgettext, pgettext
+from forummod.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayerPosts:
     player: str
     alive: bool

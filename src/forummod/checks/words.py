@@ -9,8 +9,9 @@ it. Chinese and Japanese script has no spaces: each ideograph or kana counts as 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Iterable, Sequence
+
+from forummod.records import frozen
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _WORD = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+(?:['’][^\W_{_CJK}]+)*")
@@ -33,7 +34,7 @@ def _grams(ws: Sequence[str], n: int) -> Iterable[tuple[str, ...]]:
     return (tuple(ws[i:i + n]) for i in range(len(ws) - n + 1))
 
 
-@dataclass(frozen=True)
+@frozen
 class Copy:
     """The longest run of `post` words found word for word in a reference text."""
 

@@ -12,11 +12,12 @@ all is well, 1 when something needs fixing, 2 when the config does not load.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from forummod.cli import add_common
 from forummod.commands._common import config_path, print_json
+from forummod.records import frozen
 
 NAME = "doctor"
 HELP = "check a config before the first poll: placeholders, unreachable forums, unset secrets, failing login"
@@ -27,7 +28,7 @@ PROBE_TIMEOUT = 10.0  # seconds for the one reachability try
 _RESERVED_HOST = re.compile(r"(?:^|\.)(?:example\.(?:org|com|net)|example|invalid|test|localhost\.invalid)$")
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     check: str  # placeholder, host, secret, thread, login, zone, store
     ok: bool

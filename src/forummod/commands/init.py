@@ -12,11 +12,11 @@ what is left to fill in.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from forummod.errors import UsageError
+from forummod.records import frozen
 
 NAME = "init"
 HELP = "write a starter config (forummod.toml) for an engine and a ruleset; --example writes a whole example game"
@@ -188,7 +188,7 @@ def game_id(thread_id: str) -> str:
     return "game-" + (re.sub(r"[^A-Za-z0-9_-]+", "-", thread_id).strip("-") or "1")
 
 
-@dataclass(frozen=True)
+@frozen
 class ThreadSurvey:
     """What `init --from-thread` reads of a thread: its posters in order of their first post (the
     first taken as the GM) and the time of its first post (the GM's opening post, the game's start)."""

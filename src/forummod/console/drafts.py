@@ -11,9 +11,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from dataclasses import dataclass
 
 from markupsafe import Markup
+
+from forummod.records import frozen
 
 _STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S | re.I)
 _BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S | re.I)
@@ -21,7 +22,7 @@ _H1 = re.compile(r"<h1[^>]*>.*?</h1>", re.S | re.I)
 _SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 
 
-@dataclass(frozen=True)
+@frozen
 class DraftsSection:
     html: Markup
     style: str

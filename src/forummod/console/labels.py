@@ -10,7 +10,8 @@ drafts' MAJORITY) takes the catalog's words in every other language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from forummod.records import frozen
+
 
 #: label -> (English text, catalog msgid or "" when the catalogs have no such sentence)
 LABELS: dict[str, tuple[str, str]] = {
@@ -93,7 +94,7 @@ LABELS: dict[str, tuple[str, str]] = {
 CONTEXT = "console"
 
 
-@dataclass(frozen=True)
+@frozen
 class Labels:
     """The words of one console page in `lang`."""
 

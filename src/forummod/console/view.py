@@ -10,14 +10,14 @@ report's `to_majority`; nothing here counts a vote.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping
 
 from forummod.model import NO_LYNCH
+from forummod.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class VoteRow:
     name: str
     no_lynch: bool
@@ -27,7 +27,7 @@ class VoteRow:
     mark: str  # "hammer" (at or past the majority), "l_minus_1" (one vote short) or ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Deadline:
     label: str  # a Labels key: vote_close, action_deadline, phase_end, phase_start
     at: datetime
@@ -35,7 +35,7 @@ class Deadline:
     seconds_left: int  # from the analysis time (negative: passed)
 
 
-@dataclass(frozen=True)
+@frozen
 class Note:
     kind: str  # finding code, issue code or engine log kind
     severity: str
@@ -44,7 +44,7 @@ class Note:
     link: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class ResultLine:
     """A private result of the night desk as its PM says it (the game's phrasebook, plain text)."""
 
@@ -54,7 +54,7 @@ class ResultLine:
     pending: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class ProdRow:
     """A player on the prod list (checks.prod.PlayerPosts), the silence's start in the game's words."""
 
@@ -64,7 +64,7 @@ class ProdRow:
     posts_game: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Unread:
     """A name the tool could not settle: the GM picks who was meant."""
 
@@ -75,7 +75,7 @@ class Unread:
     via: str  # "post" (a vote: settled by set-vote) or "message" (a PM: an action)
 
 
-@dataclass(frozen=True)
+@frozen
 class GameConsole:
     game: str
     title: str

@@ -8,9 +8,10 @@ player posting in the game thread, a living one in the cemetery, and a PM nobody
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
+
+from forummod.records import frozen
 
 TZ = ZoneInfo("Europe/Rome")
 GM = "Narratore"
@@ -40,7 +41,7 @@ FIRST_POLL = t(2, 18, 0)  # the GM's first look: day 1 at 18:00
 NOW = t(3, 18, 0)  # the demo looks at the game again on day 2 at 18:00
 
 
-@dataclass(frozen=True)
+@frozen
 class DemoPost:
     author: str
     at: datetime
@@ -49,7 +50,7 @@ class DemoPost:
     edited_bbcode: str | None = None  # the body after the edit
 
 
-@dataclass(frozen=True)
+@frozen
 class DemoPM:
     sender: str
     at: datetime

@@ -8,11 +8,12 @@ English snake_case; `ROLE_ALIASES` maps the words GMs write in their own languag
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from forummod.records import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class ActionSpec:
     """One action verb a ruleset understands: who may send it, when, and its targets."""
 

@@ -8,12 +8,13 @@ vote stamped exactly at a deadline is late (half-open deadlines, e.g. LUP-D18, W
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from typing import Any, Literal
 
 from forummod.engine.types import Phase
 from forummod.model import NO_LYNCH, ActionIntent, Channel, Source, UnvoteIntent, VoteIntent
+from forummod.records import frozen
 
 RANK_BOUNDARY = 0  # deadlines and phase ends
 RANK_START = 1  # phase starts
@@ -21,7 +22,7 @@ RANK_TIMER = 0  # ruleset timers behave like deadlines
 RANK_INPUT = 2  # posts, PMs and GM commands, in thread order
 
 
-@dataclass(frozen=True)
+@frozen
 class Event:
     """Anything the engine folds, ordered by (time, rank, thread order): the base of every input."""
 
@@ -37,7 +38,7 @@ class Event:
 # --------------------------------------------------------------------------- player input
 
 
-@dataclass(frozen=True)
+@frozen
 class VoteEvent(Event):
     """A player's vote as extraction read it, with the post or PM it came from."""
 
@@ -56,7 +57,7 @@ class VoteEvent(Event):
         return self.target == NO_LYNCH
 
 
-@dataclass(frozen=True)
+@frozen
 class UnvoteEvent(Event):
     """A player's unvote, of `target` when the post names one."""
 
@@ -71,7 +72,7 @@ class UnvoteEvent(Event):
         return cls(at=i.at, seq=seq, voter=i.voter, target=i.target, source=i.source, channel=i.channel, raw=i.raw)
 
 
-@dataclass(frozen=True)
+@frozen
 class ActionEvent(Event):
     """A night or day action a player sent (by PM or in the thread)."""
 
@@ -101,35 +102,35 @@ class ActionEvent(Event):
 # --------------------------------------------------------------------------- schedule
 
 
-@dataclass(frozen=True)
+@frozen
 class PhaseStart(Event):
     """The schedule opens `phase` at this instant."""
 
     phase: Phase | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class VoteClose(Event):
     """The vote of `phase` closes at this instant: the ruleset resolves its lynch."""
 
     phase: Phase | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class ActionDeadline(Event):
     """Night actions of `phase` are due at this instant: the ruleset resolves them."""
 
     phase: Phase | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class PhaseEnd(Event):
     """The schedule ends `phase` at this instant."""
 
     phase: Phase | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Timer(Event):
     """A deadline a ruleset set for itself (revote close, reaction window, Lord's window)."""
 
@@ -146,7 +147,7 @@ class Timer(Event):
 Verdict = Literal["approve", "reject"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Decision(Event):
     """The GM approved or rejected a proposal (by key, e.g. "lynch:D1")."""
 
@@ -155,7 +156,7 @@ class Decision(Event):
     note: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Override(Event):
     """A GM command that changes the game directly.
 
@@ -176,7 +177,7 @@ class Override(Event):
     phase: str = ""  # history before a resume: the phase it happened in (a death's phase)
 
 
-@dataclass(frozen=True)
+@frozen
 class Draw(Event):
     """A random draw the GM recorded (the seed used), so a replay draws the same."""
 
@@ -184,7 +185,7 @@ class Draw(Event):
     seed: int = 0
 
 
-@dataclass(frozen=True)
+@frozen
 class PhaseControl(Event):
     """A GM's move of the game clock, folded at its instant: `pause` / `resume` every deadline
     (the time left is kept); `end` / `start` a phase (the next one opens there, its deadlines

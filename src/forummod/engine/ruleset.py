@@ -12,7 +12,7 @@ after every death-producing step. Rulesets override only what differs (see
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime
 from typing import Any, ClassVar, Literal, Mapping
 
@@ -25,6 +25,7 @@ from forummod.engine.types import (
     PrivateResult, Proposal, Rejection, Revive, SetRole, SetStatus, Tally, Tell, VoteRecord,
 )
 from forummod.model import NO_LYNCH, Source
+from forummod.records import frozen
 from forummod.schema import ClockOrDuration
 from forummod.i18n import code_text, join_names, pgettext, phase_label
 
@@ -41,7 +42,7 @@ def rejection_note(kind: str, actor: str, reason: str, target: str | None, messa
     return pgettext("gm-note", "%(kind)s by %(actor)s: %(reason)s", **params)
 
 
-@dataclass(frozen=True)
+@frozen
 class RoleSpec:
     """One role: what the seer-like checks see, how it counts for parity, its faction."""
 
@@ -53,7 +54,7 @@ class RoleSpec:
     unique: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Requirement:
     """Something a player must still do before a deadline (checks warn the GM about it)."""
 
@@ -68,7 +69,7 @@ class Requirement:
         return self.any_of or (self.player,)
 
 
-@dataclass(frozen=True)
+@frozen
 class GmNote:
     """A fact only the state knows that the GM needs in `status` (issue 14): a token or one-shot
     power left or spent, a protection in force, who holds a rotating right tonight, a title."""
@@ -80,7 +81,7 @@ class GmNote:
     rule: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Timing:
     """Default deadlines of a ruleset; the config's [schedule] overrides each one."""
 
@@ -94,7 +95,7 @@ class Timing:
         return ClockOrDuration.parse(getattr(self, name))
 
 
-@dataclass(frozen=True)
+@frozen
 class Setup:
     """Who plays what. `roles` maps player -> role id; `extra` carries ruleset setup data
     (village buildings, one-night centre cards) as a mapping."""

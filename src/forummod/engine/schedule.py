@@ -9,17 +9,18 @@ deadline; that arrives here as an extension.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from forummod.engine.ruleset import Timing
 from forummod.engine.types import Phase, PhaseId
+from forummod.records import frozen
 from forummod.schema import ClockOrDuration
 
 
-@dataclass(frozen=True)
+@frozen
 class Pin:
     """A phase boundary fixed by the GM (config pin or command), by time or by post number."""
 
@@ -32,7 +33,7 @@ class Pin:
     action_deadline: datetime | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Extension:
     """The GM moved deadlines of `phase`: `until` the end (and with it the vote close / action
     deadline), `close` the vote close / action deadline alone (the end follows if earlier)."""

@@ -7,17 +7,17 @@ caller gives the phases built up to `now` and the time of the last post, PM or G
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Iterable
 
 from forummod.engine.types import Phase
+from forummod.records import frozen
 
 #: How many phase lengths of silence make a game stalled.
 STALL_PHASES = 2
 
 
-@dataclass(frozen=True)
+@frozen
 class Stall:
     """A game silent for STALL_PHASES phase lengths: no phase is opened after `cutoff`."""
 

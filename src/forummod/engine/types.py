@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from forummod.model import Source
+from forummod.records import frozen
 
 PhaseKind = Literal["day", "night"]
 
@@ -42,7 +43,7 @@ class PhaseId:
         return (self.number, 0 if self.kind == first else 1)
 
 
-@dataclass(frozen=True)
+@frozen
 class Phase:
     """One phase's window. `end` None: still open with no known end."""
 
@@ -69,7 +70,7 @@ class Phase:
         return self.action_deadline or self.end
 
 
-@dataclass(frozen=True)
+@frozen
 class Death:
     """How and when a player died; kept on the `Player` so reports and checks need no log walk."""
 
@@ -79,7 +80,7 @@ class Death:
     revealed: str | None = None  # the role shown in the death post, None when hidden
 
 
-@dataclass(frozen=True)
+@frozen
 class Player:
     """One seat at one instant: its current forum name, role, life and statuses."""
 
@@ -95,7 +96,7 @@ class Player:
         return replace(self, statuses=(self.statuses | set(add)) - set(remove))
 
 
-@dataclass(frozen=True)
+@frozen
 class VoteRecord:
     """A vote standing for a candidate: who, when, from which post, at what weight."""
 
@@ -109,7 +110,7 @@ class VoteRecord:
     secret: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Candidate:
     """One name in a tally with its total and the votes behind it, for the count and its checks."""
 
@@ -120,7 +121,7 @@ class Candidate:
     bonus_note: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Tally:
     """The vote count of one phase at one instant: what a votecount post and `tally` show."""
 
@@ -147,7 +148,7 @@ class Tally:
         return 0.0
 
 
-@dataclass(frozen=True)
+@frozen
 class Fact:
     """A structured announcement or private result; templates turn it into words.
 
@@ -167,7 +168,7 @@ class Fact:
         return dict(self.params).get(name, default)
 
 
-@dataclass(frozen=True)
+@frozen
 class PrivateResult:
     """A message the GM should send one player (a PM draft)."""
 
@@ -175,7 +176,7 @@ class PrivateResult:
     fact: Fact
 
 
-@dataclass(frozen=True)
+@frozen
 class Rejection:
     """An intent the engine refused, with a reason code and the rule that says so."""
 
@@ -193,7 +194,7 @@ class Rejection:
 Effect = Any  # one of the effect dataclasses below
 
 
-@dataclass(frozen=True)
+@frozen
 class Kill:
     """Proposal effect: the player dies of `cause` (role shown unless `reveal` is false)."""
 
@@ -203,14 +204,14 @@ class Kill:
     rule: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Revive:
     """Proposal effect: a dead player comes back to life."""
 
     player: str
 
 
-@dataclass(frozen=True)
+@frozen
 class SetRole:
     """Proposal effect: the player's role becomes `role` (a conversion or a swap)."""
 
@@ -218,7 +219,7 @@ class SetRole:
     role: str
 
 
-@dataclass(frozen=True)
+@frozen
 class SetStatus:
     """Proposal effect: statuses added to and removed from a player."""
 
@@ -227,14 +228,14 @@ class SetStatus:
     remove: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Announce:
     """Proposal effect: a public fact for the next announcement post."""
 
     fact: Fact
 
 
-@dataclass(frozen=True)
+@frozen
 class Tell:
     """Proposal effect: a private result to send one player."""
 
@@ -244,7 +245,7 @@ class Tell:
 ProposalStatus = Literal["pending", "approved", "rejected", "superseded"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Proposal:
     """What the engine suggests the GM do; nothing in `effects` applies until approved.
 
@@ -266,7 +267,7 @@ class Proposal:
     data: tuple[tuple[str, Any], ...] = ()  # ruleset detail (e.g. tally snapshot id)
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     """Game over: who won and why; `winners` may include dead players."""
 
@@ -278,7 +279,7 @@ class Outcome:
     factions: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class LogEntry:
     """One line of the engine's account of what it did with an input, for the GM's view."""
 
@@ -289,7 +290,7 @@ class LogEntry:
     rule: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class GameState:
     """The whole game at one instant. `x` is the ruleset's own frozen state record."""
 
@@ -390,7 +391,7 @@ class GameState:
 PLAYER_CACHES = ("_by_name", "_living")
 
 
-@dataclass(frozen=True)
+@frozen
 class GameRun:
     """Everything one run of the engine produced, for checks, drafts and the CLI."""
 

@@ -12,7 +12,6 @@ the Seer's centre look, ``Veggente: Marco`` a check). Targets: one name, or two 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
@@ -20,6 +19,7 @@ from forummod.engine.catalog import ACTIONS, ROLES, ActionSpec, canonical_role
 from forummod.extract.lexicon import PSEUDO_ROLE_VERBS, Act, Lexicon, lexicon
 from forummod.extract.names import NameIndex, NameMatch
 from forummod.extract.normalize import fold, has_cjk
+from forummod.records import frozen
 
 _PREFIX = re.compile(r"^\s*(?P<role>[^:：\n]{1,40}?)\s*[:：]\s*")
 _SEP = " \t:：=-–—>»→~,，。.;；!！?？、"
@@ -28,7 +28,7 @@ _SEP = " \t:：=-–—>»→~,，。.;；!！?？、"
 _ACTION_CONNECTORS = ("a", "su", "met", "with", "on", "за", "на")
 
 
-@dataclass(frozen=True)
+@frozen
 class ParsedAction:
     """One action read from a line: verb, resolved targets, fixed args and problems."""
 

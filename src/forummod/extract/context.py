@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from forummod.model import Roster
+from forummod.records import frozen
 
 # The vote forms (read in `forummod.extract.votes`), here so that checking a context's settings
 # does not import the vote reader and what it needs (lxml, the fuzzy matcher).
@@ -12,7 +12,7 @@ FORMS = ("bold", "tag", "hash", "plain", "pm")
 DEFAULT_FORMS = ("bold", "tag")
 
 
-@dataclass(frozen=True)
+@frozen
 class ExtractContext:
     """One game's extraction settings.
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from typing import Literal
@@ -31,6 +30,7 @@ from rapidfuzz import fuzz, process
 
 from forummod.extract.normalize import compact, fold, fold_map, has_cjk, has_cyrillic, is_cjk, skeleton, word_char
 from forummod.model import Roster
+from forummod.records import frozen
 
 Status = Literal["matched", "ambiguous", "unknown", "homoglyph"]
 
@@ -41,7 +41,7 @@ Status = Literal["matched", "ambiguous", "unknown", "homoglyph"]
 MAX_QUERY = 200
 
 
-@dataclass(frozen=True)
+@frozen
 class NameMatch:
     """What a typed name resolved to. `name` is the roster seat name when matched.
 
@@ -66,7 +66,7 @@ class NameMatch:
 # --------------------------------------------------------------------------- index
 
 
-@dataclass(frozen=True)
+@frozen
 class _Entry:
     prio: int  # 0 name, 1 alias, 2 replaced player, 3 case form
     slot: str

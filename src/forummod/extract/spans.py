@@ -6,10 +6,11 @@ live apart from both so neither imports the other's module for its types.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from forummod.records import frozen
 
 
-@dataclass(frozen=True)
+
+@frozen
 class Span:
     """A run of `PostText.text`: ``kind`` is ``bold`` or ``vote``/``unvote`` (a vote tag)."""
 
@@ -18,7 +19,7 @@ class Span:
     kind: str = "bold"
 
 
-@dataclass(frozen=True)
+@frozen
 class Hidden:
     """Material left out of the player's own text, kept for checks and diagnostics.
 
@@ -31,7 +32,7 @@ class Hidden:
     author: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class PostText:
     """The player's own words of one post body, with bold and vote-tag positions."""
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -38,6 +37,7 @@ from forummod.extract.lexicon import Lexicon, lexicon
 from forummod.extract.names import NameIndex, NameMatch
 from forummod.extract.normalize import has_cjk
 from forummod.extract.text import PostText
+from forummod.records import frozen
 
 _LEAD = re.compile(r"[\s*•·~«\"'(\[\-–—_]*")
 _SEP = " \t:：=-–—>»→~.,;!|"
@@ -46,7 +46,7 @@ _AFTER_SEP = tuple(",;.!?|/，。；！？、:：")
 _SEGMENTS = 10_000  # remembered segments per language (a vote line and its answer each: a few MB)
 
 
-@dataclass(frozen=True)
+@frozen
 class VoteAction:
     """One vote phrase as read, before the author or the game's forms are considered.
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from jinja2 import Environment
@@ -23,11 +22,12 @@ from markupsafe import Markup
 
 from forummod.draft_state import Position, past_reason
 from forummod.preview.html import render_markup
+from forummod.records import frozen
 from forummod.render.catalog import catalog
 from forummod.render.models import GM_KINDS
 
 
-@dataclass(frozen=True)
+@frozen
 class DraftCard:
     """One draft on the page."""
 
@@ -116,7 +116,7 @@ def past_words(c: DraftCard, T: "Words") -> str:
 CONTEXT = "preview"
 
 
-@dataclass(frozen=True)
+@frozen
 class Words:
     """The drafts section's words in `lang`: `T("Discard")`, `T("updated %(at)s", at=...)`."""
 
@@ -403,7 +403,7 @@ DRAFTS_JS = r"""(function () {
 """
 
 
-@dataclass(frozen=True)
+@frozen
 class GameGroup:
     """One game's drafts on the page: what the GM does now (in order), the past, what is done."""
 

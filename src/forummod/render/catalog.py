@@ -30,10 +30,12 @@ from __future__ import annotations
 import gettext
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
+
+from forummod.records import frozen
 
 DOMAIN = "forummod"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -135,7 +137,7 @@ def entries(lang: str, locale_dir: Path = LOCALE_DIR) -> dict[tuple[str, str], s
     return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Catalog:
     """The messages of one language, English where it has none. Pure lookups."""
 

@@ -11,8 +11,8 @@ votes, and a dawn or lynch post carries a role only when the rules reveal it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from forummod.records import frozen
 from forummod.render.escape import Safe
 
 KINDS = ("votecount", "day_start", "day_end", "role_pm", "night_result", "warnings", "prod", "game_over")
@@ -21,7 +21,7 @@ PM_KINDS = ("role_pm", "night_result")  # one PM per player, secret
 GM_KINDS = ("warnings",)  # for the GM's eyes only, never posted
 
 
-@dataclass(frozen=True)
+@frozen
 class Head:
     """What every post knows about its game."""
 
@@ -31,7 +31,7 @@ class Head:
     phase: str  # localized label: "Giorno 2", "Night 1"
 
 
-@dataclass(frozen=True)
+@frozen
 class Link:
     """A link to a post or PM: `label` like "#57", `url` a safe http(s) URL or ""."""
 
@@ -39,7 +39,7 @@ class Link:
     url: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Vote:
     """One standing vote, in the order votes were cast."""
 
@@ -51,7 +51,7 @@ class Vote:
     secret: bool = False  # GM view only: a vote the thread does not see
 
 
-@dataclass(frozen=True)
+@frozen
 class Wagon:
     """A candidate with the votes on them ("wagon" in forum slang)."""
 
@@ -66,7 +66,7 @@ class Wagon:
     leading: bool = False  # among the highest totals
 
 
-@dataclass(frozen=True)
+@frozen
 class RejectedVote:
     """A vote the engine did not count, with the reason in words."""
 
@@ -79,7 +79,7 @@ class RejectedVote:
     no_lynch: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class VoteCountPost:
     """kind "votecount": the count of one day, public (thread) or GM view."""
 
@@ -99,7 +99,7 @@ class VoteCountPost:
     no_lynch_allowed: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Death:
     """A player who died, with the role shown in the post ("" when the rules hide it)."""
 
@@ -109,7 +109,7 @@ class Death:
     sentence: Safe = Safe("")  # "Fede era un Lupo." / "Il ruolo resta segreto." / ""
 
 
-@dataclass(frozen=True)
+@frozen
 class DayStartPost:
     """kind "day_start": the dawn post that opens a day."""
 
@@ -126,7 +126,7 @@ class DayStartPost:
     first_day: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class DayEndPost:
     """kind "day_end": the lynch result (or no lynch) and the reveal."""
 
@@ -140,7 +140,7 @@ class DayEndPost:
     pending: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class RolePMPost:
     """kind "role_pm": one player's secret role at setup."""
 
@@ -158,7 +158,7 @@ class RolePMPost:
     notes: tuple[Safe, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class NightResultPMPost:
     """kind "night_result": what one acting player learns from a night."""
 
@@ -169,7 +169,7 @@ class NightResultPMPost:
     pending: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Warning:
     """One thing for the GM to look at (a finding, an extraction issue, a rejected input)."""
 
@@ -184,7 +184,7 @@ class Warning:
     quote: str = ""  # post text the finding is about, if any
 
 
-@dataclass(frozen=True)
+@frozen
 class PendingProposal:
     """A proposal waiting for the GM's approval, with what it would announce."""
 
@@ -198,7 +198,7 @@ class PendingProposal:
     reject: str
 
 
-@dataclass(frozen=True)
+@frozen
 class WarningsPost:
     """kind "warnings": the GM's to-do list for the phase; never posted."""
 
@@ -212,7 +212,7 @@ class WarningsPost:
     empty: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class Idle:
     """A living player who has been silent too long."""
 
@@ -222,7 +222,7 @@ class Idle:
     hours: str  # hours of silence, formatted
 
 
-@dataclass(frozen=True)
+@frozen
 class ProdPost:
     """kind "prod": a public reminder to players who have not posted."""
 
@@ -232,7 +232,7 @@ class ProdPost:
     deadline: str
 
 
-@dataclass(frozen=True)
+@frozen
 class RoleLine:
     """One seat in the final role list."""
 
@@ -246,7 +246,7 @@ class RoleLine:
     replaced: tuple[str, ...] = ()  # earlier occupants of the seat
 
 
-@dataclass(frozen=True)
+@frozen
 class GameOverPost:
     """kind "game_over": the winners and the full role list."""
 

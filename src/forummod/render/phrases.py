@@ -45,13 +45,14 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime, timezone, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from forummod.engine.types import Fact, PhaseId
+from forummod.records import frozen
 from forummod.render.catalog import Catalog, catalog
 from forummod.render.escape import Safe, bold, escape, escape_literal, italic, one_line
 
@@ -202,7 +203,7 @@ def plural_category(lang: str, n: float) -> str:
 # --------------------------------------------------------------------------- the phrasebook
 
 
-@dataclass(frozen=True)
+@frozen
 class Phrasebook:
     """Pure: phrase data in, escaped markup out. One per (language, ruleset, markup)."""
 

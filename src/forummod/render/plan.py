@@ -8,9 +8,9 @@ posted; the GM reads it in the preview).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
+from forummod.records import frozen
 from forummod.render import build
 from forummod.render.models import KINDS, ViewModel
 from forummod.render.phrases import Phrasebook
@@ -26,7 +26,7 @@ def pm_target(player: str) -> str:
     return f"pm:{player}"
 
 
-@dataclass(frozen=True)
+@frozen
 class PlannedDraft:
     kind: str
     phase: str

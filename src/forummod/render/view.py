@@ -7,18 +7,18 @@ from an engine run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Any
 
 from forummod.engine.ruleset import Ruleset
 from forummod.engine.types import GameRun, GameState, Kill, Phase, Proposal
 from forummod.model import Issue, Source
+from forummod.records import frozen
 from forummod.render.escape import safe_url
 from forummod.render.models import Link
 
 
-@dataclass(frozen=True)
+@frozen
 class GameView:
     """One analysed game as the drafts see it."""
 

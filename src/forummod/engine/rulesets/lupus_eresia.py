@@ -26,6 +26,7 @@ from forummod.engine.types import (
     Candidate, Fact, GameState, Kill, Outcome, Phase, PhaseId, PrivateResult, Proposal, Tally, VoteRecord,
 )
 from forummod.model import Source
+from forummod.records import frozen
 from forummod.schema import setting
 from forummod.i18n import code_text, join_names, pgettext, phase_label
 
@@ -41,7 +42,7 @@ WOLF_ROLES = ("werewolf", "grumpy_wolf")
 RANK_AFTER_INPUT = RANK_INPUT + 1
 
 
-@dataclass(frozen=True)
+@frozen
 class LupusOptions:
     first_phase: Literal["night", "day"] = setting("night", "D1: the game opens with night 1 (roles by PM; no kill, no protection) or with day 1")
     wolves_disagree: Literal["last_pm", "no_kill"] = setting("last_pm", "D2: wolves naming different victims: the last kill PM before 22:30 counts, or nobody is killed")
@@ -56,7 +57,7 @@ class LupusOptions:
     wolf_victim_allowed: bool = setting(False, "D19: the wolves may choose a wolf (the Lupo Scorbutico included) as victim")
 
 
-@dataclass(frozen=True)
+@frozen
 class Designation:
     """One Templare PM naming who dies with it (LUP-R8); every one is kept."""
 
@@ -67,7 +68,7 @@ class Designation:
     source: Source | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class LupusX:
     secret_votes: tuple[VoteRecord, ...] = ()  # LUP-R7: standing secret votes of today (PM time)
     secret_sent: frozenset[str] = frozenset()  # D12 option "abstains": Boias whose public vote is void today

@@ -9,18 +9,19 @@ parity. This is also the smallest complete example of a ruleset for the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
 
 from forummod.engine.events import ActionEvent, VoteEvent
 from forummod.engine.ruleset import RoleSpec, Ruleset, RunContext, Timing
 from forummod.engine.types import Fact, GameState, Kill, Outcome, Phase, PhaseId, PrivateResult, Proposal
 from forummod.model import NO_LYNCH
+from forummod.records import frozen
 from forummod.schema import setting
 from forummod.i18n import pgettext, phase_label
 
 
-@dataclass(frozen=True)
+@frozen
 class MafiaOptions:
     """The [games.<id>.options] a mafia-majority game accepts."""
 
@@ -33,7 +34,7 @@ class MafiaOptions:
     hammer_ends_day: bool = setting(True, "a majority (hammer) ends the day at the hammer post and the night starts there; false: the vote closes at the hammer but the day runs to its deadline")
 
 
-@dataclass(frozen=True)
+@frozen
 class MafiaX:
     """Mafia-majority's own part of the game state."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any, Literal, Mapping
 
@@ -27,6 +27,7 @@ from forummod.engine.types import (
 )
 from forummod.errors import ConfigError
 from forummod.model import Source
+from forummod.records import frozen
 from forummod.schema import setting
 from forummod.i18n import join_names, pgettext, phase_label
 
@@ -49,7 +50,7 @@ NIGHT = PhaseId(1, "night")
 DAY = PhaseId(1, "day")
 
 
-@dataclass(frozen=True)
+@frozen
 class OneNightOptions:
     tie: Literal["all_die", "nobody"] = setting("all_die", "D2: a tie for most votes kills every tied player, or nobody")
     lone_wolf_peek: bool = setting(False, "D1: a werewolf with no partner among the players may look at one centre card")
@@ -66,7 +67,7 @@ class OneNightOptions:
             raise ValueError("hunter_hours must be a positive number of hours")
 
 
-@dataclass(frozen=True)
+@frozen
 class OneNightX:
     """The table and the day's progress; player-keyed data as sorted pairs so it stays frozen."""
 

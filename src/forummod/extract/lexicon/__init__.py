@@ -8,12 +8,12 @@ merges the language with English, which is always accepted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
 from forummod.extract.lexicon.words import Act, Words
+from forummod.records import frozen
 
 __all__ = ["Act", "LANGUAGES", "Lexicon", "PSEUDO_ROLE_VERBS", "Words", "lexicon"]
 
@@ -25,7 +25,7 @@ PSEUDO_ROLE_VERBS: Mapping[str, str] = MappingProxyType({
 })
 
 
-@dataclass(frozen=True)
+@frozen
 class Lexicon:
     """One language merged with English: what the grammars compile."""
 

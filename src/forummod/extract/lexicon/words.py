@@ -6,12 +6,14 @@ module imports its types without importing the package that imports it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Mapping
 
+from forummod.records import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Act:
     """One way to say an action verb of `forummod.engine.catalog.ACTIONS`.
 
@@ -31,7 +33,7 @@ class Act:
     plain: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Words:
     """Vote vocabulary and small function words of one language."""
 

@@ -7,43 +7,43 @@ a Bailiff's assignment, an Idiot's reveal). `apply_village_effect` applies one t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from forummod.engine.types import GameState
+from forummod.records import frozen
 
 from .state import fresh_token, update_building
 
 
-@dataclass(frozen=True)
+@frozen
 class Burn:
     building: str  # §4.2 step 1: destroyed, owner becomes a Vagabond (VIL-A-35: token lost with it)
 
 
-@dataclass(frozen=True)
+@frozen
 class SetToken:
     building: str
     token: str  # ready | spent | held | lost
 
 
-@dataclass(frozen=True)
+@frozen
 class SetSheriff:
     player: str | None
     extinct: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class SetPoster:
     player: str | None
     by: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class AssignBuilding:
     building: str  # id of the empty building
     player: str  # the Vagabond who accepted (§5.2.7): token comes back ready/held
 
 
-@dataclass(frozen=True)
+@frozen
 class RevealIdiot:
     player: str  # §5.1.16: card shown, stays alive, loses his vote
 

@@ -6,9 +6,9 @@ cites the decision (VIL-A-nn) or section it implements; defaults are the spec's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from forummod.records import frozen
 from forummod.schema import Duration, setting
 
 
@@ -16,23 +16,23 @@ def _d(text: str) -> Duration:
     return Duration.parse(text)
 
 
-@dataclass(frozen=True)
+@frozen
 class SeatingOptions:
     right: Literal["next", "previous"] = setting("next", "§0: 'to X's right' walks the seat order forward (P1→P2) or backward")
 
 
-@dataclass(frozen=True)
+@frozen
 class SetupOptions:
     building_method: Literal["bag_all", "bag_subset", "draft"] = setting("bag_subset", "§2.2: how building tokens are dealt when not given per player")
     farms: int = setting(3, "§2.4: number of farm tokens dealt (0 = no Farmers, no Sheriff)")
 
 
-@dataclass(frozen=True)
+@frozen
 class ThiefOptions:
     may_keep: bool = setting(True, "VIL-A-55: the Thief may keep his card and play as Ordinary Townsfolk")
 
 
-@dataclass(frozen=True)
+@frozen
 class SheriffOptions:
     election_day: int = setting(2, "VIL-A-04: the day of the farmers' sheriff election")
     electorate: Literal["farmers", "all"] = setting("farmers", "VIL-A-05: who votes in the farmers' election (candidates are always Farmers)")
@@ -45,7 +45,7 @@ class SheriffOptions:
     base_election_if_no_farms: bool = setting(False, "§2.4: with no farms, all players elect any player on Day 1 (base rule)")
 
 
-@dataclass(frozen=True)
+@frozen
 class VoteOptions:
     allow_self: bool = setting(False, "VIL-A-45: a player may vote for himself")
     allow_abstain: bool = setting(True, "VIL-A-46: abstaining is allowed (off: the GM is warned of voters without a vote)")
@@ -54,7 +54,7 @@ class VoteOptions:
     dead_voter_votes: Literal["removed", "kept"] = setting("removed", "VIL-A-53: votes of a player who dies mid-vote")
 
 
-@dataclass(frozen=True)
+@frozen
 class BarkeeperOptions:
     vote_locked: bool = setting(True, "§6.3: the Barkeeper may not change his first vote")
     first_vote: Literal["window", "pm"] = setting("window", "VIL-A-27: 'vote first' as a Barkeeper-only window, or a PM before the vote opens")
@@ -62,37 +62,37 @@ class BarkeeperOptions:
     immune_to_white_werewolf: bool = setting(True, "VIL-A-26: the White Werewolf cannot attack a Barkeeper holding his token")
 
 
-@dataclass(frozen=True)
+@frozen
 class LordOptions:
     requires_plea: bool = setting(True, "VIL-A-30: only a pleading player can be pardoned (himself excepted)")
     cancels_day_lynch: bool = setting(True, "VIL-A-31: after a pardon nobody is lynched that day (off: re-vote without him)")
 
 
-@dataclass(frozen=True)
+@frozen
 class BarberOptions:
     wolf_kill_cancels_lynch: bool = setting(False, "VIL-A-19: killing a werewolf cancels that day's lynch (BGA)")
     white_werewolf_is_wolf: bool = setting(True, "VIL-A-20: the White Werewolf counts as a werewolf for the Barber")
 
 
-@dataclass(frozen=True)
+@frozen
 class ConfessorOptions:
     public: Literal["target", "none"] = setting("target", "VIL-A-12: post the Confessor's target (the card stays private), or nothing")
     reveals: Literal["card", "wolf_or_not"] = setting("card", "VIL-A-13: the Confessor learns the card, or only werewolf / not")
 
 
-@dataclass(frozen=True)
+@frozen
 class BonesetterOptions:
     restores_tavern: bool = setting(True, "VIL-A-14: a lost Tavern token counts as spent and can be restored")
     invalid_target: Literal["refused", "wasted"] = setting("refused", "VIL-A-14: an invalid target is refused at no cost, or wastes his token")
 
 
-@dataclass(frozen=True)
+@frozen
 class SchoolmarmOptions:
     never_votes: bool = setting(True, "VIL-A-15: the Schoolmarm never votes (off: only on days she silences)")
     exactly_two: bool = setting(False, "VIL-A-16: she must name exactly two players when she acts")
 
 
-@dataclass(frozen=True)
+@frozen
 class BakerOptions:
     mode: Literal["glimpse", "none", "transcript_tail", "risk"] = setting("glimpse", "VIL-A-17: the Baker's forum power")
     glimpse_p: float = setting(0.25, "VIL-A-17: chance of glimpsing one pack member in 'glimpse' mode")
@@ -100,31 +100,31 @@ class BakerOptions:
     opt_in: bool = setting(False, "VIL-A-17: he glimpses only on nights he PMs 'watch'")
 
 
-@dataclass(frozen=True)
+@frozen
 class BailiffOptions:
     day_vacancies: Literal["next_morning", "after_execution"] = setting("next_morning", "VIL-A-22: when a house emptied by day can be offered")
     silence_means: Literal["refuse", "accept"] = setting("refuse", "VIL-A-23: an unanswered offer counts as refused, or accepted")
     reoffer_after_refusal: bool = setting(True, "VIL-A-24: a refused building may be offered to another Vagabond the same morning")
 
 
-@dataclass(frozen=True)
+@frozen
 class SeerOptions:
     reveals: Literal["card", "wolf_or_not"] = setting("card", "VIL-A-13: the Seer learns the card, or only werewolf / not")
 
 
-@dataclass(frozen=True)
+@frozen
 class LittleGirlOptions:
     mode: Literal["transcript", "risk"] = setting("transcript", "VIL-A-18: anonymised pack transcript at dawn, or the BGA risk roll")
 
 
-@dataclass(frozen=True)
+@frozen
 class GuardianOptions:
     blocks_white_werewolf: bool = setting(True, "VIL-A-38: his protection also blocks the White Werewolf's attack")
     first_night_only: bool = setting(False, "VIL-A-02: the Guardian acts on Night 1 only")
     little_girl: Literal["no_effect", "forbidden"] = setting("no_effect", "VIL-A-59: naming the Little Girl is accepted without effect, or rejected")
 
 
-@dataclass(frozen=True)
+@frozen
 class WitchOptions:
     self_heal: Literal["always", "night1_only", "never"] = setting("always", "VIL-A-48: when the Witch may heal herself")
     poison_night1: bool = setting(True, "VIL-A-48: the poison may be used on Night 1")
@@ -132,17 +132,17 @@ class WitchOptions:
     sees_white_werewolf_victim: bool = setting(False, "VIL-A-38: she is also shown (and may heal) the White Werewolf's target")
 
 
-@dataclass(frozen=True)
+@frozen
 class HunterOptions:
     shoot_when: Literal["any_death", "not_poisoned"] = setting("any_death", "VIL-A-47: the Hunter shoots on any death, or not when poisoned")
 
 
-@dataclass(frozen=True)
+@frozen
 class WhiteWerewolfOptions:
     schedule: Literal["even", "odd"] = setting("even", "VIL-A-37: nights of his solo kill (even: 2, 4, 6; odd: 1, 3, 5)")
 
 
-@dataclass(frozen=True)
+@frozen
 class PyromaniacOptions:
     anchor: Literal["pyromaniac", "owner"] = setting("pyromaniac", "VIL-A-32: the wolf burned is the nearest to the Pyromaniac's (or the owner's) right")
     burn_if_target_saved: bool = setting(True, "VIL-A-33: a wolf burns even if the owner was protected, healed or saved")
@@ -150,7 +150,7 @@ class PyromaniacOptions:
     allow_own_building: bool = setting(True, "VIL-A-25: the Pyromaniac may burn his own building")
 
 
-@dataclass(frozen=True)
+@frozen
 class ScandalmongerOptions:
     requires_alive: bool = setting(False, "VIL-A-40: the poster counts only if he is alive at the close of the vote")
     allow_self: bool = setting(True, "VIL-A-40: he may put the poster on himself")
@@ -158,55 +158,55 @@ class ScandalmongerOptions:
     penalty: int = setting(2, "§5.1.14: votes the poster adds to its holder's score")
 
 
-@dataclass(frozen=True)
+@frozen
 class WolvesOptions:
     can_target_wolves: bool = setting(False, "VIL-A-42: the pack may target a pack member")
     no_consensus: Literal["plurality_else_none", "plurality_else_random"] = setting("plurality_else_none", "VIL-A-43: the pack's choice: plurality, a tie means no kill or a seeded random pick")
 
 
-@dataclass(frozen=True)
+@frozen
 class WinOptions:
     wolves_parity: bool = setting(False, "VIL-A-49: the pack also wins once plain werewolves >= all other living players")
     ww_counts_for_pack: bool = setting(False, "VIL-A-49: a living White Werewolf does not block the pack's win")
     villagers_need_piper_dead: bool = setting(True, "VIL-A-49: the villagers must also kill the Piper")
 
 
-@dataclass(frozen=True)
+@frozen
 class CupidOptions:
     wins_with_lovers: bool = setting(False, "VIL-A-50: Cupid wins with cross-faction lovers instead of the villagers")
 
 
-@dataclass(frozen=True)
+@frozen
 class LoversOptions:
     recognition: bool = setting(True, "VIL-A-03: the lovers learn each other's name (step VIL-N-03)")
     reveal_roles: bool = setting(False, "VIL-A-50: the lovers also learn each other's card")
     channel: bool = setting(False, "§3.1: the lovers get a private channel")
 
 
-@dataclass(frozen=True)
+@frozen
 class CharmedOptions:
     channel: bool = setting(False, "§3.1: the charmed players get a private channel (off: the GM PMs the list)")
 
 
-@dataclass(frozen=True)
+@frozen
 class ElderOptions:
     buildings_affected: bool = setting(False, "VIL-A-56: the Elder's death by the village also removes villagers' building powers")
     village_kill_causes: tuple[Literal["vote", "barber", "hunter", "poison"], ...] = setting(
         ("vote", "barber", "hunter", "poison"), "§5.1.15: deaths of the Elder that cost the villagers their powers")
 
 
-@dataclass(frozen=True)
+@frozen
 class IdiotOptions:
     sheriff_keeps_title: bool = setting(False, "VIL-A-57: a Sheriff revealed as the Idiot keeps the title")
 
 
-@dataclass(frozen=True)
+@frozen
 class AnnounceOptions:
     death_causes: bool = setting(False, "VIL-A-51: the dawn post gives causes of death")
     reveal_cards: bool = setting(True, "VIL-A-52: dead players' cards are revealed (never after a pardon)")
 
 
-@dataclass(frozen=True)
+@frozen
 class TimeOptions:
     night_deadline: Duration = setting(_d("24h"), "§7.Z: after the nightfall post, Wave 1 closes")
     thief_deadline: Duration = setting(_d("12h"), "§7.Z: after the Night 1 nightfall post, Wave 0 (the Thief) closes")
@@ -222,7 +222,7 @@ class TimeOptions:
     draft_pick: Duration = setting(_d("12h"), "§2.2: per pick in the 'draft' building setup")
 
 
-@dataclass(frozen=True)
+@frozen
 class VillageOptions:
     night_order: Literal["seed", "pact"] = setting("seed", "VIL-A-01: night order: the seed's (Scandalmonger last) or the Pact preset")
     seating: SeatingOptions = setting(SeatingOptions(), "§0: seat direction")

@@ -8,11 +8,12 @@ dead, and a player with no standing building is a Vagabond (VIL-B-VAGABOND). Tok
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Iterable
 
 from forummod.engine.types import GameState
+from forummod.records import frozen
 
 ONE_TIME = frozenset({"church", "hovel", "barbershop", "manor"})
 TAVERN = "tavern"
@@ -38,7 +39,7 @@ def fresh_token(code: str) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Building:
     code: str
     holder: str  # the Pk of `code@Pk`: dealt to or last assigned to; the owner while it stands
@@ -50,7 +51,7 @@ class Building:
         return f"{self.code}@{self.holder}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Window:
     """An open reaction window (§3.5): Hunter shot, Sheriff successor, Scapegoat ruling."""
 
@@ -60,14 +61,14 @@ class Window:
     poisoned: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Offer:
     building: str  # building id when offered
     vagabond: str
     status: str = "pending"  # pending | accepted | refused
 
 
-@dataclass(frozen=True)
+@frozen
 class Morning:
     """VIL-D-01b: the Bailiff's morning of one day."""
 
@@ -80,7 +81,7 @@ class Morning:
     label: str = "morning"  # morning | after_execution
 
 
-@dataclass(frozen=True)
+@frozen
 class Election:
     """VIL-D-02: the farmers' sheriff election."""
 
@@ -92,7 +93,7 @@ class Election:
     open: bool = True
 
 
-@dataclass(frozen=True)
+@frozen
 class Lynch:
     """The lynch procedure of one day (VIL-D-04 … VIL-D-07)."""
 
@@ -116,7 +117,7 @@ class Lynch:
     excluded: tuple[str, ...] = ()  # pardoned players barred from a re-vote (VIL-A-31 off)
 
 
-@dataclass(frozen=True)
+@frozen
 class Tonight:
     """What Wave 1 decided for the current night, read again at dawn (§3.2, §4.2)."""
 
@@ -136,7 +137,7 @@ class Tonight:
     dawned: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class VillageX:
     buildings: tuple[Building, ...] = ()
     thief_cards: tuple[str, ...] = ()

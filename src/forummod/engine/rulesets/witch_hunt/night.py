@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 
 from forummod.engine.types import Fact, Kill, PrivateResult, SetStatus
 from forummod.i18n import join_names, pgettext
+from forummod.records import frozen
 
 CONVERTED = "converted"  # WH-S3 обращён
 PRAYED = "prayed"  # WH-S3 отмолен
@@ -26,7 +27,7 @@ R_CONVERTED, R_SAVED, R_FAILED, R_PASSED, R_BLOCKED, R_NO_HOLDER = (
 _DEATH_RULE = {"witches": "WH-K1", "holy_fire": "WH-I6", "witches_and_fire": "WH-H5"}
 
 
-@dataclass(frozen=True)
+@frozen
 class NightInput:
     """Everything the night needs, already validated (targets alive, roles entitled)."""
 
@@ -78,7 +79,7 @@ class _Work:
         self.notes.append((rule, text))
 
 
-@dataclass(frozen=True)
+@frozen
 class NightOutcome:
     holder: str | None
     recruitment: str  # one of the R_* results

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from forummod.records import frozen
 from forummod.schema import setting
 
 WHITE_CARDS = ("herbalist", "inquisitor", "gossip")
 
 
-@dataclass(frozen=True)
+@frozen
 class WitchHuntOptions:
     witches: int = setting(2, "D1: witches (black cards) in a setup dealt from these options")
     plain_villagers: int = setting(8, "D1: plain villagers in a setup dealt from these options")

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from forummod.engine.types import Phase
+from forummod.records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Revote:
     """A revote round of one day (WH-D2, D11): candidates and its window once opened."""
 
@@ -20,7 +20,7 @@ class Revote:
     open: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class WitchX:
     order: tuple[str, ...] = ()  # D18: the coven in join order, the first recruiter first
     first_recruiter: str | None = None

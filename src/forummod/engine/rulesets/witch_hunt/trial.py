@@ -6,15 +6,15 @@ timing makes the whole decision table testable on its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from forummod.engine.types import Tally
+from forummod.records import frozen
 
 VerdictKind = Literal["execute", "revote", "nobody"]
 
 
-@dataclass(frozen=True)
+@frozen
 class Verdict:
     kind: VerdictKind
     players: tuple[str, ...] = ()  # executed players, or the revote's candidates
