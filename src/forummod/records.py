@@ -56,16 +56,22 @@ def _attach(cls: type, name: str, fn: Callable[..., Any]) -> None:
 
 
 def _values(names: list[str]) -> Callable[[Any], tuple]:
-    """The fields' values as a tuple (attrgetter of one name gives the bare value)."""
+    """The fields' values as a tuple, for none or several names (`_eq`, `_hash` take one apart)."""
     if not names:
         return lambda obj: ()
-    get = attrgetter(*names)
-    if len(names) == 1:
-        return lambda obj: (get(obj),)
-    return get
+    return attrgetter(*names)
 
 
 def _eq(names: list[str]) -> Callable[[Any, Any], Any]:
+    if len(names) == 1:  # no wrapper around a one-name attrgetter, which gives the bare value
+        get = attrgetter(names[0])
+
+        def eq1(self: Any, other: Any) -> Any:
+            if other.__class__ is self.__class__:
+                return (get(self),) == (get(other),)
+            return NotImplemented
+
+        return eq1
     values = _values(names)
 
     def eq(self: Any, other: Any) -> Any:
@@ -77,6 +83,13 @@ def _eq(names: list[str]) -> Callable[[Any, Any], Any]:
 
 
 def _hash(names: list[str]) -> Callable[[Any], int]:
+    if len(names) == 1:
+        get = attrgetter(names[0])
+
+        def hash1(self: Any) -> int:
+            return hash((get(self),))
+
+        return hash1
     values = _values(names)
 
     def hash_(self: Any) -> int:
