@@ -24,7 +24,6 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import lxml.etree
-import lxml.html
 
 from forummod.extract.bbcode import apply_bbcode
 from forummod.extract.normalize import INVISIBLE
