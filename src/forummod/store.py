@@ -19,6 +19,7 @@ import stat
 import zlib
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
@@ -481,15 +482,17 @@ class Store:
 
     def _posts_from_rows(self, site: str, thread: str, rows: list[tuple], deleted: dict[str, str]) -> list[Post]:
         """Records from rows ordered by post id and version. Every recount builds one `Post` and
-        one `PostVersion` a stored post, so the records are set whole (`stored_record`) and
-        repeated time stamps parsed once. `deleted`: post id -> when a re-fetched page no longer
-        showed it (the few such posts)."""
+        one `PostVersion` a stored post, so the records are set whole (as `stored_record` does,
+        inline: two calls a post were a fifth of this loop) and repeated time stamps parsed once.
+        `deleted`: post id -> when a re-fetched page no longer showed it (the few such posts)."""
         fromiso = datetime.fromisoformat
+        new = object.__new__
         stamps: dict[str | None, datetime | None] = {None: None}  # a poll stores many posts at one time
+        no_stamp = _NO_STAMP
 
         def stamp(s: str | None) -> datetime | None:
-            d = stamps.get(s, _NO_STAMP)
-            if d is _NO_STAMP:
+            d = stamps.get(s, no_stamp)
+            if d is no_stamp:
                 d = stamps[s] = fromiso(s)  # type: ignore[arg-type]
             return d  # type: ignore[return-value]
 
@@ -498,7 +501,8 @@ class Store:
                 "version": r[1], "html": r[2], "content_hash": r[3], "fetched_at": stamp(r[4]),
                 "edited_at": stamp(r[5]), "edited": bool(r[11]), "date_guessed": bool(r[12])})
 
-        keyed = []
+        posts: list[Post] = []
+        numbers: set[int] = set()
         n = len(rows)
         i = 0
         while i < n:  # a post's versions are consecutive rows
@@ -507,16 +511,37 @@ class Store:
             j = i + 1
             while j < n and rows[j][0] == pid:
                 j += 1
-            last = rows[j - 1]
-            versions: tuple[PostVersion, ...] = (version(first),) if j == i + 1 else tuple([version(r) for r in rows[i:j]])
+            if j == i + 1:  # most posts: one version (the body of `version`, inline)
+                fetched = stamps.get(first[4], no_stamp)
+                if fetched is no_stamp:
+                    fetched = stamp(first[4])
+                edited = stamps.get(first[5], no_stamp)
+                if edited is no_stamp:
+                    edited = stamp(first[5])
+                v = new(PostVersion)
+                v.__dict__.update({"version": first[1], "html": first[2], "content_hash": first[3],
+                                   "fetched_at": fetched, "edited_at": edited, "edited": bool(first[11]),
+                                   "date_guessed": bool(first[12])})
+                versions: tuple[PostVersion, ...] = (v,)
+                last = first
+            else:
+                versions = tuple([version(r) for r in rows[i:j]])
+                last = rows[j - 1]
             i = j
-            created = fromiso(first[7])
             number = last[8]
-            post = stored_record(Post, {
-                "site": site, "thread": thread, "post_id": pid, "author": last[6], "created_at": created,
+            post = new(Post)
+            post.__dict__.update({
+                "site": site, "thread": thread, "post_id": pid, "author": last[6], "created_at": fromiso(first[7]),
                 "versions": versions, "number": number, "author_id": last[9], "url": last[10],
-                "deleted_at": stamp(deleted.get(pid))})
-            keyed.append(((number if number is not None else 1 << 62, created, _num_key(pid)), len(keyed), post))
+                "deleted_at": stamp(deleted[pid]) if pid in deleted else None})
+            posts.append(post)
+            numbers.add(number)
+        if len(numbers) == len(posts) and None not in numbers:
+            # every post numbered, no number twice: the number alone decides the thread order below
+            posts.sort(key=attrgetter("number"))
+            return posts
+        keyed = [((p.number if p.number is not None else 1 << 62, p.created_at, _num_key(p.post_id)), k, p)
+                 for k, p in enumerate(posts)]
         keyed.sort()  # thread order (the index keeps equal keys in reading order, as a stable sort would)
         return [post for _, _, post in keyed]
 

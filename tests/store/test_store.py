@@ -258,3 +258,23 @@ def test_stored_records_equal_records_built_the_usual_way(store):
             assert set(vars(v)) == {f.name for f in fields(PostVersion)}
             assert v == PostVersion(**{f.name: getattr(v, f.name) for f in fields(PostVersion)})
     assert [len(p.versions) for p in store.posts("site", "t1")] == [2, 1]
+
+
+def test_thread_order_by_number_then_time_then_id(store):
+    """Posts come in thread order: by number, then time, then id (numeric ids by value), with
+    unnumbered posts last; when every post has its own number the number alone orders them
+    (the store's shortcut), which is the same order."""
+    def raw(pid, number, minutes):
+        return RawPost(post_id=pid, author="Ann", created_at=T + timedelta(minutes=minutes), html=f"<p>{pid}</p>",
+                       number=number, page=1)
+
+    store.save_posts("f", "unique", [raw("10", 3, 5), raw("9", 1, 9), raw("100", 2, 1)], T)
+    assert [p.post_id for p in store.posts("f", "unique")] == ["9", "100", "10"]
+    mixed = [raw("10", 2, 5), raw("9", 2, 5), raw("8", 2, 4), raw("x", None, 0), raw("7", None, 0),
+             raw("100", 1, 9), raw("11", None, 3)]
+    store.save_posts("f", "mixed", mixed, T)
+    assert [p.post_id for p in store.posts("f", "mixed")] == ["100", "8", "9", "10", "7", "x", "11"]
+    expect = sorted(store.posts("f", "mixed"), key=lambda p: (
+        p.number if p.number is not None else 1 << 62, p.created_at,
+        (int(p.post_id), p.post_id) if p.post_id.isdigit() else (1 << 62, p.post_id)))
+    assert store.posts("f", "mixed") == expect
