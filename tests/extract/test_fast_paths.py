@@ -53,6 +53,23 @@ def test_text_spaces_collapse_as_the_full_substitution_does():
         assert "".join(b.parts) == "".join(ref.parts), repr(s)
 
 
+def test_ascii_texts_with_runs_at_the_ends_collapse_as_the_substitution_does():
+    """The strip shortcut for ASCII markup indents and line breaks (around one line of text)."""
+    rng = random.Random(11)
+    chars = [" ", "  ", "\n", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x00", "\x07", "a", "bc", "x y", "."]
+    for _ in range(50_000):
+        s = "".join(rng.choice(chars) for _ in range(rng.randint(1, 8)))
+        for last in ("", " ", "\n", "a"):
+            b = text._Builder()
+            b.last = last
+            b.add(s)
+            t = text._WS.sub(" ", s)
+            if t[:1] == " " and last in ("", " ", "\n"):
+                t = t[1:]
+            assert "".join(b.parts) == t, repr(s)
+            assert b.pos == len(t) and (b.last == (t[-1] if t else last))
+
+
 def test_plain_lines_are_read_only_where_a_keyword_is_and_find_the_same():
     """`find` reads as plain-form segments only the lines one scan of the text found a keyword
     in; reading every line gives the same phrases."""

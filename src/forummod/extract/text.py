@@ -159,7 +159,16 @@ class _Builder:
         # most texts have single spaces only: nothing to collapse
         if s.isascii():  # (every invisible character and every odd space but \t\n\v\f\r\x1c-\x1f is outside ASCII)
             if "  " in s or not s.isprintable():  # (those six are not printable, nor is any other control)
-                s = _WS.sub(" ", s)
+                # most such texts are markup's line breaks and indents, alone or around one line
+                # of text (XenForo's "<br>\n..."): the runs at the ends, each one space, by strip
+                # (its whitespace is \s's), without the regex
+                t = s.strip()
+                if not t:
+                    s = " "
+                elif "  " in t or not t.isprintable():
+                    s = _WS.sub(" ", s)
+                else:  # (t is shorter than s: s had a run to collapse, and it is not inside t)
+                    s = (" " + t if s[0] != t[0] else t) + (" " if s[-1] != t[-1] else "")
         else:
             s = s.translate(INVISIBLE)
             if _WS_ODD.search(s) is not None:
