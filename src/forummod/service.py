@@ -559,7 +559,15 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
             continue
         if resumed_at is not None and _before_resume(p, game, resumed_at):
             continue  # issue 14: history before the resume is given as [[events]], not re-counted
-        ex = extracted(post_cache_key(p), lambda p=p: extract_post(p, ctx))
+        key = post_cache_key(p)
+        data = saved.get(key)  # `extracted`, inline for the posts: a cold recount asks for every post
+        if data == "":
+            ex = EMPTY  # the common post where nothing was found
+        elif data is not None:
+            ex = _decoded(data)
+        else:
+            ex = extract_post(p, ctx)
+            fresh[key] = encode(ex)
         if ex.issues:
             issues.extend(ex.issues)
         at = when.get(p.post_id)

@@ -35,7 +35,15 @@ def _name(target: str | None) -> str:
 def check_dead_posts(ctx: CheckContext) -> list[Finding]:
     """LUP-G2: a dead player's post in the game thread after their death."""
     out = []
+    never: dict[str, bool] = {}  # author -> no post of theirs can count: an outsider, or a player alive at the end
     for p in ctx.thread("game"):
+        skip = never.get(p.author)
+        if skip is None:
+            pl = ctx.player_of(p.author)
+            player = ctx.player(pl) if pl is not None else None
+            skip = never[p.author] = pl is None or (player is not None and player.alive)  # as alive_at says
+        if skip:
+            continue
         pl = ctx.player_of(p.author)
         if pl is None or ctx.alive_at(pl, p.created_at):
             continue

@@ -337,12 +337,19 @@ class Ruleset:
 
     def place_vote(self, st: GameState, ev: VoteEvent, run: RunContext) -> GameState:
         """Replace the voter's standing vote; re-voting the same target keeps the earlier time."""
-        old = next((v for v in st.votes if v.voter == ev.voter), None)
+        voter = ev.voter
+        old = None  # the voter's standing vote (the first, were there several)
+        kept = []  # the other voters' votes, in order: one loop, not two generators (the fold's commonest step)
+        for v in st.votes:
+            if v.voter != voter:
+                kept.append(v)
+            elif old is None:
+                old = v
         if old is not None and old.target == ev.target:
             return st
-        rec = VoteRecord(voter=ev.voter, target=ev.target, at=ev.at, source=ev.source or Source("gm"),
+        rec = VoteRecord(voter=voter, target=ev.target, at=ev.at, source=ev.source or Source("gm"),
                          order=run.event_index)
-        votes = tuple(v for v in st.votes if v.voter != ev.voter) + (rec,)
+        votes = (*kept, rec)
         run.note("accepted", pgettext("gm-note", "%(voter)s votes %(target)s", voter=ev.voter, target=ev.target), source=ev.source)
         return st.with_votes(votes)
 
