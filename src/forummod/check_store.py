@@ -19,6 +19,7 @@ from typing import Any, Iterable, Sequence
 
 from forummod.checks.context import CheckContext, GmPm
 from forummod.checks.findings import Finding
+from forummod.errors import StoreError
 from forummod.model import Source
 from forummod.store import Store, content_hash
 
@@ -94,6 +95,44 @@ def _target_account(target: str) -> str:
 
 def check_context(store: Store, analysis: Any, gm_accounts: Iterable[str] = ()) -> CheckContext:
     """The context of an analysed game with the GM's sent PMs read from the store up front
-    (`gm_accounts` adds the site's GM login to the game's `gm` names)."""
+    (`gm_accounts` adds the site's GM login to the game's `gm` names) and the texts of the
+    bodies it quotes remembered there (`PostTexts`)."""
     ctx = CheckContext.from_analysis(analysis)
-    return replace(ctx, gm_pms=gm_pms_from_store(store, ctx, gm_accounts))
+    return replace(ctx, gm_pms=gm_pms_from_store(store, ctx, gm_accounts),
+                   texts=PostTexts(store, analysis.game_id, analysis.now))
+
+
+class PostTexts:
+    """The text model's text of the post bodies the checks quote (a dead player's post, a
+    living one's in the graveyard), kept in the store by the body's SHA-256 and the extraction
+    code's version (`extract.saved.CODE_VERSION`, which hashes the text model's source): a cron
+    tick that has quoted them once reads no HTML for them again, and so imports neither lxml
+    nor the text model (about 15 ms of a cold recount's checks). A body changed by an edit has
+    another hash; changed extraction code drops every text. Written only when a text was
+    missing; a store that cannot be written (read-only) is read and not written."""
+
+    KEY = "check_post_texts"
+
+    def __init__(self, store: Store, game_id: str, at: datetime):
+        from forummod.extract.saved import CODE_VERSION
+
+        self._store, self._game, self._at, self._code = store, game_id, at, CODE_VERSION
+        saved = store.snapshot(game_id, self.KEY)
+        known = saved.get("texts") if isinstance(saved, dict) and saved.get("code") == CODE_VERSION else None
+        self._known: dict[str, str] = dict(known) if isinstance(known, dict) else {}
+
+    def text(self, html: str) -> str:
+        h = content_hash(html)
+        text = self._known.get(h)
+        if not isinstance(text, str):
+            from forummod.checks.words import post_text
+
+            text = self._known[h] = post_text(html).text
+            self._save()
+        return text
+
+    def _save(self) -> None:
+        try:
+            self._store.remember(self._game, self.KEY, {"code": self._code, "texts": self._known}, self._at)
+        except StoreError:
+            pass  # a read-only store: the texts are read again next time

@@ -250,9 +250,21 @@ def fields_of(cls: type) -> list[Field]:
     return [f for f in dataclasses.fields(cls) if not f.name.startswith("_")]
 
 
+#: Each schema class's evaluated annotations: a config loads a table of the same class many
+#: times (every player), and evaluating them compiles every annotation string again.
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints_of(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = get_type_hints(cls)
+    return hints
+
+
 def load(cls: type, data: dict, path: str = "") -> Any:
     """Build `cls` from a TOML table; unknown keys and wrong types fail with the key path."""
-    hints = get_type_hints(cls)
+    hints = _hints_of(cls)
     known = {f.name: f for f in fields_of(cls)}
     for key in data:
         if key not in known:

@@ -824,8 +824,10 @@ class Store:
     # ------------------------------------------------------------------ saved extraction results
     def saved_extractions(self, game: str, fingerprint: str) -> dict[str, str]:
         """Encoded extraction results of a game under these settings (see extract/saved.py)."""
-        return dict(self.db.execute("SELECT key, data FROM extractions WHERE game=? AND fingerprint=?",
-                                    (game, fingerprint)).fetchall())
+        cur = self.db.cursor()
+        cur.row_factory = None  # plain (key, data) tuples: a recount reads one row a post
+        return dict(cur.execute("SELECT key, data FROM extractions WHERE game=? AND fingerprint=?",
+                                (game, fingerprint)).fetchall())
 
     def save_extractions(self, game: str, fingerprint: str, items: dict[str, str]) -> None:
         """Add results; results kept under other settings or code are dropped (they can never match)."""

@@ -15,7 +15,6 @@ from forummod.checks.context import CheckContext, post_source, source_label
 from forummod.checks.findings import Finding, source_key
 from forummod.checks.rules import rule_for
 from forummod.checks.verbatim import check_verbatim  # noqa: F401  (ON-D4 is a conduct rule too)
-from forummod.checks.words import post_text
 from forummod.engine.types import Phase, Rejection
 from forummod.model import NO_LYNCH, UnvoteIntent, VoteIntent
 from forummod.i18n import code_text, pgettext, phase_label
@@ -56,7 +55,7 @@ def check_dead_posts(ctx: CheckContext) -> list[Finding]:
         out.append(Finding(
             code="dead_post", key=f"dead_post:{p.thread}:{p.post_id}", rule=rule_for("dead_post", ctx.ruleset_name),
             player=pl, source=post_source(p, "game"), at=p.created_at, severity="warning",
-            quote=_excerpt(p.html),
+            quote=_excerpt(ctx, p.html),
             message=(pgettext("gm-finding", "%(player)s is dead (%(cause)s in %(phase)s, %(died)s) but posted in the game "
                               "thread (%(where)s, %(time)s)", player=p.author, cause=code_text(death.cause),
                               phase=phase_label(death.phase), died=ctx.fmt(died),
@@ -90,7 +89,7 @@ def check_graveyard_posts(ctx: CheckContext) -> list[Finding]:
                 player=p.author, where=source_label(src), time=ctx.fmt(p.created_at))
         out.append(Finding(code=code, key=f"{code}:{p.thread}:{p.post_id}", rule=rule_for(code, ctx.ruleset_name),
                            player=pl, source=src, at=p.created_at, severity="warning",
-                           quote=_excerpt(p.html), message=msg + _deleted(ctx, p)))
+                           quote=_excerpt(ctx, p.html), message=msg + _deleted(ctx, p)))
     return out
 
 
@@ -98,9 +97,9 @@ def _deleted(ctx: CheckContext, p) -> str:
     return pgettext("gm-finding", " (since deleted)") if p.deleted_at is not None and p.deleted_at <= ctx.now else ""
 
 
-def _excerpt(html: str, limit: int = 300) -> str:
+def _excerpt(ctx: CheckContext, html: str, limit: int = 300) -> str:
     """The player's own words of a post, cut for the GM's warnings."""
-    text = " ".join(post_text(html).text.split())
+    text = " ".join(ctx.body_text(html).split())
     return text if len(text) <= limit else text[:limit].rstrip() + " …"
 
 

@@ -75,6 +75,9 @@ class CheckContext:
     intents: tuple[Any, ...] = ()  # VoteIntent / UnvoteIntent / ActionIntent from extraction
     issues: tuple[Issue, ...] = ()  # extraction issues
     game_id: str = ""
+    #: what `body_text` asks first: an object whose `text(html)` gives the text model's text of a
+    #: body (`check_store.PostTexts` remembers them in the store); None: always the text model
+    texts: Any = None
 
     @classmethod
     def from_analysis(cls, a: Any, *, gm_pms: Mapping[str, tuple[GmPm, ...]] | None = None) -> "CheckContext":
@@ -86,6 +89,15 @@ class CheckContext:
         return cls(game=a.game, ruleset=a.ruleset, run=a.run, roster=a.roster, now=now, posts=posts,
                    messages=messages, gm_pms=dict(gm_pms or {}), intents=tuple(a.intents),
                    issues=tuple(a.extraction_issues), game_id=a.game_id)
+
+    def body_text(self, html: str) -> str:
+        """The text model's text of a post body (`extract.post_text(html).text`), through `texts`
+        when given: a cold run then reads no HTML to quote a post."""
+        if self.texts is not None:
+            return self.texts.text(html)
+        from forummod.checks.words import post_text
+
+        return post_text(html).text
 
     # ------------------------------------------------------------------ plain views
     @property
