@@ -4,8 +4,9 @@ A cron `forummod tally` is a fresh process that creates some 90 frozen dataclass
 reads a row, and on CPython 3.11 `dataclasses` compiles six small functions for each one
 (`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`, `__delattr__`): 0.7-1 ms a
 class, about a sixth of the process, of which `frozen` saves some 40%. It lets `dataclasses`
-build the class with its `__init__` and frozen `__setattr__`/`__delattr__` as always, and gives it `__repr__`,
-`__eq__` and `__hash__` as closures over the field names instead of compiled code: the same
+build the class with its `__init__` and frozen `__setattr__`/`__delattr__` as always, and
+gives it `__repr__`, `__eq__` and `__hash__` as closures over the field names instead of
+compiled code: the same
 results (the 3.11 forms: tuples of the fields compared, hashed and printed in field order,
 `NotImplemented` for another class, '...' for a recursive repr), the same
 `__dataclass_params__`, so `dataclasses.fields`, `replace`, `asdict` and subclassing see an
