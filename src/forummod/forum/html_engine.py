@@ -22,7 +22,7 @@ from forummod.forum.base import FM_ATTR, ParsedPage
 from forummod.forum.date_memo import DateShapes
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.page_css import any_ancestor, visible_posts
-from forummod.forum.profile import Extractor, Fields, Profile, probe_of
+from forummod.forum.profile import Extractor, Fields, Profile, loose_test, probe_of
 from forummod.markup.depth import MAX_DEPTH, cap_depth  # noqa: F401 (archive, discourse and tests use them)
 from forummod.adapter_records import RawMessage, RawPost
 from forummod.model import Issue
@@ -324,17 +324,18 @@ def _page_date_context(profile: Profile, root: Any, html: str, tz: tzinfo, now: 
 def normalise_body(profile: Profile, body: Any) -> str:
     """Mark quotes/spoilers/code/signatures with data-fm (and quote authors), drop clutter,
     and return the body's HTML. Mutates `body`, which belongs to a tree parsed for this call."""
-    tags = _probe_tags(_body_probe(profile), body)  # tags of the first elements any selector needs
-    if tags is not None and not tags:  # most posts hold no quote, spoiler or code
+    hits = _probe_hits(_body_probe(profile), body)  # the first elements any selector needs
+    if hits is not None and not hits:  # most posts hold no quote, spoiler or code
         return _body_html(body)
+    tags = {hit.tag for hit in hits} if hits is not None else None
     for ex in profile.remove:
-        if not _may_match(ex, tags):
+        if not _may_match(ex, tags, hits):
             continue
         for el in ex.elements(body):
             if el is not body and el.getparent() is not None:
                 el.drop_tree()
     for mark in profile.marks:
-        if not _may_match(mark.selector, tags):
+        if not _may_match(mark.selector, tags, hits):
             continue
         for el in mark.selector.elements(body):
             if el.get(FM_ATTR):
@@ -367,22 +368,50 @@ def _body_html(body: Any) -> str:
     return html
 
 
-def _probe_tags(probe: Any, el: Any) -> set[Any] | None:
-    """Tags of what `probe` finds below `el` (None: no probe, anything may match)."""
+def _probe_hits(probe: Any, el: Any) -> list[Any] | None:
+    """What `probe` finds below `el` (None: no probe, anything may match)."""
     if probe is None:
         return None
     try:
-        return {hit.tag for hit in probe(el)}
+        hits = probe(el)
     except (etree.XPathError, AttributeError, TypeError):  # a raw XPath probe that gave no node-set
         return None
+    if not isinstance(hits, list) or not all(hasattr(hit, "tag") for hit in hits):
+        return None
+    return hits
 
 
-def _may_match(ex: Extractor, tags: set[Any] | None) -> bool:
-    """False when `ex` cannot match: none of the probe's hits has the tag its first element needs
-    (every match's first element is among the hits, whose tags were taken before any removal)."""
+def _may_match(ex: Extractor, tags: set[Any] | None, hits: list[Any] | None = None) -> bool:
+    """False when `ex` cannot match: no probe hit is an element its first compound's loose
+    condition accepts (every element meeting any selector's loose condition is among the hits,
+    which were taken before any removal). A condition `loose_test` cannot write in Python falls
+    back to the tag alone; a raw XPath (no element) may always match."""
     if tags is None or ex.probe is None:
         return True
-    return any(not element or element == "*" or element in tags for element, _ in ex.probe)
+    tests = _loose_tests(ex)
+    for element, test in tests:
+        if not element:
+            return True
+        if test is None:
+            if element == "*" or element in tags:
+                return True
+            continue
+        for hit in hits or ():
+            if (element == "*" and isinstance(hit.tag, str) or hit.tag == element) and test(hit):
+                return True
+    return False
+
+
+_LOOSE_TESTS: dict[int, tuple[Extractor, tuple[tuple[str, Any], ...]]] = {}
+
+
+def _loose_tests(ex: Extractor) -> tuple[tuple[str, Any], ...]:
+    """(element, `loose_test` of its condition or None) for each step of `ex.probe`, once per extractor."""
+    hit = _LOOSE_TESTS.get(id(ex))
+    if hit is None or hit[0] is not ex:
+        hit = _LOOSE_TESTS[id(ex)] = (ex, tuple((element, loose_test(cond) if element else None)
+                                                 for element, cond in ex.probe or ()))
+    return hit[1]
 
 
 _BODY_PROBES: dict[int, tuple[Any, Any, Any]] = {}

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from cssselect import HTMLTranslator
 from cssselect.parser import (
@@ -374,6 +374,39 @@ def _loose_attrib(node: Any) -> str:
         return ""
     value = _TRANSLATOR.xpath_literal(getattr(node.value, "value", node.value) or "")
     return f"@{name} = {value}" if node.operator == "=" else f"contains(@{name}, {value})"
+
+
+_LOOSE_TERM = re.compile(r"""contains\(@([A-Za-z_][\w.-]*), (?:'([^']*)'|"([^"]*)")\)"""
+                         r"""|@([A-Za-z_][\w.-]*) = (?:'([^']*)'|"([^"]*)")|@([A-Za-z_][\w.-]*)""")
+
+
+def loose_test(cond: str) -> Callable[[Any], bool] | None:
+    """A `_loose_step` condition as a test in Python on an element: the same answer as the
+    XPath for the terms it writes (`contains(@a, 'x')`, `@a = 'x'`, `@a`, joined by `and`);
+    None for any other (`:is` alternatives, `concat()` literals), which callers then treat as
+    possibly true."""
+    checks: list[tuple[str, str, str]] = []  # (kind, attribute, literal)
+    for term in cond.split(" and ") if cond else ():
+        m = _LOOSE_TERM.fullmatch(term)
+        if m is None:
+            return None
+        if m.group(1):
+            checks.append(("contains", m.group(1), m.group(2) if m.group(2) is not None else m.group(3)))
+        elif m.group(4):
+            checks.append(("equals", m.group(4), m.group(5) if m.group(5) is not None else m.group(6)))
+        else:
+            checks.append(("exists", m.group(7), ""))
+
+    def test(el: Any) -> bool:
+        for kind, name, lit in checks:
+            v = el.get(name)
+            if kind == "contains":
+                if lit and (v is None or lit not in v):  # contains(x, '') is true even without @a
+                    return False
+            elif v is None or (kind == "equals" and v != lit):
+                return False
+        return True
+    return test
 
 
 def _xpath_probe(xpath: str) -> tuple[tuple[str, str], ...] | None:

@@ -1,0 +1,88 @@
+"""Fast paths of the thread-page parser give what the plain paths give."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import lxml.html
+import pytest
+from lxml import etree
+
+from forummod.forum import html_engine
+from forummod.forum.profile import loose_test
+from forummod.forum.registry import profiles
+
+_TAGS = ["div", "span", "blockquote", "pre", "code", "table", "td", "p", "details", "cite", "h4", "b", "a", "dl",
+         "script", "noscript", "strong"]
+
+
+def _words(profile: object) -> list[str]:
+    """Class names and attribute values the profile's body selectors test, and a few near misses."""
+    out = set()
+    for ex in (*profile.remove, *(m.selector for m in profile.marks)):
+        out.update(re.findall(r"'([^']*)'", ex.source))
+        out.update(re.findall(r"\.([\w-]+)", ex.source))
+    return sorted(out | {w + "x" for w in out} | {"x" + w for w in out} | {"quote", "", "a b"})
+
+
+def _body(rng: random.Random, words: list[str], depth: int = 0) -> str:
+    parts = []
+    for _ in range(rng.randint(0, 4 if depth < 3 else 0)):
+        tag = rng.choice(_TAGS)
+        attrs = ""
+        for name in ("class", "title", "style", "id"):
+            if rng.random() < (0.7 if name == "class" else 0.15):
+                value = " ".join(rng.choice(words) for _ in range(rng.randint(1, 2))).replace('"', "")
+                attrs += f' {name}="{value}"'
+        parts.append(f"<{tag}{attrs}>{rng.choice(['x', 'Spoiler', 'Quote', 'wrote:'])}{_body(rng, words, depth + 1)}</{tag}>")
+    if rng.random() < 0.2:
+        parts.append("<!-- c -->")
+    return "".join(parts)
+
+
+def test_loose_test_answers_what_its_xpath_condition_answers():
+    conds = ["", "contains(@class, 'a')", "@id = 'p1'", "@title", "contains(@title, '')", "@rel = ''",
+             "@title and contains(@class, 'a') and contains(@class, 'b')", 'contains(@class, "it\'s")',
+             "@data-x = 'y'"]
+    rng = random.Random(3)
+    values = ["a", "b", "a b", "", "p1", "it's", "ba", "y"]
+    items = []
+    for _ in range(400):
+        attrs = "".join(f' {n}="{rng.choice(values)}"' for n in ("class", "id", "title", "rel", "data-x")
+                        if rng.random() < 0.5).replace('"it\'s"', "\"it's\"")
+        items.append(f"<span{attrs}>x</span>")
+    root = lxml.html.document_fromstring("<html><body>" + "".join(items) + "</body></html>")
+    spans = root.xpath("//span")
+    for cond in conds:
+        test = loose_test(cond)
+        assert test is not None, cond
+        want = etree.XPath(f"self::*[{cond}]" if cond else "self::*")
+        assert [bool(want(s)) for s in spans] == [test(s) for s in spans], cond
+    assert loose_test("(contains(@class, 'a')) or (@rel)") is None  # :is() alternatives: not written in Python
+    assert loose_test("contains(@class, concat('a', \"'\"))") is None
+
+
+@pytest.mark.parametrize("name", sorted(profiles()))
+def test_normalise_body_skips_only_selectors_that_find_nothing(name, monkeypatch):
+    profile = profiles()[name]
+    if not profile.marks and not profile.remove:
+        pytest.skip("no body rules")
+    rng = random.Random(name)
+    words = _words(profile)
+    bodies = [f"<html><body>{_body(rng, words)}</body></html>" for _ in range(150)]
+
+    def normalised() -> list[str]:
+        out = []
+        for b in bodies:
+            try:
+                out.append(html_engine.normalise_body(profile, lxml.html.document_fromstring(b).find("body")))
+            except ValueError as e:  # a `header` test on a comment (flaskbb), on either path alike
+                out.append(repr(e))
+        return out
+
+    fast = normalised()
+    calls = []
+    monkeypatch.setattr(html_engine, "_may_match", lambda ex, tags, hits=None: calls.append(ex) or True)
+    assert normalised() == fast
+    assert calls  # the plain path really ran every selector
