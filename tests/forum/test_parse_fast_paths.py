@@ -86,3 +86,21 @@ def test_normalise_body_skips_only_selectors_that_find_nothing(name, monkeypatch
     monkeypatch.setattr(html_engine, "_may_match", lambda ex, tags, hits=None: calls.append(ex) or True)
     assert normalised() == fast
     assert calls  # the plain path really ran every selector
+
+
+def test_extractor_text_is_text_content_and_profiles_cannot_use_exslt_regexps():
+    from forummod.forum.profile import _STRING, _compile_extractor, probe_of
+
+    root = lxml.html.document_fromstring("<html><body><div class='a'>x <b>y</b><!-- c --> z&amp;<p>é</p></div>"
+                                         "<span></span></body></html>")
+    def outcome(fn, node):
+        try:
+            return fn(node)
+        except ValueError as e:  # a comment: lxml.html's text_content() refuses it alike
+            return repr(e)
+    for node in root.iter():
+        assert outcome(_STRING, node) == outcome(lambda n: n.text_content(), node)
+    with pytest.raises(etree.XPathEvalError):  # EXSLT's re: needs a declared prefix, with or without regexp=True
+        etree.XPath(".//div[re:test(@class, '^a$')]")(root)
+    ex = _compile_extractor("xpath:.//div[contains(@class, 'a')]", "t")
+    assert probe_of([ex, _compile_extractor("span.b", "t")])(root) == ex.elements(root) == root.xpath("//div")

@@ -552,7 +552,8 @@ def _scope_plan(ex: Extractor) -> tuple[str, Any] | None:
             and src.startswith("descendant::") and " | " not in src:  # a union's later branches would stay below
         element, cond = ex.probe[0]
         try:
-            plan = (_first_step(element, cond), etree.XPath("descendant-or-self::" + src[len("descendant::"):]))
+            plan = (_first_step(element, cond), etree.XPath("descendant-or-self::" + src[len("descendant::"):],
+                                                            regexp=False))  # from CSS: no EXSLT
         except etree.XPathError:
             plan = None
     _SCOPE_PLANS[id(ex)] = (ex, plan)
@@ -636,7 +637,7 @@ _XPATHS: dict[str, Any] = {}
 def _xpath(expr: str) -> Any:
     x = _XPATHS.get(expr)
     if x is None:
-        x = _XPATHS[expr] = etree.XPath(expr)
+        x = _XPATHS[expr] = etree.XPath(expr, regexp=False)  # our own first steps, from CSS: no EXSLT
     return x
 
 

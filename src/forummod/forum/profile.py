@@ -34,6 +34,12 @@ from forummod.errors import ConfigError
 from forummod.forum_engines import profile_files, profile_name, read_profile_table
 
 _TRANSLATOR = HTMLTranslator()
+# Selectors' XPaths are compiled with `regexp=False`: lxml would register EXSLT's regular
+# expression functions on every call (a tenth of a post's XPath), and no profile can use them,
+# since their `re:` prefix is declared only through a `namespaces` argument, which profiles lack.
+# lxml.html's `text_content()` is this XPath (`string()`, with EXSLT regexps and a "smart" string
+# result); without either the same text comes back faster: it runs for most fields of every post
+_STRING = etree.XPath("string()", regexp=False, smart_strings=False)
 FM_KINDS = ("quote", "spoiler", "code", "signature")
 
 
@@ -41,12 +47,12 @@ FM_KINDS = ("quote", "spoiler", "code", "signature")
 def compile_css(css: str, scope: str = "descendant::") -> etree.XPath:
     """A CSS selector as a compiled XPath, searched below the context element."""
     if css.startswith("xpath:"):
-        return etree.XPath(css[6:].strip())
+        return etree.XPath(css[6:].strip(), regexp=False)
     plain = _TRANSLATOR.css_to_xpath(css, prefix=scope)
-    try:
-        return etree.XPath(class_steps_on_attribute(alternatives_on_attributes(plain)))
+    try:  # regexp=False: see the note above _STRING
+        return etree.XPath(class_steps_on_attribute(alternatives_on_attributes(plain)), regexp=False)
     except etree.XPathSyntaxError:  # never expected; the plain form is the meaning
-        return etree.XPath(plain)
+        return etree.XPath(plain, regexp=False)
 
 
 _STEP_START = re.compile(r"(?:\b(descendant|child|descendant-or-self|following-sibling)::|(?<=/))([\w-]+|\*)\[")  # or E's child F: E/F[
@@ -220,7 +226,7 @@ class Extractor:
             return v if v is not None else None
         if self.own:
             return "".join(t for t in [node.text, *(c.tail for c in node)] if t)
-        return node.text_content() if hasattr(node, "text_content") else "".join(node.itertext())
+        return _STRING(node) if hasattr(node, "text_content") else "".join(node.itertext())
 
     def nodes(self, el: Any) -> list[Any]:
         """What the path finds below `el` (XPath string/number results as one string)."""
@@ -285,7 +291,7 @@ def _compile_extractor(spec: Any, where: str) -> Extractor:
     regex = spec.get("regex")
     try:
         if xpath is not None:
-            path = etree.XPath(xpath)
+            path = etree.XPath(xpath, regexp=False)
         elif css in (None, "", ":self"):
             path = None
         elif css.startswith(":self"):  # ":self.unread" tests the context element itself
@@ -418,7 +424,7 @@ def _xpath_probe(xpath: str) -> tuple[tuple[str, str], ...] | None:
 @lru_cache(maxsize=1024)
 def _compile_probe(steps: tuple[str, ...]) -> etree.XPath | None:
     try:
-        return etree.XPath(" | ".join(steps))
+        return etree.XPath(" | ".join(steps), regexp=False)
     except etree.XPathError:
         return None
 
