@@ -104,3 +104,26 @@ def test_extractor_text_is_text_content_and_profiles_cannot_use_exslt_regexps():
         etree.XPath(".//div[re:test(@class, '^a$')]")(root)
     ex = _compile_extractor("xpath:.//div[contains(@class, 'a')]", "t")
     assert probe_of([ex, _compile_extractor("span.b", "t")])(root) == ex.elements(root) == root.xpath("//div")
+
+
+def test_a_selector_needing_a_tag_the_page_lacks_finds_nothing_on_it():
+    from forummod.forum.html_engine import _TagsOnPage
+    from forummod.forum.profile import _compile_extractor
+
+    selectors = ["p.author time @datetime", "td.nav a", "div.a ~ span", "dl dt a:last-of-type", "time, b.x",
+                 "a:not(p)", ".x", "*.a b", "span + td", "header.message-attribution time.u-dt @data-time"]
+    tags = ["div", "p", "span", "a", "time", "td", "dl", "dt", "b", "header"]
+    rng = random.Random(5)
+    for _ in range(30):
+        present = rng.sample(tags, rng.randint(1, len(tags)))
+        parts = [f"<{t} class='{rng.choice(['a', 'x', 'author', 'nav'])}'>" for t in rng.choices(present, k=40)]
+        root = lxml.html.document_fromstring("<html><body>" + "".join(parts) + "</body></html>")
+        on_page = _TagsOnPage(root)
+        for t in tags:
+            assert on_page.has(t) == bool(root.xpath(f"//{t}")), t
+        for css in selectors:
+            ex = _compile_extractor(css, "t")
+            assert ex.tags is not None
+            if not on_page.may_find(ex):
+                assert all(ex.nodes(ctx) == [] for ctx in root.iter()), css
+    assert _compile_extractor("xpath:.//time", "t").tags is None and _compile_extractor(":self @id", "t").tags is None

@@ -187,6 +187,32 @@ def _probe_for(extractors: Sequence[Extractor]) -> Any:
     return hit[1]
 
 
+class _TagsOnPage:
+    """Which element names a page has, told by libxml2's name dictionary: lxml's `iter(tag)`
+    looks a tag up in the document's dictionary first and yields nothing at once when the
+    parser never met the name (about 1 us), else walks to its first element. A selector
+    alternative needing a tag the page lacks finds nothing anywhere on it, so a list of fallbacks
+    tried on every post (the dates) loses it for the page: the same values, one XPath less."""
+
+    __slots__ = ("root", "seen")
+
+    def __init__(self, root: Any):
+        self.root = root
+        self.seen: dict[str, bool] = {}
+
+    def has(self, tag: str) -> bool:
+        hit = self.seen.get(tag)
+        if hit is None:
+            hit = self.seen[tag] = next(self.root.iter(tag), None) is not None
+        return hit
+
+    def may_find(self, ex: Extractor) -> bool:
+        """False only when every alternative of `ex` needs a tag the page does not have."""
+        if ex.tags is None:
+            return True
+        return any(all(self.has(t) for t in alt) for alt in ex.tags)
+
+
 def _sources(extractors: Sequence[Extractor]) -> str:
     return " | ".join(e.source for e in extractors) or "(none)"
 
@@ -493,8 +519,11 @@ class _PageScope:
         self.root = root
         self.found: dict[str, list[Any]] = {}
         self.groups = groups or {}  # first step -> (one XPath for its group, (first step, test) of each member)
+        self.on_page = _TagsOnPage(root)
 
     def nodes(self, ex: Extractor) -> list[Any]:
+        if not self.on_page.may_find(ex):  # a tag the page lacks (phpBB's td.nav on prosilver): no walk
+            return []
         plan = _scope_plan(ex)
         if plan is None:
             return ex.nodes(self.root)
@@ -756,7 +785,9 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     date_order = _Sticky(f.date)
     edits_probe = _probe_for(f.edited_at + f.edited) if (f.edited_at or f.edited) else None
     memo = DateMemo(ctx.formats, DateShapes(ctx.tz, ctx.now))
-    dates_in_order = [ex for _, ex in date_order.order()]  # date_order.best never moves: one list a page
+    on_page = _TagsOnPage(root)
+    # date_order.best never moves: one list a page, less the selectors whose tags the page lacks
+    dates_in_order = [ex for _, ex in date_order.order() if on_page.may_find(ex)]
     anchor = urljoin(url, "#_")[:-1]  # = urljoin(url, "#" + pid) less the id, computed once a page
     for el in containers:
         if f.skip and any(ex.elements(el) for ex in f.skip):

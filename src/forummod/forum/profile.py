@@ -213,6 +213,10 @@ class Extractor:
     # cannot be told. `probe_of` joins them, so one cheap XPath proves that a whole list of
     # fallbacks finds nothing.
     probe: tuple[tuple[str, str], ...] | None = None
+    # The element names each CSS alternative needs somewhere in the document (every compound's
+    # tag), or None when that cannot be told (raw XPath, `:self`, the context itself): an
+    # alternative with a tag the page lacks matches nothing there (see `html_engine._TagsOnPage`).
+    tags: tuple[frozenset[str], ...] | None = None
 
     def elements(self, el: Any) -> list[Any]:
         if self.path is None:
@@ -314,7 +318,37 @@ def _compile_extractor(spec: Any, where: str) -> Extractor:
         probe = _xpath_probe(css[6:].strip())
     else:
         probe = _css_probe(css)
-    return Extractor(source=source, path=path, attr=attr, regex=rx, own=bool(spec.get("own", False)), probe=probe)
+    tags = _css_tags(css) if xpath is None and path is not None and not css.startswith((":self", "xpath:")) else None
+    return Extractor(source=source, path=path, attr=attr, regex=rx, own=bool(spec.get("own", False)), probe=probe,
+                     tags=tags)
+
+
+def _css_tags(css: str) -> tuple[frozenset[str], ...] | None:
+    """The tags of every compound of each alternative of `css` (lowercase, as the HTML translator
+    and libxml2 write them; `*` and untagged compounds need none); None when cssselect cannot
+    take it apart simply (a pseudo-element, a namespace)."""
+    try:
+        out = []
+        for sel in parse_css(css):
+            if sel.pseudo_element:
+                return None
+            tags: set[str] = set()
+            tree = sel.parsed_tree
+            while True:
+                compound = tree.subselector if isinstance(tree, CombinedSelector) else tree
+                while not isinstance(compound, Element):
+                    compound = compound.selector
+                if compound.namespace:
+                    return None
+                if compound.element and compound.element != "*":
+                    tags.add(compound.element.lower())
+                if not isinstance(tree, CombinedSelector):
+                    break
+                tree = tree.selector
+            out.append(frozenset(tags))
+        return tuple(out) or None
+    except Exception:  # anything cssselect cannot take apart simply gets no tags
+        return None
 
 
 def _css_probe(css: str) -> tuple[tuple[str, str], ...] | None:
