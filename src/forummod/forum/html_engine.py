@@ -11,7 +11,7 @@ import re
 import threading
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.html
@@ -31,7 +31,7 @@ _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 
 
-def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = None) -> Any:
+def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = None, ids: bool = True) -> Any:
     """An lxml root for a page (tolerant of XML declarations and stray bytes).
 
     `lean`: every element is a plain `HtmlElement` (lxml.html gives <form>, <input>, <select>,
@@ -41,7 +41,8 @@ def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = No
     posting code, which fills forms, keeps the default. A lean parse also hands libxml2 the
     text's UTF-8 bytes (`utf8`, when the caller has them, else encoded here), which it reads
     without the conversion a Python string needs (UCS-2/UCS-4 for any page with a character
-    beyond Latin-1): the same tree."""
+    beyond Latin-1): the same tree. `ids=False` (lean only): libxml2 keeps no table of id
+    attributes, which only XPath's `id()` reads (4-7% of a page's parse)."""
     if isinstance(text, bytes):
         from forummod.forum.http import decode_body
 
@@ -61,7 +62,7 @@ def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = No
         if utf8 is not None:
             source = utf8
     try:
-        parser = _html_parser(lean, utf8=source is not text)
+        parser = _html_parser(lean, utf8=source is not text, ids=ids or not lean)
         root = lxml.html.document_fromstring(source, parser=parser)
         if not parser.error_log.filter_types(_DEPTH_ERRORS):
             return root
@@ -78,19 +79,43 @@ _DEPTH_ERRORS = [etree.ErrorTypes.ERR_RESOURCE_LIMIT]
 _PARSERS = threading.local()
 
 
-def _html_parser(lean: bool = False, utf8: bool = False) -> Any:
-    """lxml.html's parser (or the lean one, see `parse_html`; `utf8`: for UTF-8 bytes), one
-    per thread and kind (its error log tells whether the depth limit was hit)."""
-    name = ("lean_utf8" if utf8 else "lean") if lean else "parser"
+def _html_parser(lean: bool = False, utf8: bool = False, ids: bool = True) -> Any:
+    """lxml.html's parser (or the lean one, see `parse_html`; `utf8`: for UTF-8 bytes; `ids`:
+    with the id table), one per thread and kind (its error log tells whether the depth limit
+    was hit)."""
+    name = (("lean_utf8" if utf8 else "lean") + ("" if ids else "_noids")) if lean else "parser"
     p = getattr(_PARSERS, name, None)
     if p is None:
-        p = lxml.html.HTMLParser(encoding="utf-8") if utf8 else lxml.html.HTMLParser()
+        kw: dict[str, Any] = {} if ids else {"collect_ids": False}
+        p = lxml.html.HTMLParser(encoding="utf-8", **kw) if utf8 else lxml.html.HTMLParser(**kw)
         if lean:
             p.set_element_class_lookup(etree.ElementDefaultClassLookup(
                 element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
                 pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
         setattr(_PARSERS, name, p)
     return p
+
+
+_READS_IDS: dict[int, tuple[Any, bool]] = {}
+_ID_CALL = re.compile(r"(?<![\w.-])id\s*\(").search  # XPath's id(...), not a name ending in "id" ("pid(" of a regex)
+
+
+def _reads_ids(profile: Profile) -> bool:
+    """Whether any text of the profile could call XPath's `id()` (a raw XPath selector of a
+    user's profile might): only then does a thread page's parse keep libxml2's id table."""
+    hit = _READS_IDS.get(id(profile.raw))
+    if hit is None or hit[0] is not profile.raw:
+        def texts(v: Any) -> Iterable[str]:
+            if isinstance(v, str):
+                yield v
+            elif isinstance(v, Mapping):
+                for x in v.values():
+                    yield from texts(x)
+            elif isinstance(v, (list, tuple)):
+                for x in v:
+                    yield from texts(x)
+        hit = _READS_IDS[id(profile.raw)] = (profile.raw, any(_ID_CALL(t) for t in texts(profile.raw)))
+    return hit[1]
 
 
 def first(extractors: Sequence[Extractor], el: Any) -> str | None:
@@ -758,7 +783,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
 
         html, utf8 = decode_utf8_body(html)
     if root is None:
-        root = parse_html(html, lean=True, utf8=utf8)
+        root = parse_html(html, lean=True, utf8=utf8, ids=_reads_ids(profile))
     f = profile.posts
     containers, used = all_elements(f.container, root)
     if not containers:
