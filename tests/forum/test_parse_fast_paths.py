@@ -127,3 +127,23 @@ def test_a_selector_needing_a_tag_the_page_lacks_finds_nothing_on_it():
             if not on_page.may_find(ex):
                 assert all(ex.nodes(ctx) == [] for ctx in root.iter()), css
     assert _compile_extractor("xpath:.//time", "t").tags is None and _compile_extractor(":self @id", "t").tags is None
+
+
+def test_a_raw_xpath_mark_runs_only_when_the_probe_found_its_tag(monkeypatch):
+    from forummod.forum.html_engine import _raw_result_tag
+
+    assert _raw_result_tag(".//table[.//span[@class='genmed']/b[contains(., ']')]]") == "table"
+    assert [_raw_result_tag(x) for x in (".//comment()", ".//div[a]/b", ".//div | .//p", ".//*[@x]", ".//div['")] \
+        == [None] * 5
+    phpbb = profiles()["phpbb"]
+    quote = ("<table><tr><td><span class='genmed'><b>alice wrote:</b></span></td></tr>"
+             "<tr><td>hi</td></tr></table>")
+    bodies = [f"<html><body><div class='content'>{b}</div></body></html>" for b in
+              (quote, "<blockquote><cite>bob wrote:</cite>x</blockquote>", "<b>wrote</b>", quote + "<pre>c</pre>")]
+
+    def normalised() -> list[str]:
+        return [html_engine.normalise_body(phpbb, lxml.html.document_fromstring(b).find("body")) for b in bodies]
+    fast = normalised()
+    assert 'data-fm="quote"' in fast[0] and "<table" in fast[0]
+    monkeypatch.setattr(html_engine, "_may_match", lambda ex, tags, hits=None: True)
+    assert normalised() == fast

@@ -441,8 +441,10 @@ def _may_match(ex: Extractor, tags: set[Any] | None, hits: list[Any] | None = No
         return True
     tests = _loose_tests(ex)
     for element, test in tests:
-        if not element:
-            return True
+        if not element:  # a raw XPath, among the probe's own branches: its matches are hits
+            if test is None or test in tags:
+                return True
+            continue
         if test is None:
             if element == "*" or element in tags:
                 return True
@@ -460,9 +462,36 @@ def _loose_tests(ex: Extractor) -> tuple[tuple[str, Any], ...]:
     """(element, `loose_test` of its condition or None) for each step of `ex.probe`, once per extractor."""
     hit = _LOOSE_TESTS.get(id(ex))
     if hit is None or hit[0] is not ex:
-        hit = _LOOSE_TESTS[id(ex)] = (ex, tuple((element, loose_test(cond) if element else None)
+        hit = _LOOSE_TESTS[id(ex)] = (ex, tuple((element, loose_test(cond) if element else _raw_result_tag(cond))
                                                  for element, cond in ex.probe or ()))
     return hit[1]
+
+
+_RAW_STEP = re.compile(r"\.//([A-Za-z][\w-]*)")
+
+
+def _raw_result_tag(xpath: str) -> str | None:
+    """The tag of every node a raw XPath `.//E[...]...[...]` selects (its one step's predicates
+    run to the end: phpBB's `.//table[.//span[...]/b[...]]`), else None."""
+    m = _RAW_STEP.match(xpath)
+    if m is None:
+        return None
+    depth, quote, k = 0, "", m.end()
+    for k in range(m.end(), len(xpath)):
+        ch = xpath[k]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0:
+            return None  # a second step, a union, a function call after the step
+    return m.group(1) if depth == 0 and not quote else None
 
 
 _BODY_PROBES: dict[int, tuple[Any, Any, Any]] = {}
