@@ -147,3 +147,12 @@ def test_a_raw_xpath_mark_runs_only_when_the_probe_found_its_tag(monkeypatch):
     assert 'data-fm="quote"' in fast[0] and "<table" in fast[0]
     monkeypatch.setattr(html_engine, "_may_match", lambda ex, tags, hits=None: True)
     assert normalised() == fast
+
+
+def test_the_c1_check_answers_what_the_c1_search_answers():
+    from forummod.forum.http import _C1_UTF8, _has_c1_utf8
+
+    rng = random.Random(9)
+    for _ in range(500):
+        data = bytes(rng.choice([0x41, 0x20, 0xC2, 0x80, 0x92, 0x9F, 0xA0, 0xC3, 0xE2]) for _ in range(rng.randint(0, 12)))
+        assert _has_c1_utf8(data) == (_C1_UTF8.search(data) is not None), data
