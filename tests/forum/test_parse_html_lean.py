@@ -101,3 +101,9 @@ def test_only_a_profile_whose_texts_could_call_id_parses_pages_without_the_id_ta
     phpbb = profiles()["phpbb"]
     raw = {**phpbb.raw, "post": {**phpbb.raw["post"], "author": ["xpath:id('x')//b"]}}
     assert _reads_ids(replace(phpbb, raw=raw))
+
+
+def test_the_blank_page_test_is_strip():
+    for t in ["", " ", "\n\t\r\x0b\x0c", "\u3000\u2028\x85\xa0\x1c", "\u200b", "x", " x ", "\ufeff"]:
+        assert (not t or t.isspace()) == (not t.strip()), repr(t)
+    assert _tree(parse_html("\u3000\n")) == _tree(parse_html(""))

@@ -50,7 +50,7 @@ def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = No
     decl = _XML_DECL.match(text)  # = _XML_DECL.sub("", text, count=1): the pattern is anchored at ^
     if decl:
         text, utf8 = text[decl.end():], None
-    if not text.strip():
+    if not text or text.isspace():  # = not text.strip(), without copying a whole page that ends in a newline
         text, utf8 = "<html></html>", None
     source: str | bytes = text
     if lean and not _HAS_XML_ENCODING(text):  # lxml refuses such a string (ValueError, handled below)
