@@ -219,11 +219,12 @@ class _TagsOnPage:
     alternative needing a tag the page lacks finds nothing anywhere on it, so a list of fallbacks
     tried on every post (the dates) loses it for the page: the same values, one XPath less."""
 
-    __slots__ = ("root", "seen")
+    __slots__ = ("root", "seen", "found")
 
     def __init__(self, root: Any):
         self.root = root
         self.seen: dict[str, bool] = {}
+        self.found: dict[int, tuple[Extractor, bool]] = {}  # id(extractor) -> (it, may_find)
 
     def has(self, tag: str) -> bool:
         hit = self.seen.get(tag)
@@ -235,7 +236,10 @@ class _TagsOnPage:
         """False only when every alternative of `ex` needs a tag the page does not have."""
         if ex.tags is None:
             return True
-        return any(all(self.has(t) for t in alt) for alt in ex.tags)
+        hit = self.found.get(id(ex))
+        if hit is None or hit[0] is not ex:
+            hit = self.found[id(ex)] = (ex, any(all(self.has(t) for t in alt) for alt in ex.tags))
+        return hit[1]
 
 
 def _sources(extractors: Sequence[Extractor]) -> str:
