@@ -145,3 +145,25 @@ def test_ago_search_is_the_ago_regex_search():
               "tue dec 31, 2019 2:22 pm", "an hour agone", "fa", "", "1 day", "un ora fa"]:
         a, b = ago_search(s), _AGO_RX.search(s)
         assert (a and a.span(), a and a.groups()) == (b and b.span(), b and b.groups())
+
+
+def test_a_shape_built_from_remembered_parts_equals_one_built_afresh():
+    from forummod.forum import date_memo
+
+    texts = [datetime(2020, 3, d, d % 24, 2 * d).strftime(fmt) for fmt, _ in FORMATS for d in (1, 12, 28)]
+    def learnt(cold: bool) -> list[tuple]:
+        out = []
+        for text in texts:
+            if cold:
+                date_memo._shape_parts.cache_clear()
+            memo = DateShapes(UTC, NOW)
+            got = _full(text, UTC, "DMY")
+            if got is not None:
+                memo.learn(text, got)
+            out.append([(s.tokens, s.rx.pattern, s.plan, s.wild, s.at, s.word_groups) for s in memo.shapes])
+        return out
+    fresh = learnt(cold=True)
+    assert any(fresh)
+    assert learnt(cold=False) == fresh and date_memo._shape_parts.cache_info().hits > 0
+    assert date_memo._TOKEN_RX.findall("by » sun 1:05") == [
+        tuple(g or "" for g in m.groups()) for m in date_memo._TOKEN_RX.finditer("by » sun 1:05")]

@@ -209,5 +209,7 @@ def test_stated_zone_with_the_bytes_equals_the_text_alone():
     for footer in footers:
         html = "<div id='footer'>é " + footer + "</div>"
         assert stated_zone(html, html.encode("utf-8")) == stated_zone(html)
-    for data in (b"U" * 200 + b"UTC", b"U" * 200, b"xUTxUTCx", b"", b"UT"):
+    long = b"x" * 100_000  # a long page allows more hops before the plain search
+    for data in (b"U" * 200 + b"UTC", b"U" * 200, b"xUTxUTCx", b"", b"UT", long + b"U" * 150 + b"UTC",
+                 long + b"U " * 150 + b"UTC", long + b"U" * 300, long + b"U" * 300 + b"UTC"):
         assert _holds(data, b"UTC") == (b"UTC" in data)

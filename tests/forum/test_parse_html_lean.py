@@ -80,3 +80,30 @@ def test_decode_body_counts_the_characters_beyond_ascii_as_before():
         multibyte = sum(1 for ch in text if ord(ch) > 0x7F) - broken
         expected = text if broken <= multibyte else raw.decode("cp1252")
         assert decode_body(raw, None) == expected
+
+
+def test_lean_parse_keeps_no_id_table_and_the_same_tree():
+    text = "<html><body><div id='p1'>a</div><div id='p1'>b</div><p id='x'>c</p></body></html>"
+    lean, plain = parse_html(text, lean=True, utf8=text.encode(), ids=False), parse_html(text)
+    assert _tree(lean) == _tree(plain)
+    assert [e.text for e in lean.xpath("//*[@id='p1']")] == ["a", "b"]
+    assert plain.xpath("id('x')") and not lean.xpath("id('x')")  # XPath's id() alone reads the table; no selector does
+    assert parse_html(text, lean=True).xpath("id('x')")  # the id table stays unless asked
+
+
+def test_only_a_profile_whose_texts_could_call_id_parses_pages_without_the_id_table():
+    from dataclasses import replace
+
+    from forummod.forum.html_engine import _reads_ids
+    from forummod.forum.registry import profiles
+
+    assert not any(_reads_ids(p) for p in profiles().values())
+    phpbb = profiles()["phpbb"]
+    raw = {**phpbb.raw, "post": {**phpbb.raw["post"], "author": ["xpath:id('x')//b"]}}
+    assert _reads_ids(replace(phpbb, raw=raw))
+
+
+def test_the_blank_page_test_is_strip():
+    for t in ["", " ", "\n\t\r\x0b\x0c", "\u3000\u2028\x85\xa0\x1c", "\u200b", "x", " x ", "\ufeff"]:
+        assert (not t or t.isspace()) == (not t.strip()), repr(t)
+    assert _tree(parse_html("\u3000\n")) == _tree(parse_html(""))

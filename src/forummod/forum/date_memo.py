@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime, time, tzinfo
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from forummod.forum.dates import (
     _DAY_BEFORE, _TODAY, _YESTERDAY, _apply_ampm, _fold, _localize, _month_of, _safe_date, _year, ago_search,
@@ -44,8 +45,9 @@ def _relative(s: str) -> bool:
 MAX_SHAPES = 8  # per page: more shapes than this is no page of one layout
 MAX_FAILED = 4  # texts that teach no shape before a page stops learning
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
+    """One piece of a shape (a tuple: shapes are compared and hashed by their tokens, in C)."""
+
     kind: str  # "digits" (with role), "month" (word), "ampm" (word), "word" (literal), "any" (wildcard word), "char"
     text: str = ""  # literal text ("word", "char"); digits: the lengths seen, as "1", "2" or "12"
     role: str = ""
@@ -63,12 +65,20 @@ class _Shape:
 
     @classmethod
     def of(cls, tokens: tuple[_Token, ...]) -> _Shape:
-        plan = tuple((t.kind, t.role) for t in tokens if t.kind in ("digits", "month", "ampm", "any"))
-        at = {("month_word" if kind == "month" else kind if kind == "ampm" else role): i
-              for i, (kind, role) in enumerate(plan) if kind != "any"}
-        return cls(tokens, re.compile("".join(_pattern(t) for t in tokens)), plan,
-                   any(t.kind == "any" for t in tokens), at,
-                   tuple(i for i, (kind, _) in enumerate(plan) if kind != "digits"))
+        return cls(tokens, *_shape_parts(tokens))
+
+
+@lru_cache(maxsize=256)
+def _shape_parts(tokens: tuple[_Token, ...]) -> tuple[re.Pattern[str], tuple[tuple[str, str], ...], bool,
+                                                     dict[str, int], tuple[int, ...]]:
+    """What a shape's tokens alone determine (its regex, group plan and field positions): a pure
+    function of the tokens, worked out once per process for each (pages of one forum share
+    shapes). The learnt state (`seen`) stays with each page's own `_Shape`; `at` is only read."""
+    plan = tuple((t.kind, t.role) for t in tokens if t.kind in ("digits", "month", "ampm", "any"))
+    at = {("month_word" if kind == "month" else kind if kind == "ampm" else role): i
+          for i, (kind, role) in enumerate(plan) if kind != "any"}
+    return (re.compile("".join(_pattern(t) for t in tokens)), plan, any(t.kind == "any" for t in tokens), at,
+            tuple(i for i, (kind, _) in enumerate(plan) if kind != "digits"))
 
 
 class DateShapes:
@@ -137,7 +147,7 @@ class DateShapes:
         local = dt.astimezone(self.tz)
         want = {"year": local.year, "month": local.month, "day": local.day, "hour": local.hour,
                 "minute": local.minute, "second": local.second}
-        parts = [(m.group(1), m.group(2), m.group(3)) for m in _TOKEN_RX.finditer(s)]
+        parts = _TOKEN_RX.findall(s)  # (digits, word, char), '' for the two a token is not
         words = [w for _, w, _ in parts if w]
         marker = next((w for w in words if w in _AMPM), None)
         month_words = [w for w in words if _month_of(w) is not None]

@@ -11,7 +11,7 @@ import re
 import threading
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.html
@@ -22,7 +22,7 @@ from forummod.forum.base import FM_ATTR, ParsedPage
 from forummod.forum.date_memo import DateShapes
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.page_css import any_ancestor, visible_posts
-from forummod.forum.profile import Extractor, Fields, Profile, probe_of
+from forummod.forum.profile import Extractor, Fields, Profile, loose_test, probe_of
 from forummod.markup.depth import MAX_DEPTH, cap_depth  # noqa: F401 (archive, discourse and tests use them)
 from forummod.adapter_records import RawMessage, RawPost
 from forummod.model import Issue
@@ -31,7 +31,7 @@ _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 
 
-def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = None) -> Any:
+def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = None, ids: bool = True) -> Any:
     """An lxml root for a page (tolerant of XML declarations and stray bytes).
 
     `lean`: every element is a plain `HtmlElement` (lxml.html gives <form>, <input>, <select>,
@@ -41,7 +41,8 @@ def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = No
     posting code, which fills forms, keeps the default. A lean parse also hands libxml2 the
     text's UTF-8 bytes (`utf8`, when the caller has them, else encoded here), which it reads
     without the conversion a Python string needs (UCS-2/UCS-4 for any page with a character
-    beyond Latin-1): the same tree."""
+    beyond Latin-1): the same tree. `ids=False` (lean only): libxml2 keeps no table of id
+    attributes, which only XPath's `id()` reads (4-7% of a page's parse)."""
     if isinstance(text, bytes):
         from forummod.forum.http import decode_body
 
@@ -49,7 +50,7 @@ def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = No
     decl = _XML_DECL.match(text)  # = _XML_DECL.sub("", text, count=1): the pattern is anchored at ^
     if decl:
         text, utf8 = text[decl.end():], None
-    if not text.strip():
+    if not text or text.isspace():  # = not text.strip(), without copying a whole page that ends in a newline
         text, utf8 = "<html></html>", None
     source: str | bytes = text
     if lean and not _HAS_XML_ENCODING(text):  # lxml refuses such a string (ValueError, handled below)
@@ -61,7 +62,7 @@ def parse_html(text: str | bytes, *, lean: bool = False, utf8: bytes | None = No
         if utf8 is not None:
             source = utf8
     try:
-        parser = _html_parser(lean, utf8=source is not text)
+        parser = _html_parser(lean, utf8=source is not text, ids=ids or not lean)
         root = lxml.html.document_fromstring(source, parser=parser)
         if not parser.error_log.filter_types(_DEPTH_ERRORS):
             return root
@@ -78,19 +79,43 @@ _DEPTH_ERRORS = [etree.ErrorTypes.ERR_RESOURCE_LIMIT]
 _PARSERS = threading.local()
 
 
-def _html_parser(lean: bool = False, utf8: bool = False) -> Any:
-    """lxml.html's parser (or the lean one, see `parse_html`; `utf8`: for UTF-8 bytes), one
-    per thread and kind (its error log tells whether the depth limit was hit)."""
-    name = ("lean_utf8" if utf8 else "lean") if lean else "parser"
+def _html_parser(lean: bool = False, utf8: bool = False, ids: bool = True) -> Any:
+    """lxml.html's parser (or the lean one, see `parse_html`; `utf8`: for UTF-8 bytes; `ids`:
+    with the id table), one per thread and kind (its error log tells whether the depth limit
+    was hit)."""
+    name = (("lean_utf8" if utf8 else "lean") + ("" if ids else "_noids")) if lean else "parser"
     p = getattr(_PARSERS, name, None)
     if p is None:
-        p = lxml.html.HTMLParser(encoding="utf-8") if utf8 else lxml.html.HTMLParser()
+        kw: dict[str, Any] = {} if ids else {"collect_ids": False}
+        p = lxml.html.HTMLParser(encoding="utf-8", **kw) if utf8 else lxml.html.HTMLParser(**kw)
         if lean:
             p.set_element_class_lookup(etree.ElementDefaultClassLookup(
                 element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
                 pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
         setattr(_PARSERS, name, p)
     return p
+
+
+_READS_IDS: dict[int, tuple[Any, bool]] = {}
+_ID_CALL = re.compile(r"(?<![\w.-])id\s*\(").search  # XPath's id(...), not a name ending in "id" ("pid(" of a regex)
+
+
+def _reads_ids(profile: Profile) -> bool:
+    """Whether any text of the profile could call XPath's `id()` (a raw XPath selector of a
+    user's profile might): only then does a thread page's parse keep libxml2's id table."""
+    hit = _READS_IDS.get(id(profile.raw))
+    if hit is None or hit[0] is not profile.raw:
+        def texts(v: Any) -> Iterable[str]:
+            if isinstance(v, str):
+                yield v
+            elif isinstance(v, Mapping):
+                for x in v.values():
+                    yield from texts(x)
+            elif isinstance(v, (list, tuple)):
+                for x in v:
+                    yield from texts(x)
+        hit = _READS_IDS[id(profile.raw)] = (profile.raw, any(_ID_CALL(t) for t in texts(profile.raw)))
+    return hit[1]
 
 
 def first(extractors: Sequence[Extractor], el: Any) -> str | None:
@@ -185,6 +210,36 @@ def _probe_for(extractors: Sequence[Extractor]) -> Any:
     if hit is None or hit[0] is not extractors:
         hit = _PROBES[id(extractors)] = (extractors, probe_of(extractors))
     return hit[1]
+
+
+class _TagsOnPage:
+    """Which element names a page has, told by libxml2's name dictionary: lxml's `iter(tag)`
+    looks a tag up in the document's dictionary first and yields nothing at once when the
+    parser never met the name (about 1 us), else walks to its first element. A selector
+    alternative needing a tag the page lacks finds nothing anywhere on it, so a list of fallbacks
+    tried on every post (the dates) loses it for the page: the same values, one XPath less."""
+
+    __slots__ = ("root", "seen", "found")
+
+    def __init__(self, root: Any):
+        self.root = root
+        self.seen: dict[str, bool] = {}
+        self.found: dict[int, tuple[Extractor, bool]] = {}  # id(extractor) -> (it, may_find)
+
+    def has(self, tag: str) -> bool:
+        hit = self.seen.get(tag)
+        if hit is None:
+            hit = self.seen[tag] = next(self.root.iter(tag), None) is not None
+        return hit
+
+    def may_find(self, ex: Extractor) -> bool:
+        """False only when every alternative of `ex` needs a tag the page does not have."""
+        if ex.tags is None:
+            return True
+        hit = self.found.get(id(ex))
+        if hit is None or hit[0] is not ex:
+            hit = self.found[id(ex)] = (ex, any(all(self.has(t) for t in alt) for alt in ex.tags))
+        return hit[1]
 
 
 def _sources(extractors: Sequence[Extractor]) -> str:
@@ -324,17 +379,18 @@ def _page_date_context(profile: Profile, root: Any, html: str, tz: tzinfo, now: 
 def normalise_body(profile: Profile, body: Any) -> str:
     """Mark quotes/spoilers/code/signatures with data-fm (and quote authors), drop clutter,
     and return the body's HTML. Mutates `body`, which belongs to a tree parsed for this call."""
-    tags = _probe_tags(_body_probe(profile), body)  # tags of the first elements any selector needs
-    if tags is not None and not tags:  # most posts hold no quote, spoiler or code
+    hits = _probe_hits(_body_probe(profile), body)  # the first elements any selector needs
+    if hits is not None and not hits:  # most posts hold no quote, spoiler or code
         return _body_html(body)
+    tags = {hit.tag for hit in hits} if hits is not None else None
     for ex in profile.remove:
-        if not _may_match(ex, tags):
+        if not _may_match(ex, tags, hits):
             continue
         for el in ex.elements(body):
             if el is not body and el.getparent() is not None:
                 el.drop_tree()
     for mark in profile.marks:
-        if not _may_match(mark.selector, tags):
+        if not _may_match(mark.selector, tags, hits):
             continue
         for el in mark.selector.elements(body):
             if el.get(FM_ATTR):
@@ -367,22 +423,79 @@ def _body_html(body: Any) -> str:
     return html
 
 
-def _probe_tags(probe: Any, el: Any) -> set[Any] | None:
-    """Tags of what `probe` finds below `el` (None: no probe, anything may match)."""
+def _probe_hits(probe: Any, el: Any) -> list[Any] | None:
+    """What `probe` finds below `el` (None: no probe, anything may match)."""
     if probe is None:
         return None
     try:
-        return {hit.tag for hit in probe(el)}
+        hits = probe(el)
     except (etree.XPathError, AttributeError, TypeError):  # a raw XPath probe that gave no node-set
         return None
+    if not isinstance(hits, list) or not all(hasattr(hit, "tag") for hit in hits):
+        return None
+    return hits
 
 
-def _may_match(ex: Extractor, tags: set[Any] | None) -> bool:
-    """False when `ex` cannot match: none of the probe's hits has the tag its first element needs
-    (every match's first element is among the hits, whose tags were taken before any removal)."""
+def _may_match(ex: Extractor, tags: set[Any] | None, hits: list[Any] | None = None) -> bool:
+    """False when `ex` cannot match: no probe hit is an element its first compound's loose
+    condition accepts (every element meeting any selector's loose condition is among the hits,
+    which were taken before any removal). A condition `loose_test` cannot write in Python falls
+    back to the tag alone; a raw XPath (no element) may always match."""
     if tags is None or ex.probe is None:
         return True
-    return any(not element or element == "*" or element in tags for element, _ in ex.probe)
+    tests = _loose_tests(ex)
+    for element, test in tests:
+        if not element:  # a raw XPath, among the probe's own branches: its matches are hits
+            if test is None or test in tags:
+                return True
+            continue
+        if test is None:
+            if element == "*" or element in tags:
+                return True
+            continue
+        for hit in hits or ():
+            if (element == "*" and isinstance(hit.tag, str) or hit.tag == element) and test(hit):
+                return True
+    return False
+
+
+_LOOSE_TESTS: dict[int, tuple[Extractor, tuple[tuple[str, Any], ...]]] = {}
+
+
+def _loose_tests(ex: Extractor) -> tuple[tuple[str, Any], ...]:
+    """(element, `loose_test` of its condition or None) for each step of `ex.probe`, once per extractor."""
+    hit = _LOOSE_TESTS.get(id(ex))
+    if hit is None or hit[0] is not ex:
+        hit = _LOOSE_TESTS[id(ex)] = (ex, tuple((element, loose_test(cond) if element else _raw_result_tag(cond))
+                                                 for element, cond in ex.probe or ()))
+    return hit[1]
+
+
+_RAW_STEP = re.compile(r"\.//([A-Za-z][\w-]*)")
+
+
+def _raw_result_tag(xpath: str) -> str | None:
+    """The tag of every node a raw XPath `.//E[...]...[...]` selects (its one step's predicates
+    run to the end: phpBB's `.//table[.//span[...]/b[...]]`), else None."""
+    m = _RAW_STEP.match(xpath)
+    if m is None:
+        return None
+    depth, quote, k = 0, "", m.end()
+    for k in range(m.end(), len(xpath)):
+        ch = xpath[k]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0:
+            return None  # a second step, a union, a function call after the step
+    return m.group(1) if depth == 0 and not quote else None
 
 
 _BODY_PROBES: dict[int, tuple[Any, Any, Any]] = {}
@@ -464,8 +577,11 @@ class _PageScope:
         self.root = root
         self.found: dict[str, list[Any]] = {}
         self.groups = groups or {}  # first step -> (one XPath for its group, (first step, test) of each member)
+        self.on_page = _TagsOnPage(root)
 
     def nodes(self, ex: Extractor) -> list[Any]:
+        if not self.on_page.may_find(ex):  # a tag the page lacks (phpBB's td.nav on prosilver): no walk
+            return []
         plan = _scope_plan(ex)
         if plan is None:
             return ex.nodes(self.root)
@@ -523,7 +639,8 @@ def _scope_plan(ex: Extractor) -> tuple[str, Any] | None:
             and src.startswith("descendant::") and " | " not in src:  # a union's later branches would stay below
         element, cond = ex.probe[0]
         try:
-            plan = (_first_step(element, cond), etree.XPath("descendant-or-self::" + src[len("descendant::"):]))
+            plan = (_first_step(element, cond), etree.XPath("descendant-or-self::" + src[len("descendant::"):],
+                                                            regexp=False))  # from CSS: no EXSLT
         except etree.XPathError:
             plan = None
     _SCOPE_PLANS[id(ex)] = (ex, plan)
@@ -607,7 +724,7 @@ _XPATHS: dict[str, Any] = {}
 def _xpath(expr: str) -> Any:
     x = _XPATHS.get(expr)
     if x is None:
-        x = _XPATHS[expr] = etree.XPath(expr)
+        x = _XPATHS[expr] = etree.XPath(expr, regexp=False)  # our own first steps, from CSS: no EXSLT
     return x
 
 
@@ -699,7 +816,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
 
         html, utf8 = decode_utf8_body(html)
     if root is None:
-        root = parse_html(html, lean=True, utf8=utf8)
+        root = parse_html(html, lean=True, utf8=utf8, ids=_reads_ids(profile))
     f = profile.posts
     containers, used = all_elements(f.container, root)
     if not containers:
@@ -726,7 +843,9 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     date_order = _Sticky(f.date)
     edits_probe = _probe_for(f.edited_at + f.edited) if (f.edited_at or f.edited) else None
     memo = DateMemo(ctx.formats, DateShapes(ctx.tz, ctx.now))
-    dates_in_order = [ex for _, ex in date_order.order()]  # date_order.best never moves: one list a page
+    on_page = _TagsOnPage(root)
+    # date_order.best never moves: one list a page, less the selectors whose tags the page lacks
+    dates_in_order = [ex for _, ex in date_order.order() if on_page.may_find(ex)]
     anchor = urljoin(url, "#_")[:-1]  # = urljoin(url, "#" + pid) less the id, computed once a page
     for el in containers:
         if f.skip and any(ex.elements(el) for ex in f.skip):

@@ -153,7 +153,7 @@ def decode_body(content: bytes, declared: str | None) -> str:
     except UnicodeDecodeError:
         pass
     else:  # a C1 character in UTF-8 is the bytes C2 80..9F: found and fixed in the bytes, 100x cheaper
-        return _C1_UTF8.sub(_fix_c1_utf8, content).decode("utf-8") if _C1_UTF8.search(content) else text
+        return _C1_UTF8.sub(_fix_c1_utf8, content).decode("utf-8") if _has_c1_utf8(content) else text
     declared_utf8 = _codec(declared) == "utf-8"
     if declared and not declared_utf8:
         try:
@@ -173,6 +173,12 @@ def decode_body(content: bytes, declared: str | None) -> str:
     return text
 
 
+def _has_c1_utf8(content: bytes) -> bool:
+    """`_C1_UTF8.search(content)`, told at once (memchr) for the pages without any C2 byte: the
+    regex walks every byte of a page (~60 us for 180 kB) where the search for C2 takes 2 us."""
+    return b"\xc2" in content and _C1_UTF8.search(content) is not None
+
+
 def decode_utf8_body(content: bytes) -> tuple[str, bytes | None]:
     """`decode_body(content, None)` and, when the bytes are UTF-8 (most pages), that text's
     UTF-8 form (`content` itself, or its copy with C1 characters fixed), else None: the parser
@@ -181,7 +187,7 @@ def decode_utf8_body(content: bytes) -> tuple[str, bytes | None]:
         text = content.decode("utf-8")
     except UnicodeDecodeError:
         return decode_body(content, None), None
-    if _C1_UTF8.search(content):  # decode_body's fix, made here on the bytes, which stay the text's UTF-8
+    if _has_c1_utf8(content):  # decode_body's fix, made here on the bytes, which stay the text's UTF-8
         fixed = _C1_UTF8.sub(_fix_c1_utf8, content)
         return fixed.decode("utf-8"), fixed
     return text, content

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from cssselect import HTMLTranslator
 from cssselect.parser import (
@@ -34,6 +34,12 @@ from forummod.errors import ConfigError
 from forummod.forum_engines import profile_files, profile_name, read_profile_table
 
 _TRANSLATOR = HTMLTranslator()
+# Selectors' XPaths are compiled with `regexp=False`: lxml would register EXSLT's regular
+# expression functions on every call (a tenth of a post's XPath), and no profile can use them,
+# since their `re:` prefix is declared only through a `namespaces` argument, which profiles lack.
+# lxml.html's `text_content()` is this XPath (`string()`, with EXSLT regexps and a "smart" string
+# result); without either the same text comes back faster: it runs for most fields of every post
+_STRING = etree.XPath("string()", regexp=False, smart_strings=False)
 FM_KINDS = ("quote", "spoiler", "code", "signature")
 
 
@@ -41,12 +47,12 @@ FM_KINDS = ("quote", "spoiler", "code", "signature")
 def compile_css(css: str, scope: str = "descendant::") -> etree.XPath:
     """A CSS selector as a compiled XPath, searched below the context element."""
     if css.startswith("xpath:"):
-        return etree.XPath(css[6:].strip())
+        return etree.XPath(css[6:].strip(), regexp=False)
     plain = _TRANSLATOR.css_to_xpath(css, prefix=scope)
-    try:
-        return etree.XPath(class_steps_on_attribute(alternatives_on_attributes(plain)))
+    try:  # regexp=False: see the note above _STRING
+        return etree.XPath(class_steps_on_attribute(alternatives_on_attributes(plain)), regexp=False)
     except etree.XPathSyntaxError:  # never expected; the plain form is the meaning
-        return etree.XPath(plain)
+        return etree.XPath(plain, regexp=False)
 
 
 _STEP_START = re.compile(r"(?:\b(descendant|child|descendant-or-self|following-sibling)::|(?<=/))([\w-]+|\*)\[")  # or E's child F: E/F[
@@ -207,6 +213,10 @@ class Extractor:
     # cannot be told. `probe_of` joins them, so one cheap XPath proves that a whole list of
     # fallbacks finds nothing.
     probe: tuple[tuple[str, str], ...] | None = None
+    # The element names each CSS alternative needs somewhere in the document (every compound's
+    # tag), or None when that cannot be told (raw XPath, `:self`, the context itself): an
+    # alternative with a tag the page lacks matches nothing there (see `html_engine._TagsOnPage`).
+    tags: tuple[frozenset[str], ...] | None = None
 
     def elements(self, el: Any) -> list[Any]:
         if self.path is None:
@@ -220,7 +230,7 @@ class Extractor:
             return v if v is not None else None
         if self.own:
             return "".join(t for t in [node.text, *(c.tail for c in node)] if t)
-        return node.text_content() if hasattr(node, "text_content") else "".join(node.itertext())
+        return _STRING(node) if hasattr(node, "text_content") else "".join(node.itertext())
 
     def nodes(self, el: Any) -> list[Any]:
         """What the path finds below `el` (XPath string/number results as one string)."""
@@ -285,7 +295,7 @@ def _compile_extractor(spec: Any, where: str) -> Extractor:
     regex = spec.get("regex")
     try:
         if xpath is not None:
-            path = etree.XPath(xpath)
+            path = etree.XPath(xpath, regexp=False)
         elif css in (None, "", ":self"):
             path = None
         elif css.startswith(":self"):  # ":self.unread" tests the context element itself
@@ -308,7 +318,37 @@ def _compile_extractor(spec: Any, where: str) -> Extractor:
         probe = _xpath_probe(css[6:].strip())
     else:
         probe = _css_probe(css)
-    return Extractor(source=source, path=path, attr=attr, regex=rx, own=bool(spec.get("own", False)), probe=probe)
+    tags = _css_tags(css) if xpath is None and path is not None and not css.startswith((":self", "xpath:")) else None
+    return Extractor(source=source, path=path, attr=attr, regex=rx, own=bool(spec.get("own", False)), probe=probe,
+                     tags=tags)
+
+
+def _css_tags(css: str) -> tuple[frozenset[str], ...] | None:
+    """The tags of every compound of each alternative of `css` (lowercase, as the HTML translator
+    and libxml2 write them; `*` and untagged compounds need none); None when cssselect cannot
+    take it apart simply (a pseudo-element, a namespace)."""
+    try:
+        out = []
+        for sel in parse_css(css):
+            if sel.pseudo_element:
+                return None
+            tags: set[str] = set()
+            tree = sel.parsed_tree
+            while True:
+                compound = tree.subselector if isinstance(tree, CombinedSelector) else tree
+                while not isinstance(compound, Element):
+                    compound = compound.selector
+                if compound.namespace:
+                    return None
+                if compound.element and compound.element != "*":
+                    tags.add(compound.element.lower())
+                if not isinstance(tree, CombinedSelector):
+                    break
+                tree = tree.selector
+            out.append(frozenset(tags))
+        return tuple(out) or None
+    except Exception:  # anything cssselect cannot take apart simply gets no tags
+        return None
 
 
 def _css_probe(css: str) -> tuple[tuple[str, str], ...] | None:
@@ -376,6 +416,39 @@ def _loose_attrib(node: Any) -> str:
     return f"@{name} = {value}" if node.operator == "=" else f"contains(@{name}, {value})"
 
 
+_LOOSE_TERM = re.compile(r"""contains\(@([A-Za-z_][\w.-]*), (?:'([^']*)'|"([^"]*)")\)"""
+                         r"""|@([A-Za-z_][\w.-]*) = (?:'([^']*)'|"([^"]*)")|@([A-Za-z_][\w.-]*)""")
+
+
+def loose_test(cond: str) -> Callable[[Any], bool] | None:
+    """A `_loose_step` condition as a test in Python on an element: the same answer as the
+    XPath for the terms it writes (`contains(@a, 'x')`, `@a = 'x'`, `@a`, joined by `and`);
+    None for any other (`:is` alternatives, `concat()` literals), which callers then treat as
+    possibly true."""
+    checks: list[tuple[str, str, str]] = []  # (kind, attribute, literal)
+    for term in cond.split(" and ") if cond else ():
+        m = _LOOSE_TERM.fullmatch(term)
+        if m is None:
+            return None
+        if m.group(1):
+            checks.append(("contains", m.group(1), m.group(2) if m.group(2) is not None else m.group(3)))
+        elif m.group(4):
+            checks.append(("equals", m.group(4), m.group(5) if m.group(5) is not None else m.group(6)))
+        else:
+            checks.append(("exists", m.group(7), ""))
+
+    def test(el: Any) -> bool:
+        for kind, name, lit in checks:
+            v = el.get(name)
+            if kind == "contains":
+                if lit and (v is None or lit not in v):  # contains(x, '') is true even without @a
+                    return False
+            elif v is None or (kind == "equals" and v != lit):
+                return False
+        return True
+    return test
+
+
 def _xpath_probe(xpath: str) -> tuple[tuple[str, str], ...] | None:
     """A raw XPath probes for itself when it is a relative location path (a node-set)."""
     x = xpath.strip()
@@ -385,7 +458,7 @@ def _xpath_probe(xpath: str) -> tuple[tuple[str, str], ...] | None:
 @lru_cache(maxsize=1024)
 def _compile_probe(steps: tuple[str, ...]) -> etree.XPath | None:
     try:
-        return etree.XPath(" | ".join(steps))
+        return etree.XPath(" | ".join(steps), regexp=False)
     except etree.XPathError:
         return None
 
