@@ -573,11 +573,12 @@ class _PageScope:
 
     MAX_ANCHORS = 8  # more first elements than this: searching below each would cost more
 
-    def __init__(self, root: Any, groups: dict[str, tuple[str, tuple[tuple[str, Any], ...]]] | None = None):
+    def __init__(self, root: Any, groups: dict[str, tuple[str, tuple[tuple[str, Any], ...]]] | None = None,
+                 on_page: _TagsOnPage | None = None):
         self.root = root
         self.found: dict[str, list[Any]] = {}
         self.groups = groups or {}  # first step -> (one XPath for its group, (first step, test) of each member)
-        self.on_page = _TagsOnPage(root)
+        self.on_page = on_page if on_page is not None else _TagsOnPage(root)
 
     def nodes(self, ex: Extractor) -> list[Any]:
         if not self.on_page.may_find(ex):  # a tag the page lacks (phpBB's td.nav on prosilver): no walk
@@ -728,10 +729,11 @@ def _xpath(expr: str) -> Any:
     return x
 
 
-def read_pagination(profile: Profile, root: Any, url: str) -> PageInfo:
-    """Page numbers and links of a thread page (current page, last page, next URL)."""
+def read_pagination(profile: Profile, root: Any, url: str, on_page: _TagsOnPage | None = None) -> PageInfo:
+    """Page numbers and links of a thread page (current page, last page, next URL); `on_page`:
+    the page's tag lookups when the caller keeps them for its own searches."""
     p = profile.pagination
-    scope = _PageScope(root, _scope_groups(p))
+    scope = _PageScope(root, _scope_groups(p), on_page)
     links: dict[int, str] = {}
     offsets: set[int] = set()
     anchors, _ = scope.all_elements(p.links)
@@ -822,7 +824,8 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     if not containers:
         raise LayoutChanged(profile.name, url, _sources(f.container), "no post container on the page")
     containers = visible_posts(unnest_posts(containers), root)  # decoys hidden by the page's CSS
-    info = read_pagination(profile, root, url)
+    on_page = _TagsOnPage(root)  # shared by the pagination's searches and the date fallbacks
+    info = read_pagination(profile, root, url, on_page)
     issues: list[Issue] = []
     ctx = _page_date_context(profile, root, html, tz, now, url, issues, utf8)
     if first_number is None and info.current is not None:
@@ -843,7 +846,6 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     date_order = _Sticky(f.date)
     edits_probe = _probe_for(f.edited_at + f.edited) if (f.edited_at or f.edited) else None
     memo = DateMemo(ctx.formats, DateShapes(ctx.tz, ctx.now))
-    on_page = _TagsOnPage(root)
     # date_order.best never moves: one list a page, less the selectors whose tags the page lacks
     dates_in_order = [ex for _, ex in date_order.order() if on_page.may_find(ex)]
     anchor = urljoin(url, "#_")[:-1]  # = urljoin(url, "#" + pid) less the id, computed once a page
