@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import re
 import sqlite3
 import statistics
 import subprocess
@@ -23,6 +22,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Callable
 
+from benchmarks.bare import BareLxml, BareSoup, baseline_selectors, post_rows
 from benchmarks.game import SynthGame, make_game
 from benchmarks.markup import Engine
 from benchmarks.server import ForumState, RunningForum
@@ -144,8 +144,10 @@ def _poll_without_etags(ws: Any, state: ForumState, base_url: str, repeat: int) 
         if not rep.ok or rep.new_posts or rep.edited_posts:
             raise RuntimeError(f"poll without ETags: {rep.error or 'posts changed'}")
         paths = list(state.requests)
-        bare = BareLxml(baseline_selectors(ws.adapter(SITE).profile))
         session = requests.Session()
+        # the selection forummod makes on that page (found before any timing)
+        sample = session.get(base_url + paths[-1].lstrip("/"), timeout=30).text
+        bare = BareLxml(baseline_selectors(ws.adapter(SITE).profile, sample))
         ours: list[float] = []
         floor: list[float] = []
 
@@ -199,87 +201,6 @@ def _edit_last_known_page(state: ForumState, game: SynthGame, last_known: int) -
 # --------------------------------------------------------------------------- parse
 
 
-def baseline_selectors(profile: Any) -> dict[str, tuple[str, str | None]]:
-    """The profile's first selector for the post container, id, author, date and body, as
-    (CSS, attribute): the same CSS selection, handed to bare lxml (the id's regex, if any, is
-    `id_regex`)."""
-    raw = profile.raw
-    def split(spec: Any) -> tuple[str, str | None]:
-        if isinstance(spec, dict):
-            css, attr = spec.get("css", ""), spec.get("attr")
-        else:
-            css, _, attr = spec.partition(" @") if " @" in spec else (spec, "", None)
-            if spec.startswith("@"):
-                css, attr = "", spec[1:]
-        return ("" if css in ("", ":self") else css), (attr or None)
-    posts = raw["thread"]["posts"]
-    ids = raw["post"].get("id") or [":self @id"]
-    first_id = ids[0] if isinstance(ids, list) else ids
-    return {"container": split(posts[0] if isinstance(posts, list) else posts), "id": split(first_id),
-            "id_regex": (first_id.get("regex") if isinstance(first_id, dict) else None, None),
-            "author": split(raw["post"]["author"][0]), "date": split(raw["post"]["date"][0]),
-            "body": split(raw["post"]["body"][0])}
-
-
-class BareLxml:
-    """Bare lxml.html: parse the page, select containers, and in each what a reader of the page
-    needs: the post's id, its author, its date as text and its body's HTML."""
-
-    def __init__(self, sels: dict[str, tuple[str, str | None]]):
-        from lxml.cssselect import CSSSelector
-
-        self.sels = {k: (CSSSelector(css, translator="html") if css else None, attr)
-                     for k, (css, attr) in sels.items() if k != "id_regex"}
-        rx = sels.get("id_regex", (None, None))[0]
-        self.id_regex = re.compile(rx, re.IGNORECASE) if rx else None
-
-    def __call__(self, text: str, out: list) -> None:
-        import lxml.html
-        from lxml import etree
-
-        root = lxml.html.document_fromstring(text)
-        cont = self.sels["container"][0]
-        (i_sel, i_attr), (a_sel, a_attr) = self.sels["id"], self.sels["author"]
-        (d_sel, d_attr), (b_sel, _) = self.sels["date"], self.sels["body"]
-        id_rx = self.id_regex
-        for el in cont(root):
-            pid = _pick(i_sel, i_attr, el)
-            if pid and id_rx is not None:
-                m = id_rx.search(pid)
-                pid = (m.group(1) if m.groups() else m.group(0)) if m else None
-            author = _pick(a_sel, a_attr, el)
-            date = _pick(d_sel, d_attr, el)
-            body = b_sel(el) if b_sel is not None else [el]
-            html = etree.tostring(body[0], method="html", encoding="unicode", with_tail=False) if body else ""
-            out.append((pid, author, date, html))
-
-
-def _pick(sel: Any, attr: str | None, el: Any) -> str | None:
-    found = sel(el) if sel is not None else [el]
-    if not found:
-        return None
-    return found[0].get(attr) if attr else found[0].text_content()
-
-
-class BareSoup:
-    """The same selection with BeautifulSoup over the whole page (html.parser, soupsieve CSS)."""
-
-    def __init__(self, sels: dict[str, tuple[str, str | None]]):
-        self.sels = sels
-
-    def __call__(self, text: str, out: list) -> None:
-        from bs4 import BeautifulSoup
-
-        soup = BeautifulSoup(text, "html.parser")
-        (a_css, a_attr), (d_css, d_attr), (b_css, _) = self.sels["author"], self.sels["date"], self.sels["body"]
-        for el in soup.select(self.sels["container"][0]):
-            a = el.select_one(a_css) if a_css else el
-            d = el.select_one(d_css) if d_css else el
-            b = el.select_one(b_css) if b_css else el
-            out.append(((a.get(a_attr) if a_attr else a.get_text()) if a is not None else None,
-                        (d.get(d_attr) if d_attr else d.get_text()) if d is not None else None, b is not None))
-
-
 def measure_parse(cfg_path: Path, engine: Engine, opts: Options) -> dict[str, Any]:
     """Stored pages to posts through the site adapter's `parse_page` (the poller's parser),
     against bare lxml with the profile's selectors, page by page in turn; the fastest of
@@ -290,8 +211,10 @@ def measure_parse(cfg_path: Path, engine: Engine, opts: Options) -> dict[str, An
     with Workspace(load_config(cfg_path)) as ws:
         adapter = ws.adapter(SITE)
         urls = [r[0] for r in ws.store.db.execute("SELECT url FROM pages WHERE site=? ORDER BY rowid", (SITE,))]
-        bare = BareLxml(baseline_selectors(adapter.profile))
-        soup = BareSoup(baseline_selectors(adapter.profile))
+        # the selection forummod makes on these pages (one engine's template: the first shows it)
+        sels = baseline_selectors(adapter.profile, ws.store.page(SITE, urls[0])[0])
+        bare = BareLxml(sels)
+        soup = BareSoup(sels)
         ours_runs: list[float] = []
         bare_runs: list[float] = []
         n_posts = n_bare = 0
@@ -322,7 +245,7 @@ def measure_parse(cfg_path: Path, engine: Engine, opts: Options) -> dict[str, An
                     bare_t += t2 - t1
             ours_runs.append(ours_t)
             bare_runs.append(bare_t)
-            n_posts, n_bare = len(posts), len(rows)
+            n_posts, n_bare = len(posts), len(post_rows(rows))
             del posts, rows
         sample = urls[: max(1, min(opts.bs4_pages, len(urls)))]
         soup_t = bare_s = 0.0
@@ -349,7 +272,7 @@ def measure_parse(cfg_path: Path, engine: Engine, opts: Options) -> dict[str, An
         "us_per_post": round(best_ours / n_posts * 1e6, 1),
         "bs4_sample_pages": len(sample), "bs4_posts_per_s": round(len(soup_rows) / soup_t),
         "bs4_ratio_to_lxml": round(bare_s / soup_t, 3),
-        "baseline": {k: " @".join(x for x in v if x) for k, v in baseline_selectors(adapter.profile).items()},
+        "baseline": {k: " | ".join(v.text() for v in sel) for k, sel in sels.items()},
     }
 
 

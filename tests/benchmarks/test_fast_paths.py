@@ -215,22 +215,3 @@ def _is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def test_the_bare_lxml_baseline_reads_each_posts_id_author_date_and_body():
-    """The parse benchmark's baseline does the work a reader of the page needs (issue 17)."""
-    from benchmarks.suite import BareLxml, baseline_selectors
-
-    profs = profiles()
-    game = make_game(60)
-    for name, eng in ENGINES.items():
-        html = eng.page(game.posts, 1)
-        rows: list = []
-        BareLxml(baseline_selectors(profs[name]))(html, rows)
-        ours = H.parse_thread_page(profs[name], html, url=f"http://127.0.0.1:1/{eng.page_path(1)}", tz=ZoneInfo("UTC"),
-                                   now=NOW).posts
-        assert [r[0] for r in rows] == [p.post_id for p in ours]
-        # the baseline has only the first selector of each field (forummod falls back to the others)
-        assert all(r[1] in (None, p.author) for r, p in zip(rows, ours))
-        assert sum(r[1] == p.author for r, p in zip(rows, ours)) >= len(ours) // 2
-        assert all(r[2] and r[3].startswith("<") and len(r[3]) >= len(p.html) // 2 for r, p in zip(rows, ours))
