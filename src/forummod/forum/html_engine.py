@@ -398,7 +398,7 @@ def normalise_body(profile: Profile, body: Any) -> str:
             el.set(FM_ATTR, mark.kind)
             author = first(mark.author, el) if mark.author else None
             if mark.header is not None:
-                prev = el.getprevious()
+                prev = _element_before(el)
                 if prev is not None and mark.header(prev):
                     prev.set(FM_ATTR, mark.kind)
                     if author is None and mark.author_from_header is not None:
@@ -411,6 +411,15 @@ def normalise_body(profile: Profile, body: Any) -> str:
                     author = m.group(1).strip() if m else author
                 el.set("data-fm-author", author)
     return _body_html(body)
+
+
+def _element_before(el: Any) -> Any:
+    """The element just before `el`, past comments and processing instructions (invisible on
+    the page; lxml refuses an XPath on them), or None."""
+    for sib in el.itersiblings(preceding=True):
+        if isinstance(sib.tag, str):
+            return sib
+    return None
 
 
 def _body_html(body: Any) -> str:
