@@ -244,3 +244,23 @@ def test_fallback_takes_the_day_month_order_the_pages_own_dates_prove_and_skips_
     _, page = _read_without_profiles(html.encode())
     assert [p.author for p in page.posts] == ["ann", "bob", "cy"]  # not the reputation count or "Donate"
     assert [p.created_at.strftime("%m-%d %H:%M") for p in page.posts] == ["02-11 22:30", "02-13 23:33", "02-14 03:38"]
+
+
+def _two_row_page(between_rows: str) -> str:
+    """Posts as two table rows: author and date, then the message (an old custom skin)."""
+    rows = []
+    for i, (who, at) in enumerate([("ann", "13:34"), ("bob", "14:10"), ("cid", "15:02")]):
+        rows.append(f'<tr class="head"><td class="who"><a href="/profile.php?id={i + 2}">{who}</a></td>'
+                    f'<td class="when">28.07.2013 {at}</td></tr>{between_rows}'
+                    f'<tr class="msg"><td colspan="2">Post {i} by {who}: I think we should vote somebody today.</td></tr>')
+    return "<html><body><table>" + "".join(rows) + "</table></body></html>"
+
+
+@pytest.mark.parametrize("between_rows", ["", "<!-- message -->"])
+def test_fallback_reads_two_row_posts_also_with_a_comment_between_the_rows(between_rows):
+    """The message row is found past an HTML comment (a comment's `tag` is no element name:
+    it made an XPath that does not compile)."""
+    structure, page = _read_without_profiles(_two_row_page(between_rows).encode())
+    assert structure.profile_data["post"]["body"] == ["xpath:following-sibling::tr[1]"]
+    assert [p.author for p in page.posts] == ["ann", "bob", "cid"]
+    assert [p.html.startswith('<tr class="msg">') and f"by {p.author}:" in p.html for p in page.posts] == [True] * 3

@@ -266,6 +266,14 @@ def _labelled_as_other_date(el: Any, own: str) -> bool:
     return bool(_NOT_POST_DATE.search(f"{prev_text} {lead[-40:]}"))
 
 
+def _element_after(el: Any) -> Any:
+    """The element just after `el`, past comments and processing instructions, or None."""
+    for sib in el.itersiblings():
+        if isinstance(sib.tag, str):
+            return sib
+    return None
+
+
 def _counts_below(cands: Iterable[Any]) -> dict[int, int]:
     """For every element, how many of `cands` are it or below it."""
     below: dict[int, int] = defaultdict(int)
@@ -457,9 +465,10 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     body = _choose("body", blocks, body_picks)
     if body is None or body.hits * 2 < len(blocks):
         # the post is two rows (header with author and date, then the body): the next row
-        nxt = sum(1 for b in blocks if b.getnext() is not None and len(b.getnext().text_content().strip()) > 0)
-        if nxt * 2 >= len(blocks):
-            body = FieldChoice("body", f"xpath:following-sibling::{blocks[0].getnext().tag}[1]", nxt)
+        rows = [_element_after(b) for b in blocks]
+        nxt = sum(1 for r in rows if r is not None and len(r.text_content().strip()) > 0)
+        if nxt * 2 >= len(blocks) and rows[0] is not None:
+            body = FieldChoice("body", f"xpath:following-sibling::{rows[0].tag}[1]", nxt)
     if body:
         fields.append(body)
     data = profile_table(container, {f.name: f.selector for f in fields}, f"{sig[0]} blocks")
