@@ -109,7 +109,9 @@ def add_arguments(p) -> None:
     # the names are listed when the help is shown (RulesetNames): building the parser imports no ruleset
     p.add_argument("--ruleset", default="mafia-majority", choices=RulesetNames(), metavar="RULESET",
                    help="the game's rules: %(choices)s (default %(default)s)")
-    p.add_argument("--engine", default="phpbb", help="forum engine profile (default phpbb; see 'forummod doctor')")
+    p.add_argument("--engine", default=None,
+                   help="forum engine profile (default: recognised from the --from-thread page, else from the "
+                        "--thread address's shape, else phpbb; see 'forummod doctor')")
     p.add_argument("--thread", metavar="URL", help="the game thread's address: sets the forum's base_url and the game's id")
     p.add_argument("--from-thread", metavar="URL",
                    help="as --thread, and read the (public) thread once: its posters become the candidate players, "
@@ -133,8 +135,11 @@ def run(args) -> int:
     if args.path.exists() and not args.force:
         raise UsageError(f"{args.path} exists; use --force to overwrite it")
     thread = args.from_thread or args.thread
-    survey = thread_survey(args.engine, thread) if args.from_thread else None
-    text = starter_text(engine=args.engine, ruleset=args.example or args.ruleset, thread=thread,
+    engine, how = choose_engine(args.engine, thread, read_page=bool(args.from_thread))
+    if how:
+        print(f"engine: {engine} ({how}; --engine NAME to choose another)")
+    survey = thread_survey(engine, thread) if args.from_thread else None
+    text = starter_text(engine=engine, ruleset=args.example or args.ruleset, thread=thread,
                         example=bool(args.example), store=_store_name(args.path),
                         posters=survey.posters if survey else None,
                         opened_at=survey.opened_at if survey else None)
@@ -168,6 +173,63 @@ def check_engine(engine: str) -> None:
                              "(README: 'Archive files' and 'Engine detection')")
         raise UsageError(f"unknown engine {engine!r}" + _did_you_mean(engine, engines)
                          + f" (known: {', '.join(e for e in engines if e not in ('archive', 'auto'))})")
+
+
+def engines_for_address(url: str) -> list[str]:
+    """The engines whose thread addresses look like `url` (offline, by their URL patterns)."""
+    from forummod.forum.registry import profiles
+
+    if "://" not in url:
+        return []
+    return sorted(name for name, prof in profiles().items() if prof.match_thread(url))
+
+
+def choose_engine(given: str | None, url: str | None, *, read_page: bool) -> tuple[str, str]:
+    """(engine, how it was chosen; "" when given). A GM pasting a thread address should not
+    have to know the engine's profile name: `--from-thread` reads the page anyway, so its
+    engine is recognised from the page (as engine "auto" does); `--thread` works offline,
+    from the address's shape when exactly one engine's addresses look like it."""
+    if given:
+        return given, ""
+    if not url:
+        return "phpbb", ""
+    by_address = engines_for_address(url)
+    problem = ""
+    if read_page:
+        engine, problem = _engine_of_page(url)
+        if engine and by_address and engine not in by_address:
+            raise UsageError(f"the page at {url} looks like {engine}, but the address like a "
+                             f"{' or '.join(by_address)} thread: pass --engine NAME")
+        if engine:
+            return engine, "recognised from the thread page"
+    if len(by_address) == 1:
+        return by_address[0], "from the address's shape" + (f"; {problem}" if problem else "")
+    known = ", ".join(e for e in known_engines() if e not in ("archive", "auto"))
+    if by_address:
+        raise UsageError(f"{url!r} could be a thread of {', '.join(by_address)}: pass --engine NAME"
+                         + (f" ({problem})" if problem else ""))
+    raise UsageError(f"no engine's thread addresses look like {url!r}" + (f" and {problem}" if problem else "")
+                     + f": pass --engine NAME (known: {known})")
+
+
+def _engine_of_page(url: str) -> tuple[str | None, str]:
+    """(engine recognised from the page at `url`, or None and what went wrong)."""
+    from urllib.parse import urlsplit
+
+    from forummod.config import SiteConfig
+    from forummod.errors import ForummodError
+    from forummod.forum.detect import detect_engine
+    from forummod.forum.http import HttpClient
+    from forummod.forum.registry import profiles
+
+    parts = urlsplit(url)
+    site = SiteConfig(engine="auto", base_url=f"{parts.scheme}://{parts.netloc}/", retries=0, timeout=15.0,
+                      request_interval=1.0)
+    try:
+        page = HttpClient.from_site("init", site).get(url, check_login=False)
+        return detect_engine(profiles(), page.text, where=url), ""
+    except ForummodError as e:
+        return None, f"the page was not recognised: {str(e)[:300]}"
 
 
 def thread_parts(engine: str, url: str) -> tuple[str, str]:
