@@ -74,10 +74,15 @@ class SiteConfig:
     max_post_chars: int = setting(0, "longest post this forum accepts, in characters; 0 = the engine profile's default (longer drafts are split into parts)")
     max_pm_chars: int = setting(0, "longest private message this forum accepts; 0 = the engine profile's default")
     inbox_max_pages: int = setting(20, "most inbox pages one poll reads (a loop guard; a poll that reaches it says so and the next poll reads on)")
+    recheck_minutes: int = setting(60, "every this many minutes a poll also re-reads the recent pages it has moved past, for edits made there (0 = never; 'forummod poll --recheck' does it now)")
+    recheck_hours: float = setting(72.0, "the pages re-read for edits are those holding posts of the last this many hours")
+    recheck_max_pages: int = setting(6, "most earlier pages one re-read for edits fetches (the newest of them)")
 
     def __post_init__(self) -> None:
         if self.inbox_max_pages < 1:
             raise ValueError("inbox_max_pages must be at least 1")
+        if self.recheck_minutes < 0 or self.recheck_hours < 0 or self.recheck_max_pages < 0:
+            raise ValueError("recheck_minutes, recheck_hours and recheck_max_pages must not be negative")
         if self.max_post_chars < 0 or self.max_pm_chars < 0:
             raise ValueError("max_post_chars and max_pm_chars must not be negative (0 = the engine's default)")
         if self.request_interval < 0 or self.timeout <= 0 or self.retries < 0 or self.hourly_budget < 0:

@@ -37,7 +37,7 @@ from forummod.model import (
 )
 from forummod.gm_log import effective_events, undone_by  # noqa: F401  (callers import them from here too)
 from forummod.records import frozen
-from forummod.store import Store, StoreCookieJar
+from forummod.store import Store, StoreCookieJar, iso
 
 log = logging.getLogger("forummod")
 
@@ -213,7 +213,7 @@ class PollReport:
 
 
 def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int | None], None] | None = None,
-              inbox: bool = True) -> PollReport:
+              inbox: bool = True, recheck: bool = False) -> PollReport:
     """Fetch what changed in the game's threads and the GM's inbox.
 
     A network failure is reported, never half-stored: the store keeps the previous state and
@@ -224,6 +224,9 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     cursor at the last of them in one transaction each, so memory holds one batch and a killed
     poll leaves whole batches that the next poll continues from. Bad local input (an archive
     file that does not parse) raises before anything is written.
+
+    Every `sites.x.recheck_minutes` (or now, with `recheck`) a poll also re-reads the recent
+    pages it has moved past (`_pages_to_recheck`), so an edit there becomes a new version.
     """
     from forummod.forum.poller import PollInterrupted  # the HTTP stack, which a recount does not need
 
@@ -275,6 +278,7 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
         except ForumError as e:  # one thread failing does not cost the others their posts
             errors.append(f"{ref.role} thread: {redact(str(e))}")
             issues.append(Issue("poll_failed", f"{ref.role} thread: {redact(str(e))}", at=now, severity="error"))
+    rechecked = _recheck_threads(ws, game_id, adapter, site_name, site, fetched, now, force=recheck)
     msgs = None
     if inbox and _has_inbox(ws.cfg.sites[site_name]):
         try:
@@ -289,6 +293,18 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
             _remember_thread_id(ws, game_id, ref, thread_id, now)
         for ref, tp in fetched:
             save_thread_poll(tp)
+        for tp, key in rechecked:
+            for url, body in tp.pages:
+                ws.store.save_page(site_name, url, body, now)
+            # edits only: a post missing from a re-read page has usually moved to the page before
+            # (a deletion earlier in the thread shifts the rest), so no deletion is inferred here
+            stats = ws.store.save_posts(site_name, tp.thread_id, tp.posts, now)
+            totals["new_posts"] += stats.new
+            totals["edited_posts"] += stats.edited
+            totals["requests"] += tp.requests
+            totals["bytes"] += tp.bytes
+            issues.extend(tp.issues)
+            ws.store.remember(game_id, key, iso(now), now)
         if msgs is not None:
             totals["new_messages"] += ws.store.save_messages(site_name, msgs.messages, now)
             ws.store.set_cursor(site_name, msgs.cursor, now)
@@ -307,6 +323,64 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
 
     settle_uncertain(ws, game_id, adapter)  # an uncertain publication's post may have appeared
     return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), error=error, **totals)
+
+
+RECHECK_KEY = "recheck:"  # snapshot key + thread id: when its recent pages were last re-read for edits
+
+
+def _recheck_threads(ws: Workspace, game_id: str, adapter: Any, site_name: str, site: SiteConfig, fetched: list,
+                     now: datetime, *, force: bool) -> list[tuple[Any, str]]:
+    """Re-read, when due, the recent pages each thread's poll did not fetch: (poll, snapshot key)
+    of each thread re-read. A thread whose poll walked from page 1 counts as re-read now."""
+    if not hasattr(adapter, "recheck_pages") or (site.recheck_minutes <= 0 and not force):
+        return []
+    from forummod.forum.poller import recent_page_urls
+
+    out = []
+    for ref, tp in fetched:
+        key = RECHECK_KEY + tp.thread_id
+        last = ws.store.snapshot(game_id, key)
+        # a poll that walked from page 1 (a first poll) read every page just now
+        walked_all = 1 in tp.pages_fetched or (last is None and not force)
+        if not force and not walked_all:
+            try:
+                if now - datetime.fromisoformat(last) < timedelta(minutes=site.recheck_minutes):
+                    continue
+            except (TypeError, ValueError):
+                pass
+        pages = [] if walked_all else _pages_to_recheck(ws, site_name, site, tp, recent_page_urls(tp.cursor), now)
+        try:
+            out.append((adapter.recheck_pages(ref, pages) if pages else _nothing_read(tp), key))
+        except ForumError as e:  # the poll itself succeeded: an edit check that fails waits for the next
+            out.append((_nothing_read(tp, Issue("recheck_failed", f"re-reading pages for edits: {redact(str(e))}",
+                                                at=now, severity="info")), key))
+    return out
+
+
+def _nothing_read(tp: Any, issue: Issue | None = None) -> Any:
+    from dataclasses import replace
+
+    return replace(tp, posts=(), pages_fetched=(), requests=0, bytes=0, pages=(), issues=(issue,) if issue else ())
+
+
+def _pages_to_recheck(ws: Workspace, site_name: str, site: SiteConfig, tp: Any, urls: dict[int, str],
+                      now: datetime) -> list[tuple[int, str | None, int | None]]:
+    """(page, URL, first post number) of the pages to re-read: known URLs of pages before the
+    ones this poll fetched that hold a post of the last `recheck_hours`, the newest
+    `recheck_max_pages` of them."""
+    if site.recheck_max_pages <= 0:
+        return []
+    # pages before the first one this poll fetched (after a 304: before the unchanged last page)
+    floor = min(tp.pages_fetched) if tp.pages_fetched else (tp.cursor.last_page or 1)
+    since = iso(now - timedelta(hours=site.recheck_hours))
+    rows = ws.store.db.execute(
+        "SELECT s.page, min(p.number) FROM post_status s JOIN posts p ON p.site=s.site AND p.thread=s.thread"
+        " AND p.post_id=s.post_id AND p.version=1 WHERE s.site=? AND s.thread=? AND s.deleted_at IS NULL"
+        " AND s.page < ? AND p.created_at >= ? GROUP BY s.page",
+        (site_name, tp.thread_id, floor, since)).fetchall()
+    wanted = sorted((int(r[0]), r[1]) for r in rows if r[0] is not None)
+    # a URL the polls kept, else None: the adapter writes it from the page number if it can
+    return [(pno, urls.get(pno), first) for pno, first in wanted[-site.recheck_max_pages:]]
 
 
 def check_secret(site_name: str, site: SiteConfig) -> None:

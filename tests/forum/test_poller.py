@@ -76,3 +76,36 @@ def test_poll_without_etag_support_rereads_the_last_page_only(forum, clock):
     poll = ad.poll_thread(ThreadRef(base + "viewtopic.php?t=1"), first.cursor)
     assert poll.requests == 1 and not poll.not_modified
     assert [p.post_id for p in poll.posts] == [str(1000 + i) for i in range(1991, 2001)]  # lets the store see edits
+
+
+def test_the_cursor_keeps_the_urls_of_the_newest_pages_walked_and_a_recheck_reads_them_without_moving_it():
+    """`poller.recent_page_urls` / `recheck_pages`: what the edit re-read of earlier pages uses."""
+    from forummod.forum.base import ParsedPage
+    from forummod.forum.http import Fetched
+    from forummod.forum.poller import RECENT_PAGES, poll_pages, recent_page_urls, recheck_pages
+    from forummod.adapter_records import RawPost
+    from datetime import datetime, timezone
+
+    n_pages = RECENT_PAGES + 3
+    at = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+    def url(n: int) -> str:
+        return f"http://127.0.0.1:1/t?page={n}"
+
+    def fetch(u: str, etag=None, last_modified=None) -> Fetched:
+        if u.endswith("=404"):
+            return Fetched(url=u, status=404, text="", headers={}, nbytes=0)
+        return Fetched(url=u, status=200, text=u, headers={}, nbytes=len(u))
+
+    def parse(text: str, u: str, first: int | None) -> ParsedPage:
+        n = int(u.rsplit("=", 1)[1])
+        post = RawPost(post_id=str(n), author="ann", created_at=at, html=f"<p>{n}</p>", number=n)
+        return ParsedPage(posts=(post,), page=n, last_page=n_pages, next_url=url(n + 1) if n < n_pages else None)
+
+    walk = poll_pages(thread_id="7", first_url=url(1), cursor=None, fetch=fetch, parse=parse)
+    kept = recent_page_urls(walk.cursor)
+    assert sorted(kept) == list(range(n_pages - RECENT_PAGES + 1, n_pages + 1)) and kept[n_pages] == url(n_pages)
+    again = recheck_pages(thread_id="7", pages=[(5, url(5), 5), (6, "http://127.0.0.1:1/t?page=404", 6)],
+                          fetch=fetch, parse=parse)
+    assert [(p.post_id, p.page) for p in again.posts] == [("5", 5)] and again.pages_fetched == (5,)
+    assert [i.code for i in again.issues] == ["recheck_failed"] and again.requests == 2

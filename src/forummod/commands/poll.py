@@ -14,6 +14,9 @@ HELP = "fetch new posts and private messages into the store"
 def add_arguments(p) -> None:
     add_common(p, game=True)
     p.add_argument("--no-inbox", action="store_true", help="skip the private-message inbox")
+    p.add_argument("--recheck", action="store_true",
+                   help="also re-read now the recent pages the polls have moved past, for edits made there "
+                        "(done every sites.x.recheck_minutes anyway)")
 
 
 def run(args) -> int:
@@ -24,7 +27,7 @@ def run(args) -> int:
         reports = []
         for gid in ws.game_ids(args.game, active_only=args.game is None):
             with progress_printer(gid, enabled=not args.json) as prog:
-                reports.append(poll_game(ws, gid, progress=prog, inbox=not args.no_inbox))
+                reports.append(poll_game(ws, gid, progress=prog, inbox=not args.no_inbox, recheck=args.recheck))
         if args.json:
             print_json("poll", {"polls": [poll_dict(r) for r in reports]})
         else:

@@ -31,7 +31,7 @@ from forummod.forum.html_engine import (
 from forummod.forum.http import Fetched, HttpClient
 from forummod.forum.inbox_pages import inbox_next_url
 from forummod.forum.login import login_with_form, read_secret
-from forummod.forum.poller import Sink, poll_pages
+from forummod.forum.poller import Sink, poll_pages, recheck_pages
 from forummod.forum.page_locale import check_zone, stated_zone
 from forummod.forum.write import clean_url
 from forummod.adapter_records import Cursor, RawMessage
@@ -198,6 +198,20 @@ class HtmlAdapter(FormWriter):
         return poll_pages(thread_id=self.thread_id(thread), first_url=first_page_url(self.profile, self.thread_url(thread)),
                           cursor=cursor, fetch=self._get_remembering_date, parse=self.parse_page, progress=progress,
                           sink=sink)
+
+    def recheck_pages(self, thread: ThreadRef, pages: list[tuple[int, str | None, int | None]]) -> ThreadPoll:
+        """Earlier pages read again for edits (`poller.recheck_pages`); the cursor stays. A page
+        whose URL the polls did not keep is written from the page number where the profile's
+        pages are numbered in the query (an offset needs the page size, which a guess could
+        get wrong: such a page is left out)."""
+        from forummod.forum.html_write import page_url
+
+        first = first_page_url(self.profile, self.thread_url(thread))
+        numbered = self.profile.pagination.kind != "offset"
+        known = [(pno, url or (page_url(self.profile, first, pno, None) if numbered else None), n)
+                 for pno, url, n in pages]
+        return recheck_pages(thread_id=self.thread_id(thread), pages=[(pno, url, n) for pno, url, n in known if url],
+                             fetch=self._get_remembering_date, parse=self.parse_page)
 
     # ------------------------------------------------------------------ inbox
 

@@ -9,6 +9,7 @@ first poll walks the whole thread from page 1 and reports progress.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -23,6 +24,8 @@ Parse = Callable[[str, str, int | None], ParsedPage]  # (text, url, first post n
 Sink = Callable[[ThreadPoll], None]  # stores a finished batch of pages (in one transaction)
 
 MAX_PAGES_PER_POLL = 10_000  # a loop guard, far above any real game
+RECENT_PAGES = 12  # page URLs the cursor keeps (the newest), for re-reading recent pages for edits
+PAGE_URLS_KEY = "page_urls"  # cursor extra: JSON {page number: URL} of the newest pages walked
 BATCH_PAGES = 50  # pages handed to a sink at a time: a first poll of 2,000 pages holds 50, not all
 
 
@@ -45,6 +48,23 @@ def content_hash(text: str) -> str:
 
 def _extra(cursor: Cursor | None) -> dict[str, str]:
     return dict(cursor.extra) if cursor else {}
+
+
+def recent_page_urls(cursor: Cursor | None) -> dict[int, str]:
+    """{page number: URL} of the newest pages a thread's polls walked (at most RECENT_PAGES)."""
+    raw = _extra(cursor).get(PAGE_URLS_KEY)
+    if not raw:
+        return {}
+    try:
+        return {int(k): str(v) for k, v in json.loads(raw).items()}
+    except (ValueError, TypeError, AttributeError):
+        return {}
+
+
+def _with_page_urls(extra: dict[str, str], urls: dict[int, str]) -> None:
+    if urls:
+        newest = sorted(urls)[-RECENT_PAGES:]
+        extra[PAGE_URLS_KEY] = json.dumps({str(n): urls[n] for n in newest}, separators=(",", ":"))
 
 
 @dataclass
@@ -104,11 +124,13 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
     last_pno = cursor.last_page if cursor else None  # of the page before (for a page that names none)
     last_post_id = cursor.last_post_id if cursor else None
     handed = [0, 0]  # requests and bytes already reported with handed-over batches
+    page_urls = recent_page_urls(cursor)
 
     def result(partial: bool) -> ThreadPoll:
         new_extra = {k: v for k, v in extra.items() if k not in ("first_number",)}
         if page_first is not None:
             new_extra["first_number"] = str(page_first)
+        _with_page_urls(new_extra, page_urls)
         last_ref = ref if not partial or ref is None else PageRef(url=ref.url, content_hash=ref.content_hash)
         new_cursor = Cursor(stream=stream, last_page=pages[-1] if pages else last_pno, pages_total=last_page,
                             last_post_id=posts[-1].post_id if posts else last_post_id,
@@ -140,6 +162,7 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
             pno = page.page if page.page is not None else (last_pno + 1 if done else (last_pno or 1))
             posts.extend(replace(p, page=pno) if p.page != pno else p for p in page.posts)
             pages.append(pno)
+            page_urls[pno] = current_url
             last_pno = pno
             done += 1
             issues.extend(page.issues)
@@ -166,3 +189,43 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
             raise
         raise PollInterrupted(e, result(partial=True)) from e
     return result(partial=False)
+
+
+def recheck_pages(*, thread_id: str, pages: list[tuple[int, str, int | None]], fetch: Fetch,
+                  parse: Parse) -> ThreadPoll:
+    """Read earlier pages of a thread again, for edits made after the polls moved past them.
+
+    `pages`: (page number, URL, number of its first post or None). Each page is fetched whole
+    (an edit changes the page but not always its validators); a page that fails or shows no
+    posts is skipped with an Issue, the rest still count. The cursor is not moved: the caller
+    stores the posts (new versions where a body changed) and keeps the thread's cursor."""
+    walk = _Walk()
+    posts: list[RawPost] = []
+    fetched: list[int] = []
+    raw: list[tuple[str, str]] = []
+    issues: list[Issue] = []
+    for pno, url, first_number in pages:
+        try:
+            f = fetch(url, None, None)
+        except ForumError as e:
+            issues.append(Issue("recheck_failed", f"re-reading page {pno} for edits: {e}", severity="info", details=url))
+            continue
+        walk.requests += 1
+        walk.nbytes += f.nbytes
+        if f.status >= 400:
+            issues.append(Issue("recheck_failed", f"re-reading page {pno} for edits: HTTP {f.status}", severity="info",
+                                details=url))
+            continue
+        try:
+            page = parse(f.text, f.url, first_number)
+        except ForumError as e:
+            issues.append(Issue("recheck_failed", f"re-reading page {pno} for edits: {e}", severity="info", details=url))
+            continue
+        if not page.posts:
+            continue
+        posts.extend(replace(p, page=pno) if p.page != pno else p for p in page.posts)
+        fetched.append(pno)
+        raw.append((f.url, f.text))
+    return ThreadPoll(thread_id=thread_id, posts=tuple(posts), pages_fetched=tuple(fetched),
+                      cursor=Cursor(stream=f"thread:{thread_id}"), requests=walk.requests, bytes=walk.nbytes,
+                      issues=tuple(issues), pages=tuple(raw))

@@ -1,0 +1,108 @@
+"""An edit on a page the polls have moved past is found (sites.x.recheck_*, `poll --recheck`).
+
+A poll re-reads only the last known page and what follows, so a player who edits a vote on
+an earlier page was never seen. Every `recheck_minutes` a poll also re-reads the newest
+earlier pages holding posts of the last `recheck_hours`; a quiet poll in between stays one
+request. Served by the benchmark's loopback forum (phpBB and XenForo markup) on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+
+from benchmarks.game import make_game
+from benchmarks.markup import ENGINES
+from benchmarks.server import ForumState, RunningForum
+from benchmarks.workspace import GAME_ID, SITE, config_text
+from forummod.config import load_config
+from forummod.service import Workspace, poll_game, thread_refs
+
+
+class Clock:
+    def __init__(self, start):
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+
+def _workspace(tmp_path, engine, base_url, clock, extra: str = ""):
+    cfg = tmp_path / "forummod.toml"
+    text = config_text(engine, base_url, tmp_path)
+    # the synthetic game is dated 2024: count all its posts as recent
+    text = text.replace("timeout = 30.0\n", "timeout = 30.0\nrecheck_hours = 1000000.0\n" + extra)
+    cfg.write_text(text, encoding="utf-8")
+    return Workspace(load_config(cfg), clock=clock)
+
+
+def _edit(state, game, number, text):
+    p = game.posts[number - 1]
+    state.edit(number, replace(p, paragraphs=(*p.paragraphs, text), edited_at=p.at + timedelta(minutes=3)))
+
+
+@pytest.mark.parametrize("engine_name", ["phpbb", "xenforo"])
+def test_an_edit_two_pages_back_is_found_when_the_recheck_is_due_and_not_before(tmp_path, engine_name):
+    engine = ENGINES[engine_name]
+    game = make_game(engine.per_page * 5)
+    state = ForumState(engine, list(game.posts), visible=engine.per_page * 4)
+    with RunningForum(state) as base_url:
+        clock = Clock(game.end)
+        with _workspace(tmp_path, engine, base_url, clock) as ws:
+            first = poll_game(ws, GAME_ID, inbox=False)
+            assert first.ok and first.new_posts == engine.per_page * 4
+            state.show(len(game.posts))  # a new page appears...
+            number = engine.per_page * 2 + 3  # ...and a post on page 3 (of the 4 read) is edited
+            _edit(state, game, number, "Edit: changed my mind.")
+            clock.now += timedelta(minutes=5)
+            soon = poll_game(ws, GAME_ID, inbox=False)
+            assert soon.new_posts == engine.per_page and soon.edited_posts == 0  # not due yet: last page + next
+            clock.now += timedelta(minutes=5)
+            quiet = poll_game(ws, GAME_ID, inbox=False)
+            assert quiet.requests == 1 and quiet.edited_posts == 0  # a 304, nothing more
+            clock.now += timedelta(minutes=61)
+            due = poll_game(ws, GAME_ID, inbox=False)
+            assert due.edited_posts == 1 and due.new_posts == 0
+            thread = ws.store.posts(SITE, ws.adapter(SITE).thread_id(thread_refs(ws.cfg.game(GAME_ID))[0]))
+            edited = next(p for p in thread if p.number == number)
+            assert len(edited.versions) == 2 and "changed my mind" in edited.versions[-1].html
+            assert all(len(p.versions) == 1 for p in thread if p.number != number and p.number <= len(game.posts)
+                       and game.posts[p.number - 1].edited_at is None)
+            clock.now += timedelta(minutes=5)
+            assert poll_game(ws, GAME_ID, inbox=False).requests == 1  # the recheck waits another hour
+
+
+def test_poll_recheck_reads_the_earlier_pages_now_and_keeps_the_cursor(tmp_path):
+    engine = ENGINES["phpbb"]
+    game = make_game(engine.per_page * 4)
+    state = ForumState(engine, list(game.posts), visible=len(game.posts))
+    with RunningForum(state) as base_url:
+        clock = Clock(game.end)
+        with _workspace(tmp_path, engine, base_url, clock, extra="recheck_max_pages = 2\n") as ws:
+            poll_game(ws, GAME_ID, inbox=False)
+            _edit(state, game, engine.per_page + 1, "Edit: vote moved.")  # page 2 of 4
+            _edit(state, game, 2, "Edit: page one.")  # page 1: older than the newest 2 earlier pages
+            state.reset_counters()
+            clock.now += timedelta(minutes=1)
+            rep = poll_game(ws, GAME_ID, inbox=False, recheck=True)
+            assert rep.edited_posts == 1  # page 2 (pages 2 and 3 re-read), not page 1
+            assert len(state.requests) == 1 + 2
+            state.reset_counters()
+            after = poll_game(ws, GAME_ID, inbox=False)
+            assert after.requests == 1 and after.new_posts == after.edited_posts == 0  # the cursor did not move
+
+
+def test_recheck_minutes_zero_never_rereads(tmp_path):
+    engine = ENGINES["phpbb"]
+    game = make_game(engine.per_page * 3)
+    state = ForumState(engine, list(game.posts), visible=len(game.posts))
+    with RunningForum(state) as base_url:
+        clock = Clock(game.end)
+        with _workspace(tmp_path, engine, base_url, clock, extra="recheck_minutes = 0\n") as ws:
+            poll_game(ws, GAME_ID, inbox=False)
+            _edit(state, game, 3, "Edit.")
+            clock.now += timedelta(days=2)
+            assert poll_game(ws, GAME_ID, inbox=False).edited_posts == 0
+            assert poll_game(ws, GAME_ID, inbox=False, recheck=True).edited_posts == 1  # asked for: done
