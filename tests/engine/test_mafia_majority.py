@@ -122,3 +122,14 @@ def test_gm_replace_keeps_votes_on_the_seat():
     run = g.run(now=g.clock + timedelta(minutes=1))
     assert run.current_tally.candidates[0].name == "Zed"
     assert run.current_tally.candidates[0].total == 2
+
+
+def test_a_game_whose_roles_nobody_told_forummod_never_ends_by_a_win_check():
+    """With no role known every player looks like town: the first lynch must not end the game
+    (a GM counting votes only). Once any role is known, the win check is back."""
+    g = Scenario("mafia-majority", PLAYERS, {}).day(1).vote("Bob", "Eve").vote("Cat", "Eve").vote("Ann", "Eve")
+    run = g.run()
+    assert dead(run) == {"Eve"} and run.state.outcome is None
+    assert not any(f.key == "game_over" for _, f in run.facts)
+    g = Scenario("mafia-majority", PLAYERS, {"Eve": "mafia"}).day(1).vote("Bob", "Eve").vote("Cat", "Eve").vote("Ann", "Eve")
+    assert g.run().state.outcome.result == "town"

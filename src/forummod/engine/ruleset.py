@@ -709,6 +709,10 @@ class Ruleset:
     def check_and_set_win(self, st: GameState, run: RunContext) -> GameState:
         if st.outcome is not None:
             return st
+        if not any(p.role for p in st.players):
+            # nobody's role is known (a GM counting votes without telling forummod the roles):
+            # every player would look like town, and the first lynch would "end" the game
+            return st
         out = self.check_win(st)
         if out is None:
             return st
