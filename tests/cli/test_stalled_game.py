@@ -37,7 +37,7 @@ def test_a_silent_game_is_stalled_and_stops_generating_phases(tmp_path, capsys):
     day = int(rep["phase"][1:])
     assert rep["phase"][0] in "DN" and day <= 3  # two 48 h days of silence, not "D150"
     text = _status(capsys, cfg, T0 + timedelta(days=300))
-    assert f"stalled since {last_post.isoformat()}" in text.splitlines()[0]
+    assert f"stalled since {last_post:%Y-%m-%d %H:%M} UTC" in text.splitlines()[0]  # readable, not ISO
 
 
 def test_a_game_with_recent_posts_is_not_stalled(tmp_path, capsys):

@@ -27,7 +27,7 @@ REP = {
 
 def test_the_status_of_an_italian_game_reads_in_italian():
     text = format_status(REP, lang="it")
-    assert text.splitlines()[0] == ("g (village) — Notte 2  (ferma dal 2026-12-02T01:00:00+00:00: nessun post da "
+    assert text.splitlines()[0] == ("g (village) — Notte 2  (ferma dal 2026-12-02 01:00 UTC: nessun post da "
                                     "due durate di fase)")
     for line in ("  vivi (2): Ann, Bob", "  in attesa: night:N1 — s  (approva: forummod gm approve night:N1)",
                  "  PARTITA FINITA: village — vincitori: nessuno", "  azioni notturne (Notte 2):",
@@ -41,12 +41,12 @@ def test_the_status_of_an_italian_game_reads_in_italian():
 
 def test_the_status_of_an_english_game_keeps_its_words():
     assert format_status(REP, lang="en").splitlines() == [
-        "g (village) — N2  (stalled since 2026-12-02T01:00:00+00:00: no post for two phase lengths)",
+        "g (village) — N2  (stalled since 2026-12-02 01:00 UTC: no post for two phase lengths)",
         "  alive (2): Ann, Bob",
         "  dead: Cid — farmer (lynch, D1)",
         "  pending: night:N1 — s  (approve: forummod gm approve night:N1)",
         "  GAME OVER: village — winners: nobody",
-        "  N2: from 2026-12-01T20:00:00+00:00 to ?",
+        "  N2: from 2026-12-01 20:00 UTC to ?",
         "  night actions (N2):",
         "    Ann: heal Bob (PM m3, t) rejected — late",
         "  result for Ann (N1, pending): seer_result (target=Bob)",

@@ -6,7 +6,7 @@ import re
 
 from forummod.cli import add_common
 from forummod.commands._common import open_workspace, parse_time, print_json
-from forummod.i18n import code_text, current_language, pgettext, pgettext_noop, phase_label
+from forummod.i18n import code_text, current_language, pgettext, pgettext_noop, phase_label, readable_instant
 
 NAME = "status"
 HELP = "show the game's state: phase, living and dead players, pending proposals, winners"
@@ -54,12 +54,12 @@ def _format_status(rep) -> str:
                       phase=phase)]
     if rep.get("stalled_at"):
         lines[0] += pgettext("gm-status", "  (stalled since %(time)s: no post for two phase lengths)",
-                             time=rep["stalled_at"])
+                             time=readable_instant(rep["stalled_at"]))
     lines.append(pgettext("gm-status", "  alive (%(n)s): %(players)s", n=len(rep["alive"]),
                           players=", ".join(rep["alive"])))
     for d in rep["dead"]:
         lines.append(pgettext("gm-status", "  dead: %(player)s — %(role)s (%(cause)s, %(phase)s)", player=d["player"],
-                              role=d["role"], cause=code_text(d["cause"]) if d["cause"] else d["cause"],
+                              role=d["role"] or "?", cause=code_text(d["cause"]) if d["cause"] else d["cause"],
                               phase=phase_label(d["phase"]) if d["phase"] else d["phase"]))
     for p in rep["pending"]:
         lines.append(pgettext("gm-status", "  pending: %(key)s — %(summary)s  (approve: forummod gm approve %(key)s)",
@@ -77,14 +77,15 @@ def format_clock(rep) -> list[str]:
     lines = []
     if rep.get("phase_start_at"):
         lines.append(pgettext("gm-status", "  %(phase)s: from %(start)s to %(end)s", phase=phase_label(rep["phase"]),
-                              start=rep["phase_start_at"], end=rep.get("phase_end_at") or "?"))
+                              start=readable_instant(rep["phase_start_at"]),
+                              end=readable_instant(rep["phase_end_at"]) if rep.get("phase_end_at") else "?"))
     if rep.get("paused_at"):
         lines.append(pgettext("gm-status", "  PAUSED since %(time)s: no deadline passes until 'forummod gm resume'",
-                              time=rep["paused_at"]))
+                              time=readable_instant(rep["paused_at"])))
     events = rep.get("gm_events") or []
     for e in events[-10:]:
         undone = pgettext("gm-status", "  (undone by #%(id)s)", id=e["undone_by"]) if e.get("undone_by") else ""
-        lines.append(f"  gm #{e['id']} {e['at']}: {e['summary']}{undone}")
+        lines.append(f"  gm #{e['id']} {readable_instant(e['at'])}: {e['summary']}{undone}")
     return lines
 
 
