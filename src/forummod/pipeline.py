@@ -7,6 +7,7 @@ once and publishing is exactly-once, so running it twice (or after downtime) doe
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from dataclasses import field
@@ -77,6 +78,11 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
         if poll:
             report = poll_game(ws, game_id, progress=progress)
         a = analyse_game(ws, game_id, now=now or ws.clock())  # live work runs on the real clock, archives too
+        if report is not None and report.ok and _phase_began_after_recheck(ws, game_id, a):
+            # a phase ended since the earlier pages were last re-read: read them again before the
+            # end-of-phase count is drafted, so an edit made there before the deadline counts
+            report = _added(report, poll_game(ws, game_id, inbox=False, recheck=True))
+            a = analyse_game(ws, game_id, now=now or ws.clock())
         findings = _checks(ws, a)
         from forummod.check_store import new_findings
 
@@ -104,6 +110,39 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
     if log_line:  # the daemon's journal line; `tick` prints its own report instead
         log.info("%s", out.line())
     return out
+
+
+def _phase_began_after_recheck(ws: Workspace, game_id: str, a) -> bool:
+    """True when the current phase began after the last re-read of the thread's earlier pages
+    for edits (`service.poll_game`), on a site that re-reads them at all."""
+    from forummod.service import RECHECK_KEY
+
+    game = ws.cfg.game(game_id)
+    site = ws.cfg.sites[game.site]
+    st = a.run.state
+    if site.engine == "archive" or site.recheck_minutes <= 0 or st.phase is None or st.phase.start is None:
+        return False
+    row = ws.store.db.execute("SELECT max(payload) FROM snapshots WHERE game=? AND key LIKE ?",
+                              (game_id, RECHECK_KEY + "%")).fetchone()
+    if row is None or row[0] is None:
+        return False  # never polled past page 1 yet: every page was read just now
+    try:
+        last = datetime.fromisoformat(json.loads(row[0]))
+    except (TypeError, ValueError):
+        return False
+    return last < st.phase.start <= a.now
+
+
+def _added(first: PollReport, second: PollReport) -> PollReport:
+    """Two polls of one pass as one report."""
+    from dataclasses import replace
+
+    return replace(first, new_posts=first.new_posts + second.new_posts,
+                   edited_posts=first.edited_posts + second.edited_posts,
+                   deleted_posts=first.deleted_posts + second.deleted_posts,
+                   new_messages=first.new_messages + second.new_messages, requests=first.requests + second.requests,
+                   bytes=first.bytes + second.bytes, seconds=first.seconds + second.seconds,
+                   issues=first.issues + second.issues, error=second.error)
 
 
 def _checks(ws: Workspace, a) -> list:

@@ -106,3 +106,31 @@ def test_recheck_minutes_zero_never_rereads(tmp_path):
             clock.now += timedelta(days=2)
             assert poll_game(ws, GAME_ID, inbox=False).edited_posts == 0
             assert poll_game(ws, GAME_ID, inbox=False, recheck=True).edited_posts == 1  # asked for: done
+
+
+def test_a_pass_after_a_phase_began_rereads_the_earlier_pages_once_before_drafting(tmp_path):
+    """`pipeline.game_pass`: the end-of-phase count must include an edit made on an earlier page
+    before the deadline, even between two timed re-reads (here the timer is a week)."""
+    from forummod.pipeline import game_pass
+    from forummod.service import RECHECK_KEY, analyse_game
+    from forummod.store import iso
+
+    engine = ENGINES["phpbb"]
+    game = make_game(engine.per_page * 4)
+    state = ForumState(engine, list(game.posts), visible=len(game.posts))
+    with RunningForum(state) as base_url:
+        clock = Clock(game.end + timedelta(minutes=1))
+        with _workspace(tmp_path, engine, base_url, clock, extra="recheck_minutes = 10080\n") as ws:
+            first = game_pass(ws, GAME_ID, publish=False, log_line=False)
+            assert first.error is None
+            tid = ws.adapter(SITE).thread_id(thread_refs(ws.cfg.game(GAME_ID))[0])
+            began = analyse_game(ws, GAME_ID, now=clock.now).run.state.phase.start
+            assert began is not None and began <= clock.now
+            quiet = game_pass(ws, GAME_ID, publish=False, log_line=False)
+            assert quiet.poll.requests == 1  # the first poll read every page after the phase began
+            ws.store.remember(GAME_ID, RECHECK_KEY + tid, iso(began - timedelta(hours=1)), clock.now)
+            _edit(state, game, engine.per_page + 2, "Edit: final answer.")  # page 2
+            again = game_pass(ws, GAME_ID, publish=False, log_line=False)
+            assert again.error is None and again.poll.edited_posts == 1 and again.poll.requests > 2
+            after = game_pass(ws, GAME_ID, publish=False, log_line=False)
+            assert after.poll.requests == 1 and after.poll.edited_posts == 0  # once a phase

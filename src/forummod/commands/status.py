@@ -98,7 +98,7 @@ def format_night_desk(desk) -> list[str]:
             why = f" — {code_text(x['reason'])}" + (f" [{x['rule']}]" if x["rule"] else "") + \
                 (f": {x['message']}" if x["message"] else "") if x["status"] == "rejected" else ""
             lines.append(f"    {x['actor']}: {x['verb']} {', '.join(x['targets'])} ({note_word(x['source'])}, "
-                         f"{x['at']}) {note_word(x['status'])}{why}")
+                         f"{readable_instant(x['at'])}) {note_word(x['status'])}{why}")
     for r in desk.get("private_results", ()):
         params = ", ".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
                            for k, v in r["params"].items())
