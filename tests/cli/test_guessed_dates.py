@@ -8,9 +8,7 @@ and once on the archive engine (`date_guessed` in its JSON lines)."""
 from __future__ import annotations
 
 import json
-import threading
 from datetime import datetime, timedelta, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -18,6 +16,7 @@ from forummod.cli import main
 from forummod.store import Store
 
 from tests.archive_game import archive_config, players_toml
+from tests.page_server import serve_page
 
 START = datetime(2026, 3, 2, 10, 0, tzinfo=timezone.utc)
 CLOSE = datetime(2026, 3, 2, 22, 0, tzinfo=timezone.utc)  # vote_close = 12h after the start
@@ -51,29 +50,8 @@ def phpbb_page() -> str:
 
 @pytest.fixture
 def phpbb_server():
-    page = phpbb_page().encode()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):
-            if not self.path.startswith("/viewtopic.php"):
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(page)))
-            self.end_headers()
-            self.wfile.write(page)
-
-        def log_message(self, *a):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_page(phpbb_page().encode(), path_ok=lambda path: path.startswith("/viewtopic.php")) as base:
+        yield base
 
 
 def http_config(tmp_path, base: str):

@@ -3,8 +3,6 @@ address's shape (--thread), so a GM pasting a thread address need not know profi
 
 from __future__ import annotations
 
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
 import pytest
@@ -13,6 +11,7 @@ from benchmarks.game import make_game
 from benchmarks.markup import XENFORO
 from forummod.cli import main
 from forummod.config import load_config
+from tests.page_server import serve_page
 
 
 def _out(capsys, *argv: str) -> tuple[int, str, str]:
@@ -24,26 +23,8 @@ def _out(capsys, *argv: str) -> tuple[int, str, str]:
 @pytest.fixture
 def xenforo_thread() -> Iterator[str]:
     """A XenForo 2 thread page on 127.0.0.1, served at whatever path is asked for."""
-    page = XENFORO.page(make_game(12).posts, 1).encode()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(page)))
-            self.end_headers()
-            self.wfile.write(page)
-
-        def log_message(self, *a) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_page(XENFORO.page(make_game(12).posts, 1).encode()) as base:
+        yield base
 
 
 def test_from_thread_recognises_the_engine_from_the_page(tmp_path, capsys, xenforo_thread):
