@@ -7,7 +7,6 @@ once and publishing is exactly-once, so running it twice (or after downtime) doe
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from dataclasses import field
@@ -15,7 +14,7 @@ from datetime import datetime
 
 from forummod.errors import ForummodError
 from forummod.records import frozen
-from forummod.service import PollReport, Workspace, analyse_game, poll_game
+from forummod.service import PollReport, Workspace, analyse_game, last_recheck, poll_game
 
 log = logging.getLogger("forummod")
 
@@ -115,21 +114,14 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
 def _phase_began_after_recheck(ws: Workspace, game_id: str, a) -> bool:
     """True when the current phase began after the last re-read of the thread's earlier pages
     for edits (`service.poll_game`), on a site that re-reads them at all."""
-    from forummod.service import RECHECK_KEY
-
     game = ws.cfg.game(game_id)
     site = ws.cfg.sites[game.site]
     st = a.run.state
     if site.engine == "archive" or site.recheck_minutes <= 0 or st.phase is None or st.phase.start is None:
         return False
-    row = ws.store.db.execute("SELECT max(payload) FROM snapshots WHERE game=? AND key LIKE ?",
-                              (game_id, RECHECK_KEY + "%")).fetchone()
-    if row is None or row[0] is None:
-        return False  # never polled past page 1 yet: every page was read just now
-    try:
-        last = datetime.fromisoformat(json.loads(row[0]))
-    except (TypeError, ValueError):
-        return False
+    last = last_recheck(ws, game_id)
+    if last is None:
+        return False  # no poll has walked a thread yet
     return last < st.phase.start <= a.now
 
 

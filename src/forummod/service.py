@@ -372,15 +372,22 @@ def _pages_to_recheck(ws: Workspace, site_name: str, site: SiteConfig, tp: Any, 
         return []
     # pages before the first one this poll fetched (after a 304: before the unchanged last page)
     floor = min(tp.pages_fetched) if tp.pages_fetched else (tp.cursor.last_page or 1)
-    since = iso(now - timedelta(hours=site.recheck_hours))
-    rows = ws.store.db.execute(
-        "SELECT s.page, min(p.number) FROM post_status s JOIN posts p ON p.site=s.site AND p.thread=s.thread"
-        " AND p.post_id=s.post_id AND p.version=1 WHERE s.site=? AND s.thread=? AND s.deleted_at IS NULL"
-        " AND s.page < ? AND p.created_at >= ? GROUP BY s.page",
-        (site_name, tp.thread_id, floor, since)).fetchall()
-    wanted = sorted((int(r[0]), r[1]) for r in rows if r[0] is not None)
+    wanted = ws.store.pages_with_posts_since(site_name, tp.thread_id, now - timedelta(hours=site.recheck_hours),
+                                             before_page=floor)
     # a URL the polls kept, else None: the adapter writes it from the page number if it can
     return [(pno, urls.get(pno), first) for pno, first in wanted[-site.recheck_max_pages:]]
+
+
+def last_recheck(ws: Workspace, game_id: str) -> datetime | None:
+    """When the game's threads' earlier pages were last re-read for edits (the latest of them),
+    or None before any poll walked a thread."""
+    stamps = []
+    for value in ws.store.snapshots_under(game_id, RECHECK_KEY).values():
+        try:
+            stamps.append(datetime.fromisoformat(value))
+        except (TypeError, ValueError):
+            continue
+    return max(stamps) if stamps else None
 
 
 def check_secret(site_name: str, site: SiteConfig) -> None:

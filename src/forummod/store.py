@@ -428,6 +428,17 @@ class Store:
                         deleted += 1
         return ThreadSaveStats(new, edited, deleted, len(posts))
 
+    def pages_with_posts_since(self, site: str, thread: str, since: datetime, *, before_page: int) -> list[tuple[int, int | None]]:
+        """(page, number of its first such post) of the pages before `before_page` holding a
+        live post first stored as created at or after `since`, in page order: the pages a
+        re-read for edits looks at."""
+        rows = self.db.execute(
+            "SELECT s.page, min(p.number) FROM post_status s JOIN posts p ON p.site=s.site AND p.thread=s.thread"
+            " AND p.post_id=s.post_id AND p.version=1 WHERE s.site=? AND s.thread=? AND s.deleted_at IS NULL"
+            " AND s.page < ? AND p.created_at >= ? GROUP BY s.page ORDER BY s.page",
+            (site, thread, before_page, iso(since))).fetchall()
+        return [(int(r[0]), r[1]) for r in rows if r[0] is not None]
+
     _IDS_PER_QUERY = 500  # well under SQLite's limit of bound parameters
 
     def _latest_versions(self, site: str, thread: str, post_ids: set[str]) -> dict[str, tuple[int, str]]:
@@ -852,6 +863,12 @@ class Store:
     def snapshot(self, game: str, key: str) -> Any:
         row = self.db.execute("SELECT payload FROM snapshots WHERE game=? AND key=?", (game, key)).fetchone()
         return None if row is None else json.loads(row[0])
+
+    def snapshots_under(self, game: str, prefix: str) -> dict[str, Any]:
+        """Every snapshot of `game` whose key starts with `prefix`, by key."""
+        rows = self.db.execute("SELECT key, payload FROM snapshots WHERE game=? AND substr(key, 1, ?)=?",
+                               (game, len(prefix), prefix)).fetchall()
+        return {r[0]: json.loads(r[1]) for r in rows}
 
     # ------------------------------------------------------------------ cookies
     def load_cookies(self, site: str) -> list[dict[str, Any]]:

@@ -61,3 +61,20 @@ def test_the_same_page_again_updates_its_validators_and_keeps_its_stored_text(tm
         assert text == "<html>page two</html>" and ref.etag == '"b"'
         s.save_page("f", "http://x/t?p=2", "<html>page two, edited</html>", T + timedelta(minutes=9), etag='"c"')
         assert s.page("f", "http://x/t?p=2")[0] == "<html>page two, edited</html>"
+
+
+def test_the_pages_a_reread_for_edits_looks_at_hold_recent_live_posts_before_the_page_given(tmp_path):
+    with Store(tmp_path / "s.sqlite") as s:
+        posts = [RawPost(post_id=str(i), author="Ann", created_at=T + timedelta(hours=i), html=f"post {i}",
+                         number=i, page=(i - 1) // 10 + 1) for i in range(1, 51)]  # 5 pages, an hour a post
+        s.save_posts("f", "t", posts, T, pages_fetched=range(1, 6))
+        s.save_posts("f", "t", [p for p in posts[20:30] if p.post_id != "25"], T, pages_fetched=[3])  # 25 deleted
+        since = T + timedelta(hours=15)  # posts 15.. are recent
+        assert s.pages_with_posts_since("f", "t", since, before_page=5) == [(2, 15), (3, 21), (4, 31)]
+        assert s.pages_with_posts_since("f", "t", since, before_page=2) == []
+        assert s.pages_with_posts_since("f", "other", since, before_page=5) == []
+        s.remember("g", "recheck:t", "2026-03-01T12:00:00+00:00", T)
+        s.remember("g", "recheck:u", "2026-03-02T12:00:00+00:00", T)
+        s.remember("g", "tally", {"x": 1}, T)
+        assert s.snapshots_under("g", "recheck:") == {"recheck:t": "2026-03-01T12:00:00+00:00",
+                                                      "recheck:u": "2026-03-02T12:00:00+00:00"}
