@@ -42,3 +42,17 @@ def test_smf11_theme_with_the_bare_date_under_the_subject_is_dated(profiles):
     assert [(p.post_id, p.author) for p in page.posts] == [("53", "ann"), ("56", "bob")]
     assert [p.created_at.isoformat() for p in page.posts] == ["2009-12-12T14:11:37+00:00", "2009-12-12T18:23:59+00:00"]
     assert not any(p.date_guessed for p in page.posts)
+
+
+def test_phpbb_zone_title_that_is_no_iana_name_falls_back_to_the_offset_shown():
+    """phpBB 3.2 (dostips.com) states `All times are <span title="UTC-6">UTC-06:00</span>`:
+    the title is a label of a fixed-offset choice, not an IANA name, so the offset is read."""
+    from datetime import timedelta
+
+    from forummod.forum.page_locale import stated_zone
+
+    zone, label = stated_zone('<li class="rightside">All times are <span title="UTC-6">UTC-06:00</span></li>')
+    assert zone is not None and zone.utcoffset(None) == -timedelta(hours=6)
+    assert label == "UTC-06:00"
+    zone, label = stated_zone('<li>All times are <span title="Europe/Paris">UTC+01:00</span></li>')
+    assert label == "Europe/Paris"
