@@ -56,3 +56,62 @@ def test_phpbb_zone_title_that_is_no_iana_name_falls_back_to_the_offset_shown():
     assert label == "UTC-06:00"
     zone, label = stated_zone('<li>All times are <span title="Europe/Paris">UTC+01:00</span></li>')
     assert label == "Europe/Paris"
+
+
+PROSILVER_POST = """<div id="p{pid}" class="post bg2"><div class="inner"><div class="postbody">
+<h3><a href="#p{pid}">Re: Day 2</a></h3>
+<p class="author"><a href="./viewtopic.php?p={pid}#p{pid}"><img src="icon_post_target.gif" alt="Post" title="Post" /></a>by
+<strong><a href="./memberlist.php?mode=viewprofile&amp;u={uid}">{who}</a></strong> &raquo; Sun May 26, 2019 4:{mm} pm</p>
+<div class="content">vote bob</div></div>
+<dl class="postprofile" id="profile{pid}"><dt><a href="./memberlist.php?mode=viewprofile&amp;u={uid}">{who}</a></dt></dl>
+</div></div>"""
+
+
+def prosilver_page_two() -> str:
+    posts = "".join(PROSILVER_POST.format(pid=900 + i, uid=10 + i, who=f"p{i}", mm=f"{10 + i:02d}") for i in range(3))
+    pager = ('<div class="pagination">247 posts &bull; <a href="#">Page <strong>2</strong> of <strong>10</strong></a>'
+             ' &bull; <span><a href="./viewtopic.php?f=1&amp;t=5">1</a>, <strong>2</strong>, '
+             '<a href="./viewtopic.php?f=1&amp;t=5&amp;start=50">3</a>, '
+             '<a href="./viewtopic.php?f=1&amp;t=5&amp;start=75">4</a></span></div>')
+    return ('<html><head><meta name="generator" content="phpBB"></head><body id="phpbb">'
+            f'<div id="page-body">{pager}{posts}</div><p>Powered by phpBB&reg; Forum Software</p></body></html>')
+
+
+def test_a_later_page_read_from_a_url_without_the_offset_is_numbered_from_its_page(profiles):
+    """A post link (`viewtopic.php?p=N`) or a saved file names no `start=`: the page says it is
+    page 2 of 25-post pages, so its first post is #26, not #1."""
+    html = prosilver_page_two()
+    page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?p=900", tz=timezone.utc, now=NOW)
+    assert page.page == 2
+    assert [p.number for p in page.posts] == [26, 27, 28]
+    page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?t=5&start=25",
+                             tz=timezone.utc, now=NOW)
+    assert [p.number for p in page.posts] == [26, 27, 28]
+
+
+def test_smf11_current_page_is_the_bold_number_of_the_pages_cell(profiles):
+    """SMF 1.1 writes "Pages: 1 <b> ... </b> 620 [<b>621</b>]": a `topic=N.msgM` link says no
+    offset, so the bold number is the page (the bold ellipsis is not)."""
+    html = smf11_bare_date_page().replace(
+        '<table class="bordercolor">',
+        '<table><tr><td class="middletext">Pages: <a class="navPages" href="https://f.test/index.php?topic=14.0">1</a>'
+        ' <b> ... </b><a class="navPages" href="https://f.test/index.php?topic=14.40">3</a> [<b>4</b>] </td></tr></table>'
+        '<table class="bordercolor">')
+    page = parse_thread_page(profiles["smf"], html, url="https://f.test/index.php?topic=14.msg53#msg53",
+                             tz=timezone.utc, now=NOW)
+    assert page.page == 4
+    assert [p.number for p in page.posts][0] == 61
+
+
+def test_posts_a_page_come_from_a_numbered_link_not_the_gap_around_the_current_page(profiles):
+    """phpBB's pager on page 5 reads "1 … 4, [5], 6 … 10": offsets 75 and 125 are two pages
+    apart, so the smallest gap (50) is not the 25 posts a page that link "4" at 75 states."""
+    pager = ('<div class="pagination"><a href="#">Page <strong>5</strong> of <strong>10</strong></a> &bull; <span>'
+             '<a href="./viewtopic.php?f=1&amp;t=5">1</a> ... <a href="./viewtopic.php?f=1&amp;t=5&amp;start=75">4</a>, '
+             '<strong>5</strong>, <a href="./viewtopic.php?f=1&amp;t=5&amp;start=125">6</a> ... '
+             '<a href="./viewtopic.php?f=1&amp;t=5&amp;start=225">10</a></span></div>')
+    html = prosilver_page_two().replace(prosilver_page_two()[prosilver_page_two().index('<div class="pagination">'):
+                                                             prosilver_page_two().index('</div><div id="p900"') + 6], pager)
+    page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?p=900", tz=timezone.utc, now=NOW)
+    assert (page.page, page.last_page) == (5, 10)
+    assert [p.number for p in page.posts] == [101, 102, 103]
