@@ -115,3 +115,23 @@ def test_posts_a_page_come_from_a_numbered_link_not_the_gap_around_the_current_p
     page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?p=900", tz=timezone.utc, now=NOW)
     assert (page.page, page.last_page) == (5, 10)
     assert [p.number for p in page.posts] == [101, 102, 103]
+
+
+VB4_POST = """<li class="postbitlegacy postbitim postcontainer old" id="post_{pid}">
+<div class="posthead"><span class="postdate old"><span class="date">06-15-2016,&nbsp;<span class="time">03:03 PM</span></span></span></div>
+<div class="postdetails"><div class="userinfo"><div class="username_container">
+<a class="username offline popupctrl" href="member.php/{uid}-{who}" title="{who} is offline"><strong>{who}</strong></a>
+</div></div><div class="postbody"><div class="postrow"><div class="content"><div id="post_message_{pid}">
+<blockquote class="postcontent restore">vote bob</blockquote></div></div></div></div></div></li>"""
+
+
+def test_vbulletin4_member_id_is_read_from_path_style_friendly_urls(profiles):
+    """vBulletin 4's "advanced" friendly URLs link `member.php/13985-Rainmaker` (the basic ones
+    `member.php?13985-Rainmaker`): both name the member id."""
+    html = ('<html><head><meta name="generator" content="vBulletin 4.2.3" /></head><body><div id="postlist"><ol id="posts">'
+            + VB4_POST.format(pid=365266, uid=13985, who="Rainmaker") + VB4_POST.format(pid=365267, uid=15870, who="Mjolnir")
+            + "</ol></div></body></html>")
+    assert detect_engine(profiles, html) == "vbulletin"
+    page = parse_thread_page(profiles["vbulletin"], html, url="https://f.test/showthread.php?t=1", tz=timezone.utc, now=NOW)
+    assert [(p.post_id, p.author, p.author_id) for p in page.posts] == [
+        ("365266", "Rainmaker", "13985"), ("365267", "Mjolnir", "15870")]
