@@ -135,3 +135,41 @@ def test_vbulletin4_member_id_is_read_from_path_style_friendly_urls(profiles):
     page = parse_thread_page(profiles["vbulletin"], html, url="https://f.test/showthread.php?t=1", tz=timezone.utc, now=NOW)
     assert [(p.post_id, p.author, p.author_id) for p in page.posts] == [
         ("365266", "Rainmaker", "13985"), ("365267", "Mjolnir", "15870")]
+
+
+VB5_POST = """<li data-node-id="{nid}" data-node-publishdate="{ts}" class="b-post js-post b-post--text h-left">
+<a id="post{nid}" class="anchor"></a>
+<div class="userinfo b-userinfo" itemprop="author"><div class="b-userinfo__details">
+<div class="author h-text-size--14"><strong><a href="https://f.test/member/{uid}-{who}"><B>{who}</B></a></strong></div>
+<ul><li class="b-userinfo__additional-info"><label>Join Date:</label> <span>May 2011</span></li></ul></div></div>
+<div class="b-post__content js-post__content"><div class="b-media">
+<a class="b-post__count" href="https://f.test/forum/g/5-game?p={nid}#post{nid}">#{n}</a>
+<div class="b-post__timestamp"><time itemprop="dateCreated" datetime="{server}">{shown}</time></div></div>
+<div class="js-post__content-text restore h-wordwrap" itemprop="text">{body}</div></div>
+<div class="post-signature restore">vote nobody</div></li>"""
+
+
+def vb5_page() -> str:
+    posts = [VB5_POST.format(nid=727744, ts=1554824243, uid=1712, who="Buckeye", n=1, server="2019-04-09T08:37:23",
+                             shown="04-09-2019, 10:37 AM", body="Day 1 begins."),
+             VB5_POST.format(nid=727754, ts=1554828939, uid=1872, who="Gildor", n=2, server="2019-04-09T09:55:39",
+                             shown="04-09-2019, 11:55 AM",
+                             body='<div class="bbcode_container"><div class="bbcode_quote"><div class="quote_container">'
+                                  '<div class="bbcode_postedby">Originally Posted by <strong>Buckeye</strong></div>'
+                                  '<div class="message">vote Gildor</div></div></div></div>vote Buckeye')]
+    return ('<html><head><meta name="generator" content="vBulletin 5.5.2" /></head><body>'
+            '<ul class="conversation-list">' + "".join(posts) + "</ul>"
+            '<div class="footer">All times are GMT-5. This page was generated at 12:11 AM.</div></body></html>')
+
+
+def test_vbulletin5_posts_are_read_with_their_unix_publish_time(profiles):
+    """vBulletin 5 writes one `li.b-post` a post: the node id is the post id, `#2` its number,
+    and `data-node-publishdate` the Unix time (its `<time datetime>` carries no offset and is
+    in the server's zone: 09:55 for a post shown 11:55 AM at GMT-5, i.e. 16:55 UTC)."""
+    html = vb5_page()
+    assert detect_engine(profiles, html) == "vbulletin"
+    page = parse_thread_page(profiles["vbulletin"], html, url="https://f.test/forum/g/5-game", tz=timezone.utc, now=NOW)
+    assert [(p.post_id, p.number, p.author, p.author_id) for p in page.posts] == [
+        ("727744", 1, "Buckeye", "1712"), ("727754", 2, "Gildor", "1872")]
+    assert [p.created_at.isoformat() for p in page.posts] == ["2019-04-09T15:37:23+00:00", "2019-04-09T16:55:39+00:00"]
+    assert 'data-fm="quote"' in page.posts[1].html and "vote nobody" not in page.posts[1].html
