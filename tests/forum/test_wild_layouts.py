@@ -173,3 +173,31 @@ def test_vbulletin5_posts_are_read_with_their_unix_publish_time(profiles):
         ("727744", 1, "Buckeye", "1712"), ("727754", 2, "Gildor", "1872")]
     assert [p.created_at.isoformat() for p in page.posts] == ["2019-04-09T15:37:23+00:00", "2019-04-09T16:55:39+00:00"]
     assert 'data-fm="quote"' in page.posts[1].html and "vote nobody" not in page.posts[1].html
+
+
+NODEBB_POST = """<li component="post" data-index="{i}" data-pid="{pid}" data-uid="{uid}" data-timestamp="{ts}"
+ data-username="{who}" data-userslug="{slug}" itemscope itemtype="http://schema.org/Comment">
+<div class="clearfix post-header"><div class="icon pull-left"><a href="/user/{slug}">
+<div component="user/picture" class="user-icon" style="background-color: #e91e63;">{letter}</div></a></div>
+<small class="pull-left"><strong><a href="/user/{slug}" itemprop="author">{who}</a></strong>
+<a class="permalink" href="/post/{pid}"><span class="timeago" title="{iso}"></span></a></small></div>
+<div class="content" component="post/content" itemprop="text"><p>{body}</p></div></li>"""
+
+
+def test_structural_fallback_takes_ids_and_names_from_the_blocks_own_data_attributes():
+    """A NodeBB-like page (no profile): every post block carries `data-pid`, `data-username` and
+    `data-uid`. The first link of a block is an avatar showing one letter ("F") and the
+    numbered attribute `data-index` is a position: the block's own attributes say better."""
+    from forummod.forum.html_engine import parse_html
+    from forummod.forum.structural import infer_structure
+
+    rows = [(0, 73812, 15372, "youhosi", "2019-03-24T19:54:11.505Z", 1553457251505, "vote fgallese"),
+            (1, 73814, 6258, "MJ", "2019-03-24T22:05:33.393Z", 1553465133393, "hi"),
+            (2, 73816, 10310, "fgallese", "2019-03-25T09:31:14.663Z", 1553506274663, "vote MJ")]
+    html = ("<html><body><ul component=\"topic\">" + "".join(
+        NODEBB_POST.format(i=i, pid=pid, uid=uid, who=who, slug=who.lower(), letter=who[0].upper(), iso=iso, ts=ts,
+                           body=body) for i, pid, uid, who, iso, ts, body in rows) + "</ul></body></html>")
+    prof = infer_structure(parse_html(html), url="https://f.test/topic/1").profile()
+    page = parse_thread_page(prof, html, url="https://f.test/topic/1", tz=timezone.utc, now=NOW.replace(year=2020))
+    assert [(p.post_id, p.author, p.author_id) for p in page.posts] == [
+        ("73812", "youhosi", "15372"), ("73814", "MJ", "6258"), ("73816", "fgallese", "10310")]
