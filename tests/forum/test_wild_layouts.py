@@ -201,3 +201,26 @@ def test_structural_fallback_takes_ids_and_names_from_the_blocks_own_data_attrib
     page = parse_thread_page(prof, html, url="https://f.test/topic/1", tz=timezone.utc, now=NOW.replace(year=2020))
     assert [(p.post_id, p.author, p.author_id) for p in page.posts] == [
         ("73812", "youhosi", "15372"), ("73814", "MJ", "6258"), ("73816", "fgallese", "10310")]
+
+
+MYBB_SEO_POST = """<div class="post classic" id="post_{pid}"><div class="post_author">
+<div class="author_information"><strong><span class="largetext postbit_username">
+<a href="https://f.test/User-{slug}"><span style="color: #934afa;">{who}</span></a></span></strong></div></div>
+<div class="post_content"><div class="post_head"><span class="post_date">02-15-2013, 07:{mm} AM</span></div>
+<div class="post_body scaleimages" id="pid_{pid}">vote bob</div></div>
+<div class="post_controls"><div class="postbit_buttons author_buttons">
+<a href="search.php?action=finduser&amp;uid={uid}" title="Find all posts by this user" class="postbit_find"><span>Find</span></a>
+</div></div></div>"""
+
+
+def test_mybb_author_id_comes_from_the_post_buttons_when_seo_urls_name_the_profile(profiles):
+    """With an SEO plugin MyBB links `User-The-High-Roller` (no uid): the post's own "Find"
+    button (`search.php?action=finduser&uid=13`) still names the author's id."""
+    html = ('<html><head><script type="text/javascript" src="jscripts/general.js?ver=1813"></script></head><body>'
+            '<div id="posts">' + MYBB_SEO_POST.format(pid=29444, slug="The-High-Roller", who="The High Roller", uid=13, mm="07")
+            + MYBB_SEO_POST.format(pid=29446, slug="shizelkid", who="shizelkid", uid=378, mm="23")
+            + '</div><div id="copyright">Powered By <a href="https://mybb.com">MyBB</a></div></body></html>')
+    assert detect_engine(profiles, html) == "mybb"
+    page = parse_thread_page(profiles["mybb"], html, url="https://f.test/Thread-Game", tz=timezone.utc, now=NOW)
+    assert [(p.post_id, p.author, p.author_id) for p in page.posts] == [
+        ("29444", "The High Roller", "13"), ("29446", "shizelkid", "378")]
