@@ -224,3 +224,32 @@ def test_mybb_author_id_comes_from_the_post_buttons_when_seo_urls_name_the_profi
     page = parse_thread_page(profiles["mybb"], html, url="https://f.test/Thread-Game", tz=timezone.utc, now=NOW)
     assert [(p.post_id, p.author, p.author_id) for p in page.posts] == [
         ("29444", "The High Roller", "13"), ("29446", "shizelkid", "378")]
+
+
+IPS4_COMMENT = """<article id="elComment_{cid}" class="cPost ipsBox ipsComment ipsComment_parent ipsClearfix">
+<aside class="ipsComment_author cAuthorPane"><h3 class="ipsType_sectionHead cAuthorPane_author">
+<strong><a href="https://f.test/profile/{uid}-{who}/" class="ipsType_break">{who}</a></strong></h3></aside>
+<div class="ipsColumn ipsColumn_fluid"><div id="comment-{cid}_wrap" data-controller="core.front.core.comment"
+ data-commentid="{cid}" data-quotedata="{{&quot;userid&quot;:{uid},&quot;username&quot;:&quot;{who}&quot;}}"
+ class="ipsComment_content ipsType_medium"><div class="ipsComment_meta ipsType_light"><p class="ipsType_reset">
+<a href="https://f.test/topic/5/?do=findComment&amp;comment={cid}" class="ipsType_blendLinks">Posted
+<time datetime="{iso}" title="x" data-short="2 yr">x</time></a></p></div>
+<div class="cPost_contentWrap ipsPad"><div data-role="commentContent" class="ipsType_normal ipsType_richText">
+<p>vote bob</p></div></div></div></div></article>"""
+
+
+def test_invision4_later_page_is_numbered_from_the_posts_a_page_it_states(profiles):
+    """IPS 4 shows no post numbers; its pager says `data-ipsPagination-perPage='25'`, so the
+    first post of page 3 is #51."""
+    pager = ("<ul class='ipsPagination' data-ipsPagination-pages=\"4\" data-ipsPagination-perPage='25'>"
+             "<li class='ipsPagination_page'><a href='https://f.test/topic/5/?page=2' data-page='2'>2</a></li>"
+             "<li class='ipsPagination_page ipsPagination_active'><a href='https://f.test/topic/5/?page=3' data-page='3'>3</a></li>"
+             "<li class='ipsPagination_page'><a href='https://f.test/topic/5/?page=4' data-page='4'>4</a></li></ul>")
+    html = ('<html><head><script>var ipsDebug = false;</script></head><body class="ipsApp">' + pager
+            + IPS4_COMMENT.format(cid=807329, uid=72859, who="ann", iso="2017-09-28T09:46:45Z")
+            + IPS4_COMMENT.format(cid=828014, uid=50106, who="bob", iso="2017-11-27T05:51:25Z")
+            + '<p>Powered by Invision Community</p></body></html>')
+    assert detect_engine(profiles, html) == "invision"
+    page = parse_thread_page(profiles["invision"], html, url="https://f.test/topic/5/?page=3", tz=timezone.utc, now=NOW.replace(year=2018))
+    assert page.page == 3
+    assert [(p.post_id, p.number) for p in page.posts] == [("807329", 51), ("828014", 52)]

@@ -767,7 +767,7 @@ def read_pagination(profile: Profile, root: Any, url: str, on_page: _TagsOnPage 
             links.setdefault(n, absu)
             if off:
                 numbered.setdefault(n, off)
-    per_page = _per_page(numbered, offsets) or (p.per_page or None)
+    per_page = _per_page(numbered, offsets) or _int_in(scope.first(p.per_page_of)) or (p.per_page or None)
     current = None
     cur = scope.first(p.current)
     if cur:
@@ -810,6 +810,12 @@ def _per_page(numbered: dict[int, int], offsets: set[int]) -> int | None:
         return min(exact)
     positive = sorted(o for o in offsets if o > 0)
     return min(b - a for a, b in zip([0, *positive], positive) if b > a) if positive else None
+
+
+def _int_in(v: str | None) -> int | None:
+    """The first number in a text (None without one)."""
+    m = _DIGITS.search(v) if v else None
+    return int(m.group(0)) if m else None
 
 
 def _int(v: str | None) -> int | None:
