@@ -745,6 +745,7 @@ def read_pagination(profile: Profile, root: Any, url: str, on_page: _TagsOnPage 
     scope = _PageScope(root, _scope_groups(p), on_page)
     links: dict[int, str] = {}
     offsets: set[int] = set()
+    numbered: dict[int, int] = {}  # page number shown -> offset in its link
     anchors, _ = scope.all_elements(p.links)
     resolved: dict[str, tuple[str, int | None]] = {}  # href -> (URL, offset): page lists repeat their links
     for a in anchors:
@@ -764,12 +765,9 @@ def read_pagination(profile: Profile, root: Any, url: str, on_page: _TagsOnPage 
             n = page_of_url(profile, absu)
         if n is not None:
             links.setdefault(n, absu)
-    per_page = None
-    if offsets:
-        positive = sorted(o for o in offsets if o > 0)
-        if positive:
-            per_page = min(b - a for a, b in zip([0, *positive], positive) if b > a) if len(positive) else None
-    per_page = per_page or (p.per_page or None)
+            if off:
+                numbered.setdefault(n, off)
+    per_page = _per_page(numbered, offsets) or _int_in(scope.first(p.per_page_of)) or (p.per_page or None)
     current = None
     cur = scope.first(p.current)
     if cur:
@@ -801,6 +799,23 @@ def read_pagination(profile: Profile, root: Any, url: str, on_page: _TagsOnPage 
 
 
 # --------------------------------------------------------------------------- thread pages
+
+
+def _per_page(numbered: dict[int, int], offsets: set[int]) -> int | None:
+    """Posts a page from the pager's offset links. A numbered link says it exactly (page n
+    starts at offset (n-1)*per_page); the smallest gap between offsets is the fallback, wrong
+    on a middle page whose pager skips it ("1 … 4 [5] 6 … 10": the gap 4→6 is two pages)."""
+    exact = [off // (n - 1) for n, off in numbered.items() if n > 1 and off % (n - 1) == 0]
+    if exact:
+        return min(exact)
+    positive = sorted(o for o in offsets if o > 0)
+    return min(b - a for a, b in zip([0, *positive], positive) if b > a) if positive else None
+
+
+def _int_in(v: str | None) -> int | None:
+    """The first number in a text (None without one)."""
+    m = _DIGITS.search(v) if v else None
+    return int(m.group(0)) if m else None
 
 
 def _int(v: str | None) -> int | None:
@@ -840,7 +855,9 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     if first_number is None and info.current is not None:
         per = info.per_page or profile.pagination.per_page or None
         off = _offset_of(profile, url)
-        if off is not None and profile.pagination.kind == "offset":
+        # a URL without the offset (a post link `viewtopic.php?p=N`, a saved page) reads as
+        # offset 0: the page's own indicator of a later page is then the better witness
+        if off is not None and profile.pagination.kind == "offset" and (off or info.current == 1):
             first_number = off + 1
         elif info.current == 1:
             first_number = 1

@@ -34,7 +34,9 @@ _OFFSET = (r"(?:UTC|GMT|WEZ)\s*(?:([+\-−])\s*(\d{1,2})(?:([:.])(\d{1,2}))?"
            r"(?:\s*(?:hours?|heures?|ore|ora|stunden?|uur|horas?|godzin\w*|час\w*))?)?")
 _DST = (r"(\[\s*(?:<abbr[^>]*>\s*)?(?:DST|ora legale|heure d.été|sommerzeit|zomertijd|horario de verano|"
         r"hor[áa]rio de ver[ãa]o|czas letni|летнее время))")
-_ZONE_RX = re.compile(_ZONE_LEAD + r"[\s:：]*(?:<[^>]*title=\"([A-Za-z_]+(?:/[A-Za-z_/\-]+)?)\"[^>]*>)?\s*" + _OFFSET
+# phpBB 3.1+ names the zone in a title: an IANA name ("Europe/Paris"), or for the board's
+# fixed-offset choices a label ("UTC-6") that is no IANA name: then the text's offset is read
+_ZONE_RX = re.compile(_ZONE_LEAD + r"[\s:：]*(?:<[^>]*title=\"([^\"<>]*)\"[^>]*>)?\s*" + _OFFSET
                       + r"\s*(?:</\w+>)?\s*" + _DST + "?", re.IGNORECASE)
 
 

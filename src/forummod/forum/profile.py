@@ -556,6 +556,7 @@ class Pagination:
     path_regex: str = ""  # page number inside the path, e.g. "/page-(\\d+)"
     path_template: str = ""  # how to write page N into the path (with {n})
     per_page: int = 0  # posts per page when the page does not say
+    per_page_of: tuple[Extractor, ...] = ()  # where the page says it (IPS 4's data-ipsPagination-perPage)
 
 
 @dataclass(frozen=True)
@@ -851,6 +852,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
             path_regex=pag.get("path_regex", ""),
             path_template=pag.get("path_template", ""),
             per_page=int(pag.get("per_page", 0)),
+            per_page_of=_extractors(pag, "per_page_of", f"{where}: pagination"),
         ),
         login=LoginSpec(
             url=login.get("url", ""),

@@ -381,10 +381,50 @@ def _choose(name: str, blocks: list[Any], picks: list[Any | None], extra: dict[s
     return FieldChoice(name, sels[0] if len(sels) == 1 else sels, len(covered))
 
 
+_DATA_ID = re.compile(r"data-(?:pid|post-?id|node-?id|comment-?id|message-?id)", re.IGNORECASE)
+
+
+_DATA_AUTHOR = re.compile(r"data-(?:username|user-?name|author|poster)", re.IGNORECASE)
+_DATA_UID = re.compile(r"data-(?:uid|user-?id|author-?id|poster-?id)", re.IGNORECASE)
+
+
+def _own_attr(blocks: list[Any], names: re.Pattern[str], fits: Any) -> str | None:
+    """The first attribute of the blocks' own whose name matches `names` and whose values, one a
+    block, pass `fits` (all of them)."""
+    for name in (a for a in blocks[0].attrib if names.fullmatch(a)) if blocks else ():
+        if fits([b.get(name) or "" for b in blocks]):
+            return name
+    return None
+
+
+def _own_data_id(blocks: list[Any]) -> str | None:
+    """A post-id data attribute every block carries, numeric and distinct (NodeBB's `data-pid`,
+    vBulletin 5's `data-node-id`): the post's id, where a numbered anchor inside may be a
+    position (`data-index`) or found in a few blocks only."""
+    return _own_attr(blocks, _DATA_ID, lambda vs: all(v.isdigit() for v in vs) and len(set(vs)) == len(vs))
+
+
+def _own_author_fields(blocks: list[Any]) -> list[FieldChoice]:
+    """Author (and id) from the blocks' own data attributes (NodeBB's `data-username`/`data-uid`,
+    XenForo 2's `data-author`): the name itself, where the first link of a block may be an
+    avatar showing one letter."""
+    name = _own_attr(blocks, _DATA_AUTHOR, lambda vs: all(v.strip() for v in vs))
+    if name is None:
+        return []
+    fields = [FieldChoice("author", {"css": ":self", "attr": name}, len(blocks))]
+    uid = _own_attr(blocks, _DATA_UID, lambda vs: all(v.isdigit() for v in vs))
+    if uid:
+        fields.append(FieldChoice("author_id", [{"css": ":self", "attr": uid, "regex": r"^(\d+)$"}], len(blocks)))
+    return fields
+
+
 def _post_id_choice(blocks: list[Any]) -> Any:
     """The block's numbered id, a numbered anchor inside it, or a permalink; else the position."""
     if all(_id_pattern(b) for b in blocks):
         return {"css": ":self", "attr": "id", "regex": r"(\d+)"}, len(blocks)
+    own = _own_data_id(blocks)
+    if own:
+        return {"css": ":self", "attr": own, "regex": r"^(\d+)$"}, len(blocks)
     inner: Counter[str] = Counter()
     for b in blocks:  # the numbered id pattern found in the most blocks (once per block)
         kinds = []
@@ -453,11 +493,14 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     if id_sel is None:
         id_sel, id_hits = {"xpath": f"concat('n', count(preceding::{sig[0]}))"}, len(blocks)
     fields.append(FieldChoice("id", id_sel, id_hits))
+    own = _own_author_fields(blocks)
+    fields.extend(own)
     author = _choose("author", blocks, author_picks, fallbacks=2)
     if author:
-        fields.append(author)
+        if not own:
+            fields.append(author)
         link_like = sum(1 for a in author_picks if a is not None and a.tag == "a")
-        if link_like * 2 >= len(blocks):
+        if link_like * 2 >= len(blocks) and not any(f.name == "author_id" for f in own):
             hrefs = [a.get("href") or "" for a in author_picks if a is not None and a.tag == "a"]
             fields.append(FieldChoice("author_id", _author_id_selector(author.selector, hrefs), link_like))
     date_fields = _date_choice(blocks, date_picks)
