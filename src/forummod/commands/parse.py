@@ -26,6 +26,9 @@ def add_arguments(p) -> None:
     p.add_argument("--timezone", metavar="TZ", default="UTC", help="timezone the page shows times in (default UTC)")
     p.add_argument("--url", metavar="URL", default="", help="the page's address (page numbers, links)")
     p.add_argument("--adapters", type=Path, metavar="DIR", help="folder of your own profiles (overrides bundled)")
+    p.add_argument("--saved-at", metavar="TIME",
+                   help="when the page was saved (ISO 8601): relative dates ('Today', '5 minutes ago') are read "
+                        "against it (default: the time the page itself states, e.g. 'It is currently …', else now)")
     p.add_argument("--explain", action="store_true",
                    help="show the selectors the structural fallback finds on the page (also when a profile matches)")
     add_common(p)
@@ -72,7 +75,7 @@ def run(args) -> int:
         if engine == "structural":
             prof = structure.profile()
     url = args.url or args.page.resolve().as_uri()
-    now = datetime.now(timezone.utc)
+    now, read_at_from = _read_at(args, prof, text, tz)
     if prof.adapter == "discourse" and is_json(text):
         page = parse_topic_json(prof, text, url=url, base_url=args.url or "https://discourse.invalid", tz=tz)
     else:
@@ -90,10 +93,13 @@ def run(args) -> int:
     if args.json:
         from forummod.commands._common import print_json
 
-        print_json("parse", {"engine": engine, "title": page.title, **({"explain": explain} if explain else {}), "page": page.page, "last_page": page.last_page,
+        print_json("parse", {"engine": engine, "title": page.title, "read_at": now.isoformat(), "read_at_from": read_at_from, **({"explain": explain} if explain else {}), "page": page.page, "last_page": page.last_page,
                              "next_url": page.next_url, "posts": rows,
                              "issues": [{"code": i.code, "message": i.message} for i in page.issues]})
         return 0
+    if read_at_from == "page":
+        print(f"relative dates read against {now:%Y-%m-%d %H:%M} UTC, the time the page states (--saved-at to "
+              "give another)", file=sys.stderr)
     if fallback_why:
         print(f"{fallback_why}: read by the structural fallback (check the result; "
               f"`forummod profile suggest {args.page}` writes a starter profile)", file=sys.stderr)
@@ -111,3 +117,20 @@ def run(args) -> int:
     for i in page.issues:
         print(f"! {i.code}: {i.message}", file=sys.stderr)
     return 0
+
+
+def _read_at(args, prof, text: str, tz) -> tuple[datetime, str]:
+    """(the instant relative dates are read against, where it came from: "given", "page", "now")."""
+    from forummod.commands._common import parse_time
+
+    if args.saved_at:
+        return parse_time(args.saved_at, tz), "given"
+    now = datetime.now(timezone.utc)
+    from forummod.forum.discourse import is_json
+    from forummod.forum.html_engine import saved_page_clock
+
+    if is_json(text):  # Discourse's JSON carries ISO times: nothing is relative
+        return now, "now"
+
+    stated = saved_page_clock(prof, text, tz=tz, now=now)
+    return (stated, "page") if stated is not None else (now, "now")

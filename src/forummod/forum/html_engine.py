@@ -373,6 +373,20 @@ def _page_date_context(profile: Profile, root: Any, html: str, tz: tzinfo, now: 
     return DateContext(tz=zone, now=now, order=order, formats=profile.date_formats, languages=languages)
 
 
+def saved_page_clock(profile: Profile, html: str | bytes, *, tz: tzinfo, now: datetime) -> datetime | None:
+    """The moment a saved page says it was made (`page_clock.stated_clock`), read in the page's
+    own date order, languages and stated zone; None when it says none."""
+    from forummod.forum.page_clock import stated_clock
+
+    utf8: bytes | None = None
+    if isinstance(html, bytes):
+        from forummod.forum.http import decode_utf8_body
+
+        html, utf8 = decode_utf8_body(html)
+    root = parse_html(html, lean=True, utf8=utf8)
+    return stated_clock(root, ctx=_page_date_context(profile, root, html, tz, now, "", [], utf8))
+
+
 # --------------------------------------------------------------------------- bodies
 
 
