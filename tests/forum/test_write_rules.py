@@ -127,3 +127,13 @@ def test_published_urls_lose_session_ids_and_nothing_else():
     assert clean_url(f"https://f.test/viewtopic.php?f=2&t=7&p=10&sid={sid}#p10") == "https://f.test/viewtopic.php?f=2&t=7&p=10#p10"
     assert clean_url(f"https://f.test/showthread.php?s={sid}&p=9#post9") == "https://f.test/showthread.php?p=9#post9"
     assert clean_url("https://f.test/index.php?topic=1.msg5;sort=x#msg5") == "https://f.test/index.php?topic=1.msg5;sort=x#msg5"
+
+
+def test_a_link_rule_reading_an_element_id_names_the_post_without_making_a_url_of_the_id():
+    """SMF 2.1 answers a reply with `topic=T.new#new`; the new post is the `div#msgN` holding the
+    "new" anchor. "msg43" is no address: the post's link comes from the profile's post_url."""
+    smf = spec(id=[r"^msg(\d+)$"], links=[{"css": "xpath://div[starts-with(@id,'msg')][a[@id='new']]", "attr": "id"}],
+               post_url="index.php?msg={id}")
+    ans = read_page_answer(smf, page('<div id="msg42"><p>old</p></div><div id="msg43"><a id="new"></a><p>mine</p></div>',
+                                     url="https://f.test/index.php?topic=2.new"))
+    assert (ans.kind, ans.remote_id, ans.url) == ("ok", "43", None)

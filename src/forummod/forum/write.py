@@ -269,10 +269,13 @@ def read_page_answer(spec: WriteSpec, page: Fetched, *, redirected: bool = False
     if err and not succeeded:
         return Answer("error", url=page.url, message=_short(err))
     for ex in spec.links:
-        for href in ex.values(root):
-            rid = match_id(spec, href)
+        for value in ex.values(root):
+            rid = match_id(spec, value)
             if rid:
-                return Answer("ok", rid, urljoin(page.url, htmlmod.unescape(href)))
+                # an href is the post's link; another value (SMF 2.1's `id="msg43"` of the post the
+                # "new" anchor sits in) only names it: the profile's post_url writes the link
+                link = urljoin(page.url, htmlmod.unescape(value)) if ex.attr in ("href", "action") else None
+                return Answer("ok", rid, link)
     if succeeded:
         return Answer("ok", None, page.url)
     return Answer("unknown", url=page.url)
