@@ -429,13 +429,13 @@ class Store:
         return ThreadSaveStats(new, edited, deleted, len(posts))
 
     def pages_with_posts_since(self, site: str, thread: str, since: datetime, *, before_page: int) -> list[tuple[int, int | None]]:
-        """(page, number of its first such post) of the pages before `before_page` holding a
-        live post first stored as created at or after `since`, in page order: the pages a
-        re-read for edits looks at."""
+        """(page, number of its first live post) of the pages before `before_page` holding a
+        live post created at or after `since`, in page order: the pages a re-read for edits
+        looks at, and the number a page that shows none numbers its posts from."""
         rows = self.db.execute(
             "SELECT s.page, min(p.number) FROM post_status s JOIN posts p ON p.site=s.site AND p.thread=s.thread"
             " AND p.post_id=s.post_id AND p.version=1 WHERE s.site=? AND s.thread=? AND s.deleted_at IS NULL"
-            " AND s.page < ? AND p.created_at >= ? GROUP BY s.page ORDER BY s.page",
+            " AND s.page < ? GROUP BY s.page HAVING max(p.created_at) >= ? ORDER BY s.page",
             (site, thread, before_page, iso(since))).fetchall()
         return [(int(r[0]), r[1]) for r in rows if r[0] is not None]
 

@@ -69,8 +69,10 @@ def test_the_pages_a_reread_for_edits_looks_at_hold_recent_live_posts_before_the
                          number=i, page=(i - 1) // 10 + 1) for i in range(1, 51)]  # 5 pages, an hour a post
         s.save_posts("f", "t", posts, T, pages_fetched=range(1, 6))
         s.save_posts("f", "t", [p for p in posts[20:30] if p.post_id != "25"], T, pages_fetched=[3])  # 25 deleted
-        since = T + timedelta(hours=15)  # posts 15.. are recent
-        assert s.pages_with_posts_since("f", "t", since, before_page=5) == [(2, 15), (3, 21), (4, 31)]
+        since = T + timedelta(hours=15)  # posts 15.. are recent; page 2 (11-20) straddles the line
+        # each page's first live post, not its first recent one: a page showing no numbers is
+        # numbered from it (post 21 stays the first of page 3 although 25 was deleted)
+        assert s.pages_with_posts_since("f", "t", since, before_page=5) == [(2, 11), (3, 21), (4, 31)]
         assert s.pages_with_posts_since("f", "t", since, before_page=2) == []
         assert s.pages_with_posts_since("f", "other", since, before_page=5) == []
         s.remember("g", "recheck:t", "2026-03-01T12:00:00+00:00", T)
