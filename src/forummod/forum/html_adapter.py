@@ -208,10 +208,13 @@ class HtmlAdapter(FormWriter):
 
         first = first_page_url(self.profile, self.thread_url(thread))
         numbered = self.profile.pagination.kind != "offset"
-        known = [(pno, url or (page_url(self.profile, first, pno, None) if numbered else None), n)
-                 for pno, url, n in pages]
-        return recheck_pages(thread_id=self.thread_id(thread), pages=[(pno, url, n) for pno, url, n in known if url],
-                             fetch=self._get_remembering_date, parse=self.parse_page)
+        with_urls = []
+        for pno, url, n in pages:
+            url = url or (page_url(self.profile, first, pno, None) if numbered else None)
+            if url:
+                with_urls.append((pno, url, n))
+        return recheck_pages(thread_id=self.thread_id(thread), pages=with_urls, fetch=self._get_remembering_date,
+                             parse=self.parse_page)
 
     # ------------------------------------------------------------------ inbox
 

@@ -205,21 +205,24 @@ def recheck_pages(*, thread_id: str, pages: list[tuple[int, str, int | None]], f
     raw: list[tuple[str, str]] = []
     issues: list[Issue] = []
     for pno, url, first_number in pages:
+        def skipped(why: object) -> None:
+            issues.append(Issue("recheck_failed", f"re-reading page {pno} for edits: {why}", severity="info",
+                                details=url))
+
         try:
             f = fetch(url, None, None)
         except ForumError as e:
-            issues.append(Issue("recheck_failed", f"re-reading page {pno} for edits: {e}", severity="info", details=url))
+            skipped(e)
             continue
         walk.requests += 1
         walk.nbytes += f.nbytes
         if f.status >= 400:
-            issues.append(Issue("recheck_failed", f"re-reading page {pno} for edits: HTTP {f.status}", severity="info",
-                                details=url))
+            skipped(f"HTTP {f.status}")
             continue
         try:
             page = parse(f.text, f.url, first_number)
         except ForumError as e:
-            issues.append(Issue("recheck_failed", f"re-reading page {pno} for edits: {e}", severity="info", details=url))
+            skipped(e)
             continue
         if not page.posts:
             continue
