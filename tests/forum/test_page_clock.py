@@ -32,6 +32,7 @@ def phpbb_saved_page(clock: str) -> str:
     # the label in its own element; read in the profile's day-first order: 12 February
     ("<strong>Current time:</strong> 12-02-2026, 03:07 PM", datetime(2026, 2, 12, 15, 7, tzinfo=timezone.utc)),
     ("It is currently day 1 of the game", None),  # a label with no clock reading
+    ("Current time: 3:07 pm", None),  # a time without a date (a player could write it)
     ("It is currently Wed Dec 30, 2026 3:07 pm", None),  # later than the reader's now: no clock
 ])
 def test_the_pages_own_clock_is_read_only_when_it_is_a_date_and_time_not_after_now(clock, expected):

@@ -18,9 +18,9 @@ from forummod.forum.dates import DateNotUnderstood, parse_forum_date
 #: the labels engines put before the page's own clock, in the languages their packs use
 _LABEL = re.compile(
     r"(?:It is currently|Current time|The current time is|Current date and time|Date and time now"
-    r"|Data e ora attuali|Oggi è|Adesso è|È attualmente|Aktuelle Zeit|Es ist jetzt|Es ist"
-    r"|Nous sommes le|Heure actuelle|Текущее время|Сейчас|Het is nu|Het is momenteel|Huidige tijd"
-    r"|当前时间|现在时间|现在是)\s*(?:is\s*)?[:：]?\s*", re.IGNORECASE)
+    r"|Data e ora attuali|È attualmente|Aktuelle Zeit|Es ist jetzt"
+    r"|Nous sommes le|Heure actuelle|Текущее время|Het is nu|Het is momenteel|Huidige tijd"
+    r"|当前时间|现在时间)\s*(?:is\s*)?[:：]?\s*", re.IGNORECASE)
 _MAX_WORDS = 8  # a clock reading is a few words ("Wed Dec 02, 2026 3:07 pm"); what follows is chrome
 
 
@@ -50,7 +50,9 @@ def _first_date(words: list[str], ctx: Any) -> datetime | None:
     """The longest run of leading words that reads as a whole date and time."""
     for n in range(len(words), 1, -1):
         text = " ".join(words[:n]).rstrip(".,;|-")
-        if not re.search(r"\d{1,2}[:.h]\d{2}", text):  # a clock, not a bare day
+        # a whole reading: a clock and a calendar date (a year, or day and month in digits), not
+        # "12:30" alone, which a player's post could say
+        if not re.search(r"\d{1,2}[:.h]\d{2}", text) or not re.search(r"\d{4}|\d{1,2}[./-]\d{1,2}[./-]", text):
             continue
         try:
             return parse_forum_date(text, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=ctx.formats,

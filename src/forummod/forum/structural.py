@@ -382,8 +382,6 @@ def _choose(name: str, blocks: list[Any], picks: list[Any | None], extra: dict[s
 
 
 _DATA_ID = re.compile(r"data-(?:pid|post-?id|node-?id|comment-?id|message-?id)", re.IGNORECASE)
-
-
 _DATA_AUTHOR = re.compile(r"data-(?:username|user-?name|author|poster)", re.IGNORECASE)
 _DATA_UID = re.compile(r"data-(?:uid|user-?id|author-?id|poster-?id)", re.IGNORECASE)
 
