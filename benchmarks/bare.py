@@ -39,20 +39,18 @@ class BareSpec:
 
 
 def _spec(raw: Any) -> BareSpec:
+    """A profile selector (a string "css @attr", "xpath:...", "@attr", or a table) as a BareSpec."""
     if isinstance(raw, dict):
-        css, xpath = raw.get("css", ""), raw.get("xpath")
-        spec = BareSpec(css=css, xpath=xpath, attr=raw.get("attr"), regex=raw.get("regex"), own=bool(raw.get("own")))
+        where, xpath = raw.get("css", ""), raw.get("xpath")
+        attr, regex, own = raw.get("attr"), raw.get("regex"), bool(raw.get("own"))
     else:
-        text = str(raw)
-        if text.startswith("@"):
-            return BareSpec(attr=text[1:])
-        where, _, attr = text.partition(" @")
-        spec = BareSpec(css=where, attr=attr or None)
-    if spec.css.startswith("xpath:"):
-        spec = BareSpec(css="", xpath=spec.css[6:], attr=spec.attr, regex=spec.regex, own=spec.own)
-    if spec.css == ":self":
-        spec = BareSpec(css="", xpath=spec.xpath, attr=spec.attr, regex=spec.regex, own=spec.own)
-    return spec
+        where, _, attr = str(raw).partition(" @") if not str(raw).startswith("@") else ("", "", str(raw)[1:])
+        xpath, regex, own = None, None, False
+    if where.startswith("xpath:"):
+        where, xpath = "", where[6:]
+    if where == ":self":
+        where = ""
+    return BareSpec(css=where, xpath=xpath, attr=attr or None, regex=regex, own=own)
 
 
 def _candidates(profile: Any) -> dict[str, list[BareSpec]]:
