@@ -29,7 +29,7 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 Markup = Literal["bbcode", "markdown"]
 Language = Literal["en", "it", "ru", "nl", "zh"]
 EditPolicy = Literal["latest", "original", "void"]
-VoteForm = Literal["bold", "tag", "hash", "plain", "pm"]
+VoteForm = Literal["bold", "tag", "hash", "plain", "pm", "mafiascum", "mafiauniverse", "teamliquid"]  # forms, presets
 DraftKind = Literal[
     "votecount", "day_start", "day_end", "role_pm", "night_result", "warnings", "prod", "game_over"
 ]
@@ -168,7 +168,7 @@ class PhasePin:
 class VoteConfig:
     """Which vote forms count and how edits and fuzzy names are treated."""
 
-    forms: tuple[VoteForm, ...] = setting((), "which vote forms count: bold (a bold 'VOTE: X'), tag ([vote]X[/vote]), hash (##vote X), plain (a vote phrase on its own line), pm (votes sent by PM); empty = the ruleset's default: bold and tag (one-night adds pm: the PM is the vote, ON-V1)")
+    forms: tuple[VoteForm, ...] = setting((), "which vote forms count: bold (a bold 'VOTE: X'), tag ([vote]X[/vote]), hash (##vote X), plain (a vote phrase on its own line), pm (votes sent by PM), or a community's preset: mafiascum (bold, tag), mafiauniverse (hash, bold), teamliquid (bold, hash); empty = the ruleset's default: bold and tag (one-night adds pm: the PM is the vote, ON-V1)")
     edit_policy: EditPolicy = setting("latest", "an edited post's votes: 'latest' version, 'original' version, or 'void' (ignore them); always flagged")
     count_no_lynch: bool = setting(True, "accept votes for 'no lynch' where the ruleset has that option")
     fuzzy_margin: int = setting(10, "fuzzy name matching: the best match must beat the next by this many points (0-100)")

@@ -589,11 +589,12 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
 
 def extract_context(inputs: GameInputs, ruleset: Ruleset) -> Any:
     from forummod.extract import ExtractContext
+    from forummod.extract.context import expand_forms
 
     game = inputs.game
     roster = roster_with_events(game.roster(), inputs.events)
     return ExtractContext(ruleset=game.ruleset, language=game.language or ruleset.language, roster=roster,
-                          forms=game.votes.forms or ruleset.vote_forms, edit_policy=game.votes.edit_policy,
+                          forms=expand_forms(game.votes.forms or ruleset.vote_forms), edit_policy=game.votes.edit_policy,
                           count_no_lynch=game.votes.count_no_lynch and ruleset.has_no_lynch,
                           fuzzy_cutoff=game.votes.fuzzy_cutoff, fuzzy_margin=game.votes.fuzzy_margin)
 

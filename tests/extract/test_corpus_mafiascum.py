@@ -82,7 +82,8 @@ NOTES = [
     ("vote:slaxx", "17276", "Slaxx", "[b] vote:slaxx[\\b]", "none"),
     ("vote elusive", "17606", "Slaxx", "[b] vote elusive[\\b]", "none"),
     ("No-lynch.", "17864", "Scott Brosius", "[b]Vote: No-lynch.[/b]", f"vote:{NO_LYNCH}"),
-    ("Vote: Mi--", "18952", "Whiskers", '<span style="color:pink">Vote: Mi--</span>', "none"),
+    # a colour is no bold: not counted, but the GM hears of it (issue 27: never silently dropped)
+    ("Vote: Mi--", "18952", "Whiskers", '<span style="color:pink">Vote: Mi--</span>', "issue:vote_form_not_counted"),
     ("Friendship", "18952", "Whiskers", '<b><span style="color:purple">Vote: Friendship</span></b>',
      "issue:unknown_name"),
     ("Vote: Pine", "22206", "Shattered Viewpoint",
@@ -109,7 +110,7 @@ NOTES = [
 
 @pytest.mark.parametrize("phrase, thread, author, html, expected", NOTES, ids=[f"{n[1]}-{n[0]}" for n in NOTES])
 def test_archive_note_regressions(phrase, thread, author, html, expected, index) -> None:
-    game = index[thread]
+    game = _game(index, thread)
     assert phrase in game.notes, "the case comes from this game's notes"
     ex = extract_post(post(html, author=author), ctx(ms.roster_of(game)))
     if expected.startswith("issue:"):
@@ -122,16 +123,23 @@ def test_archive_note_regressions(phrase, thread, author, html, expected, index)
         assert votes(ex) == [expected]
 
 
-def test_unknown_names_from_the_notes_suggest_the_player_the_moderator_counted(index) -> None:
-    for thread, html, meant in (("57502", "[b]vote saalndar[/b]", "Slandaar"),
-                                ("39665", "[vote]epicpacman[/vote]", "evilpacman18")):
-        ex = extract_post(post(html, author=ms.roster_of(index[thread]).players[0].name),
-                          ctx(ms.roster_of(index[thread])))
-        assert meant in ex.issues[0].candidates
+@pytest.mark.parametrize("thread, html, meant", [("57502", "[b]vote saalndar[/b]", "Slandaar"),
+                                                 ("39665", "[vote]epicpacman[/vote]", "evilpacman18")])
+def test_unknown_names_from_the_notes_suggest_the_player_the_moderator_counted(thread, html, meant, index) -> None:
+    seats = ms.roster_of(_game(index, thread))
+    ex = extract_post(post(html, author=seats.players[0].name), ctx(seats))
+    assert meant in ex.issues[0].candidates
+
+
+def _game(index: dict[str, ms.IndexGame], thread: str) -> ms.IndexGame:
+    """A game of the index; games held out for measurement are not in the corpus's copy."""
+    if thread not in index:
+        pytest.skip(f"game {thread} is held out of the corpus")
+    return index[thread]
 
 
 def test_real_names_with_bbcode_characters(index) -> None:
-    game = index["28250"]  # seats "hp [leaves]" and "kuribo replaced Dessx replaced ɀefiend"
+    game = _game(index, "28250")  # seats "hp [leaves]" and "kuribo replaced Dessx replaced ɀefiend"
     seats = ms.roster_of(game)
     for html, seat in (("[b]VOTE: hp [leaves][/b]", "hp [leaves]"), ("[vote]hp [leaves][/vote]", "hp [leaves]"),
                        ("<b>vote ɀefiend</b>", "kuribo"), ("<b>vote Dessx</b>", "kuribo")):

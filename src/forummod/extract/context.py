@@ -10,6 +10,23 @@ from forummod.records import frozen
 # does not import the vote reader and what it needs (lxml, the fuzzy matcher).
 FORMS = ("bold", "tag", "hash", "plain", "pm")
 DEFAULT_FORMS = ("bold", "tag")
+#: Communities' conventions, each as the forms its moderators count; a preset's name may stand
+#: in `[votes].forms` for them (issue 27). Bold reads "##Vote: X" in bold too.
+PRESETS: dict[str, tuple[str, ...]] = {
+    "mafiascum": ("bold", "tag"),  # bold "VOTE: X" and the site's [vote] tag
+    "mafiauniverse": ("hash", "bold"),  # "##vote X" / "##unvote", read by the site's own counter
+    "teamliquid": ("bold", "hash"),  # a bold "##Vote: X"; hosts count an unbolded "##vote" too
+}
+
+
+def expand_forms(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """`forms` with each preset name replaced by its forms, in order, without repeats."""
+    out: list[str] = []
+    for f in forms:
+        for g in PRESETS.get(f, (f,)):
+            if g not in out:
+                out.append(g)
+    return tuple(out)
 
 
 @frozen

@@ -167,8 +167,10 @@ def _post_extraction(post: Post, ctx: ExtractContext, texts: dict[int, PostText]
                                       targets=", ".join(_target_label(v.target) for v in votes)),
                             post.created_at, src, voter,
                             rule=_VOTE_RULE.get(ctx.ruleset), severity="info", details=_quote(counted)))
+    # a phrase in a form the game does not count is never dropped silently when it reads as a
+    # vote: a player named, no lynch, or a certain phrase ("Vote: Zorro" on its own line)
     skipped = [a for a in acts if not (a.forms & forms)
-               and (a.no_lynch or (a.match is not None and a.match.ok) or (a.kind == "unvote" and a.strong))]
+               and (a.no_lynch or (a.match is not None and a.match.ok) or a.strong)]
     if skipped:
         issues.append(Issue("vote_form_not_counted",
                             pgettext("gm-issue", "%(voter)s wrote a vote in a form this game does not count "

@@ -121,7 +121,9 @@ class NameIndex:
             return
         self.keys.setdefault(k, []).append(e)
         c = compact(k)
-        if len(c) >= 3:
+        if len(c) >= 3 or (c and c != k):
+            # a short name is compared without its punctuation only when it has some: "-L-"
+            # answers to "[L]" and "L", while "Al" still needs its own letters
             self.compact_keys.setdefault(c, []).append(e)
         self.skeletons.setdefault(skeleton(k), set()).add(e.slot)
 
@@ -145,7 +147,7 @@ class NameIndex:
         k = fold(query)
         hit = self._lookup(query, self.keys.get(k), at, len(query), case_forms)
         c = compact(k)
-        if hit is None and len(c) >= 3:
+        if hit is None and c:
             hit = self._lookup(query, self.compact_keys.get(c), at, len(query), case_forms)
         return hit
 

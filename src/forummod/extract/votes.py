@@ -39,7 +39,7 @@ from forummod.extract.normalize import has_cjk
 from forummod.extract.text import PostText
 from forummod.records import frozen
 
-_LEAD = re.compile(r"[\s*•·~«\"'(\[\-–—_]*")
+_LEAD = re.compile(r"[\s*•·~«\"'(\[\-–—_#]*")  # (a bold "##Vote: X" is a bold vote: '#' leads)
 _SEP = " \t:：=-–—>»→~.,;!|"
 _MAX_HEAD = 256  # characters looked at before a vote phrase (no vote needs more; bounds huge posts)
 _AFTER_SEP = tuple(",;.!?|/，。；！？、:：")
@@ -95,7 +95,9 @@ class VoteGrammar:
         self.alt = re.compile(r"\s*(?:" + "|".join(
             a + ("" if not a[-1].isalpha() or has_cjk(a) else r"(?!\w)") for a in w.alt) + r")\s*", re.I)
         self.stop = frozenset(s.casefold() for s in w.stop)
-        self.hash = re.compile(r"##\s*(?P<kind>un)?vote(?!\w)[\s:：]*(?P<arg>[^\n]*)", re.I)
+        # "##vote X" (or "#vote X"): the name ends with its line, so "##unvote" on one line and
+        # "##vote X" on the next are two statements (the separator never crosses a line break)
+        self.hash = re.compile(r"(?<!#)(?:##[ \t]*|#)(?P<kw>(?P<kind>un)?vote)(?!\w)[ \t:：]*(?P<arg>[^\n]*)", re.I)
         # The keywords without their word-boundary checks: where this finds nothing in a post,
         # no bold run, line or piece of it can hold a keyword (most posts hold none). It runs on
         # lowercased ASCII text, where that equals matching without case (and costs far less).
@@ -152,9 +154,10 @@ class VoteGrammar:
             m = self.keyword.match(head, _LEAD.match(head).end())
             if m and not self._clean(head[m.end():]):
                 add(self._segment(text, ls, le, "bold", resolve, rkey=rkey))
-        for m in (self.hash.finditer(text) if "##" in text else ()):
+        for m in (self.hash.finditer(text) if "#" in text else ()):
             kind = "unvote" if m.group("kind") else "vote"
-            add([self._action(kind, m.group(0), m.start(), "hash", m.group("arg"), resolve, strong=True)])
+            # (started at its keyword: the same phrase read as bold or plain is one phrase, forms merged)
+            add([self._action(kind, m.group(0), m.start("kw"), "hash", m.group("arg"), resolve, strong=True)])
         if keywords:
             # A whole line reads the same in the text as alone (a newline or the text's edge on
             # both sides), so a keyword in a line is part of a keyword match in the whole text:
@@ -241,7 +244,10 @@ class VoteGrammar:
                 arg = text[e: e + _MAX_HEAD if line_end < 0 else line_end]
                 raw = (raw + " " + arg.strip()).strip()
             single = has_cjk(cur.group(0)) and len(cur.group(0).strip()) == 1
-            is_strong = (strong and cur is first and not single and (form != "plain" or ":" in arg[:3] or "：" in arg[:3])) \
+            # each statement of a run ("unvote; vote: X") is as certain as its first: a later
+            # phrase that opens a statement (after ; , . and the like) reports its own unknown name
+            opens = cur is first or (form == "bold" and _after_sep(seg, cur.start()))
+            is_strong = (strong and opens and not single and (form != "plain" or ":" in arg[:3] or "：" in arg[:3])) \
                 or form in ("tag", "hash")
             out.append(self._action(kind, raw, s + cur.start(), form, arg, resolve, strong=is_strong,
                                     abstain=cur.group("abstain") is not None))
@@ -269,10 +275,33 @@ class VoteGrammar:
             m = resolve(target)
             if not (m.ok and m.consumed >= nl.end()):
                 return VoteAction("vote", raw, start, forms, target, None, no_lynch=True, strong=strong)
-        m = resolve(target)
+        m = self._resolve_target(arg, target, resolve)
         if m.ok:
             m = self._undecided(m, target, resolve)
         return VoteAction("vote", raw, start, forms, target, m, strong=strong)
+
+    def _resolve_target(self, arg: str, target: str, resolve) -> NameMatch:
+        """The name, tried as cleaned and as written: cleaning drops the dashes and brackets a
+        name may be made of ("-L-", "[L]"), so the name as written wins when it is a player's
+        own name (or alias), and serves when the cleaned one names nobody."""
+        m = resolve(target)
+        written = self._clean_connectors(arg)
+        if written == target or not written:
+            return m
+        w = resolve(written)
+        if w.ok and (not m.ok or w.via in ("exact", "alias", "replacement")):
+            return w
+        return m
+
+    def _clean_connectors(self, arg: str) -> str:
+        """`arg` without what precedes a name (spaces, colons, "for"), its own characters kept."""
+        t = arg.strip().lstrip(" \t:：=>»→~").strip()
+        while True:
+            m = self.connector.match(t)
+            if not m:
+                break
+            t = t[m.end():].lstrip(" \t:：=>»→~").strip()
+        return t.rstrip(" .,;!?\"'»”")
 
     def _clean(self, arg: str) -> str:
         t = arg.strip().lstrip(_SEP + "([{\"'«“").strip()
