@@ -669,9 +669,11 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
             intents.append(it)
             events.append(_intent_event(it, 1e12 + i))
     seats = SeatHistory.build(game, roster, inputs.events, post_times)
-    events = [seats.translate(e) for e in events]
-    events.extend(seats.translate(e) for e in gm_events(game, inputs.events, post_times))
-    events.extend(seats.overrides)
+    # the seat changes first: every event at a replacement's own point already names the new
+    # holder (SeatHistory.holder), and the fold keeps the input order among equal keys, so a
+    # kill at the replacement's post must not come before the seat has that name (issue 27, 9)
+    events = [*seats.overrides, *(seats.translate(e) for e in events),
+              *(seats.translate(e) for e in gm_events(game, inputs.events, post_times))]
     events = [e for e in events if e.at <= now]
     issues = [i for i in issues if i.at is None or i.at <= now]  # `tally --at T`: only what was known at T
     plan = game_phases(ruleset, game, inputs, now, all_post_times)
