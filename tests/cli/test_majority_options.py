@@ -123,3 +123,14 @@ def test_a_plurality_day_counts_votes_after_a_majority_and_runs_to_its_deadline(
     assert wagons(rep)["Eve"][0] == 4
     st = cli_json(capsys, "status", "--config", cfg, "--now", (T0 + 73 * H).isoformat(), "--approve-all")
     assert [d["player"] for d in st["dead"]] == ["Eve"]
+
+
+def test_a_set_votes_event_in_the_config_applies_from_its_post(tmp_path, capsys):
+    cfg = make(tmp_path, DOUBLE[:3], players=players_toml(PLAYERS, ROLES))
+    text = open(cfg, encoding="utf-8").read()
+    text += '[[games.g.events]]\nkind = "set_votes"\nplayer = "Cat"\nvalue = "2"\nat_post = 2\n'
+    open(cfg, "w", encoding="utf-8").write(text)
+    assert wagons(cli_json(capsys, "tally", "--config", cfg, "--now", (T0 + 3 * H).isoformat())) == {"Eve": (3, [1, 2])}
+    open(cfg, "w", encoding="utf-8").write(text.replace('value = "2"', 'value = "double"'))
+    with pytest.raises(ConfigError, match=r"events\[0\]\.value"):
+        load_config(cfg)
