@@ -116,6 +116,7 @@ class PlayerConfig:
     replaces: tuple[ReplacementConfig, ...] = setting((), "players this seat replaced, oldest first")
     role: str = setting("", "secret role (ruleset role id); empty = dealt by setup or given in roles_file")
     building: str = setting("", "village only: building code (farm, church, ...) or empty for a Vagabond")
+    votes: int = setting(1, "mafia-majority only: how many votes this seat casts (2 = a double voter, 0 = may not vote); a replacement keeps it")
     user_id: str = setting("", "forum user id, when names can change")
 
 
@@ -204,7 +205,7 @@ class GmEventConfig:
     """A GM ruling written in the game's `events` list, replayed like a `gm` command."""
 
     kind: Literal["kill", "revive", "replace", "modkill", "lynch", "no_lynch", "set_role", "set_vote", "shoot",
-                  "extend", "approve", "reject", "note", "state"] = setting(doc="what the GM did (approve/reject take a proposal key or phase; shoot: a Jager's shot the GM enters; state: a fact only the state knows, for a resumed game: see the ruleset's resumable keys)", required=True)
+                  "extend", "approve", "reject", "note", "state", "set_votes"] = setting(doc="what the GM did (approve/reject take a proposal key or phase; shoot: a Jager's shot the GM enters; state: a fact only the state knows, for a resumed game: see the ruleset's resumable keys; set_votes: mafia-majority, the player's votes from then on in value)", required=True)
     at: datetime | None = setting(None, "when (ISO 8601)")
     at_post: int | None = setting(None, "or: the game-thread post number it happened at")
     player: str = setting("", "the player concerned")
@@ -215,7 +216,7 @@ class GmEventConfig:
     note: str = setting("", "free text shown in the log")
     cause: str = setting("", "kill: the cause in the death list, e.g. 'night_kill' or 'endgame' (as 'gm kill --cause'); empty = 'gm'")
     key: str = setting("", "state: which resumable fact, e.g. 'sheriff' (village), 'recruitment_order' (witch-hunt)")
-    value: str = setting("", "state: its value, e.g. 'used', 'N2', or names separated by commas")
+    value: str = setting("", "state: its value, e.g. 'used', 'N2', or names separated by commas; set_votes: the number of votes, e.g. '2'")
 
 
 @frozen(kw_only=True)
@@ -439,6 +440,7 @@ def validate(cfg: Config) -> None:
         _validate_thread_refs(game, cfg.sites[game.site], p, cfg)
         _validate_players(game, p)
         load_ruleset_options(game.ruleset, game.options, f"{p}.options")
+        _validate_votes(game, p)
         _validate_roles(game, p, cfg)
         _validate_resume(game, p)
     _validate_alerts(cfg)
@@ -526,6 +528,25 @@ def _engine_knows(engine: str, url: str, cfg: Config) -> bool:
     from forummod.forum_engines import engine_reads_thread
 
     return engine_reads_thread(engine, url, cfg.workspace.adapters_dir)
+
+
+def _validate_votes(game: GameConfig, p: str) -> None:
+    """`players[].votes`: 0 or more, and only where the ruleset counts a seat's own votes."""
+    from forummod.engine.registry import get_ruleset_class
+
+    for i, pl in enumerate(game.players):
+        if pl.votes < 0:
+            raise ConfigError(f"{p}.players[{i}].votes", f"{pl.votes} votes: give 0 (may not vote), 1 or more")
+        if pl.votes != 1 and not get_ruleset_class(game.ruleset).seat_votes:
+            raise ConfigError(f"{p}.players[{i}].votes", f"{game.ruleset} has no per-seat votes (its roles carry "
+                                                         "their weights); only mafia-majority counts them")
+    for i, ev in enumerate(game.events):
+        if ev.kind != "set_votes":
+            continue
+        if not get_ruleset_class(game.ruleset).seat_votes:
+            raise ConfigError(f"{p}.events[{i}].kind", f"{game.ruleset} has no per-seat votes; only mafia-majority counts them")
+        if not ev.value.strip().isdigit():
+            raise ConfigError(f"{p}.events[{i}].value", f"set_votes needs the number of votes (0, 1, 2, ...), not {ev.value!r}")
 
 
 def _validate_players(game: GameConfig, p: str) -> None:

@@ -19,7 +19,7 @@ from forummod.errors import UsageError
 from forummod.records import frozen
 
 #: Every `gm` subcommand `plan` understands.
-COMMANDS = ("approve", "reject", "kill", "modkill", "revive", "replace", "set-vote", "set-role", "extend", "end",
+COMMANDS = ("approve", "reject", "kill", "modkill", "revive", "replace", "set-vote", "set-role", "set-votes", "extend", "end",
             "start", "pause", "resume", "end-game", "undo", "action", "revote-deadline", "override", "note")
 
 
@@ -95,6 +95,8 @@ def plan(ws: Any, gid: str, cmd: str, params: Mapping[str, Any], at: datetime) -
             raise UsageError(f"unknown role {role_text!r} for {game.ruleset}" + _did_you_mean(role_text, rs.role_ids())
                              + f" (roles: {', '.join(sorted(rs.role_ids() - set(_aliases(game.ruleset))))})")
         return GmRecord(cmd, "override", {"kind": "set_role", "player": player, "role": role}, at)
+    if cmd == "set-votes":
+        return _set_votes(game, players, _p(params, "player", ""), _p(params, "votes", None), at)
     if cmd == "extend":
         phase = _p(params, "phase", "")
         _phase_id(phase)
@@ -164,6 +166,18 @@ def plan(ws: Any, gid: str, cmd: str, params: Mapping[str, Any], at: datetime) -
     if cmd == "note":
         return GmRecord(cmd, "override", {"kind": "note", "note": _p(params, "text", "")}, at)
     raise UsageError(f"unknown GM action {cmd!r} (one of: {', '.join(COMMANDS)})")
+
+
+def _set_votes(game: Any, players: set[str], player: str, votes: Any, at: datetime) -> GmRecord:
+    """A seat's number of votes from `at` on (mafia-majority: a double voter is 2, 0 = none)."""
+    from forummod.engine.registry import get_ruleset_class
+
+    _known(player, players)
+    if not get_ruleset_class(game.ruleset).seat_votes:
+        raise UsageError(f"{game.ruleset} has no per-seat votes; only mafia-majority counts them")
+    if not str(votes).strip().isdigit():
+        raise UsageError(f"gm set-votes needs the number of votes (0, 1, 2, ...), not {votes!r}")
+    return GmRecord("set-votes", "override", {"kind": "set_votes", "player": player, "value": str(int(votes))}, at)
 
 
 def record(ws: Any, gid: str, rec: GmRecord) -> GmDone:
@@ -301,6 +315,9 @@ def describe(cmd: str, p: Mapping[str, Any]) -> str:
         return f"{p['player']} now votes {p['target']}" if p["target"] else f"{p['player']}'s vote withdrawn"
     if cmd == "set-role":
         return f"{p['player']}'s role set to {p['role']}"
+    if cmd == "set-votes":
+        n = int(p["value"])
+        return f"{p['player']} now casts {n} vote{'' if n == 1 else 's'}"
     if cmd == "extend":
         moved = [f"end moved to {_readable(p['until'])}"] if p.get("until") else []
         moved += [f"vote close moved to {_readable(p['close'])}"] if p.get("close") else []

@@ -60,17 +60,27 @@ def tally_dict(t: Tally | None) -> dict[str, Any] | None:
     }
 
 
+def closed_public_tally(a, tally: Tally) -> Tally:
+    """The thread's view of a closed day's count (also at night, after a hammer): the one the
+    ruleset recorded as the vote closed, else the count with secret votes and hidden weights
+    (a secret double voter, the Boia's x3) taken out; later deaths do not change it."""
+    recorded = a.run.public_tally_for(tally.phase)
+    if recorded is not None and recorded.round == tally.round:
+        return recorded
+    from forummod.render.build import public_tally
+
+    seats = {p.name: p.seat for p in a.run.state.players}
+    return public_tally(tally, seats, weights=a.ruleset.public_weights)
+
+
 def tally_report(a, *, public: bool = False) -> dict[str, Any]:
     run = a.run
     st = run.state
     tally = run.current_tally
-    if public and st.phase is not None and st.phase.kind == "day":
-        if a.ruleset.voting_open(st):
-            tally = a.ruleset.tally(st, a.now, public=True)
-        else:  # closed: the thread's view as the vote closed (later deaths must not change it)
-            recorded = run.public_tally_for(st.phase.name)
-            if recorded is not None and (tally is None or recorded.round == tally.round):
-                tally = recorded
+    if public and st.phase is not None and st.phase.kind == "day" and a.ruleset.voting_open(st):
+        tally = a.ruleset.tally(st, a.now, public=True)
+    elif public and tally is not None:  # closed: the thread's view as the vote closed
+        tally = closed_public_tally(a, tally)
     phase_name = st.phase.name if st.phase else None
     rejections = [r for r in run.rejections if r.kind in ("vote", "unvote") and (not public or r.public)]
     if phase_name:

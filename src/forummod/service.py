@@ -670,9 +670,11 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
             intents.append(it)
             events.append(_intent_event(it, 1e12 + i))
     seats = SeatHistory.build(game, roster, inputs.events, post_times)
-    events = [seats.translate(e) for e in events]
-    events.extend(seats.translate(e) for e in gm_events(game, inputs.events, post_times))
-    events.extend(seats.overrides)
+    # the seat changes first: every event at a replacement's own point already names the new
+    # holder (SeatHistory.holder), and the fold keeps the input order among equal keys, so a
+    # kill at the replacement's post must not come before the seat has that name (issue 27, 9)
+    events = [*seats.overrides, *(seats.translate(e) for e in events),
+              *(seats.translate(e) for e in gm_events(game, inputs.events, post_times))]
     events = [e for e in events if e.at <= now]
     issues = [i for i in issues if i.at is None or i.at <= now]  # `tally --at T`: only what was known at T
     plan = game_phases(ruleset, game, inputs, now, all_post_times)
@@ -903,11 +905,11 @@ def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, 
             if at is not None:  # at a post: it takes effect right after that post
                 out.append(Override(at=at, seq=seq, kind=p["kind"], player=p.get("player", ""),
                                     target=p.get("target", ""), role=p.get("role", ""), cause=p.get("cause", "gm"),
-                                    note=p.get("note", ""), source=Source("gm", id=str(ev.id))))
+                                    note=p.get("note", ""), value=str(p.get("value", "")), source=Source("gm", id=str(ev.id))))
         elif ev.kind == "override":
             out.append(Override(at=ev.at, seq=1e15 + ev.id, kind=p["kind"], player=p.get("player", ""),
                                 target=p.get("target", ""), role=p.get("role", ""), cause=p.get("cause", "gm"),
-                                note=p.get("note", ""), source=Source("gm", id=str(ev.id))))
+                                note=p.get("note", ""), value=str(p.get("value", "")), source=Source("gm", id=str(ev.id))))
         elif ev.kind == "action":
             out.append(ActionEvent(at=ev.at, seq=1e15 + ev.id, actor=p["actor"], action=p["action"],
                                    targets=tuple(p.get("targets", ())),
@@ -988,6 +990,9 @@ def game_setup(ruleset: Ruleset, game: GameConfig, seed: int, first: Mapping[str
         extra["buildings"] = buildings
     if game.setup.buildings:
         extra["building_pool"] = dict(game.setup.buildings)
+    votes = {first.get(p.name, p.name): p.votes for p in game.players if p.votes != 1}
+    if votes:  # mafia-majority's double voters (a seat's own, so a replacement keeps them)
+        extra["votes"] = votes
     if game.setup.centre:
         extra["centre"] = tuple(ruleset.canonical_role(c) for c in game.setup.centre)
     setup = Setup(players, roles, seed, extra)

@@ -22,7 +22,7 @@ PLAYERS = tuple(Player(n, "mafia" if n == "Ann" else "town", i) for i, n in enum
 def analysis(phase: Phase, *, tally: Tally | None = None, proposals=(), owed=(), issues=(), phases=None):
     st = GameState("test", PLAYERS, phase=phase, proposals=tuple(proposals))
     run = GameRun(st, tuple(phases or (phase,)), (tally,) if tally else (), (), ())
-    ruleset = SimpleNamespace(required_actions=lambda s, p: tuple(owed))
+    ruleset = SimpleNamespace(required_actions=lambda s, p: tuple(owed), public_weights=True)
     return SimpleNamespace(game_id="g", now=NOW, run=run, ruleset=ruleset, extraction_issues=tuple(issues))
 
 

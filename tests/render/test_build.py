@@ -72,7 +72,8 @@ def test_public_view_of_a_closed_day_hides_secret_votes_weights_and_notes():
     g = game().day(1).night(1)
     gv = view(g)
     gv = replace(gv, run=replace(gv.run, tallies=(gm,), public_tallies=()))  # no recorded thread view: derived
-    shown = build.build_votecount(gv, pb(), "D1", public=True)  # weights public by default (VIL-V-4)
+    public_weights = type(gv.ruleset)(replace(gv.ruleset.options, public_weights=True))  # as VIL-V-4
+    shown = build.build_votecount(replace(gv, ruleset=public_weights), pb(), "D1", public=True)
     assert [(w.name, w.count, [v.voter for v in w.voters]) for w in shown.wagons] == \
         [("Ann", "3", ["Cat"]), ("Bob", "1", ["Dan"])]
     secret_weights = type(gv.ruleset)(gv.ruleset.options)

@@ -121,22 +121,29 @@ def _tally_alerts(a: Any, phase: str) -> list[Alert]:
         phase = t.phase
         kind: AlertKind = "hammer" if hammer else "l_minus_1"
         voters = ", ".join(v.voter for v in c.voters)
-        secret = any(v.secret for v in c.voters)
+        shown = _thread_total(c, a.ruleset.public_weights)
+        secret = any(v.secret for v in c.voters) or shown != c.total  # a secret vote or a hidden double vote
         params = dict(game=a.game_id, phase=phase_label(phase), player=c.name, votes=_n(c.total), need=t.majority,
                       voters=voters)
         if hammer:
             text = pgettext("gm-alert", "%(game)s %(phase)s: HAMMER on %(player)s: %(votes)s/%(need)s votes (%(voters)s)",
                             **params)
             public = pgettext("gm-alert", "%(game)s %(phase)s: HAMMER on %(player)s (%(votes)s/%(need)s votes in the "
-                              "thread)", **params)
+                              "thread)", **dict(params, votes=_n(shown)))
         else:
             text = pgettext("gm-alert", "%(game)s %(phase)s: L-1 on %(player)s: %(votes)s/%(need)s votes (%(voters)s) — "
                             "one vote from majority", **params)
             public = pgettext("gm-alert", "%(game)s %(phase)s: L-1 on %(player)s (%(votes)s/%(need)s votes in the "
-                              "thread)", **params)
+                              "thread)", **dict(params, votes=_n(shown)))
         out.append(Alert(kind, a.game_id, phase, f"{kind}:{phase}:{t.round}:{c.name}", text, secret,
                          public if secret else ""))
     return out
+
+
+def _thread_total(c: Any, public_weights: bool) -> float:
+    """The wagon as the thread counts it: no secret vote, and each vote once unless weights are public."""
+    seen = [v for v in c.voters if not v.secret]
+    return sum(v.weight for v in seen) + c.bonus if public_weights else float(len(seen))
 
 
 def _proposal_alerts(a: Any) -> list[Alert]:

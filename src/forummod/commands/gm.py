@@ -45,6 +45,10 @@ def add_arguments(p) -> None:
     sr = sub.add_parser("set-role", help="correct a player's role")
     sr.add_argument("player")
     sr.add_argument("role")
+    vs = sub.add_parser("set-votes", help="mafia-majority: how many votes a seat casts from now on "
+                                           "(2 = a double voter, 0 = none; a replacement keeps it)")
+    vs.add_argument("player")
+    vs.add_argument("votes", help="the number of votes, e.g. 2")
     ex = sub.add_parser("extend", help="move a phase's deadlines: --until its end (and vote close), --close the "
                                        "vote close / action deadline alone")
     ex.add_argument("phase", help="e.g. D2")

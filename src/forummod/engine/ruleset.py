@@ -193,6 +193,9 @@ class Ruleset:
     # Vote weights and score bonuses shown in the thread's count. Public by default (VIL-V-4:
     # the Sheriff x2 and the poster +2 are known to all); Lupus hides the Boia's x3 (LUP-D11).
     public_weights: ClassVar[bool] = True
+    # Whether `players[].votes` (a seat's own number of votes: a double voter) applies; rulesets
+    # with weights of their own (the Sheriff, the Boia) keep them in their roles instead.
+    seat_votes: ClassVar[bool] = False
     vote_forms: ClassVar[tuple[str, ...]] = ("bold", "tag")  # default of [votes].forms
     # Verbs that are one choice of a whole faction: a later PM of any member replaces the
     # earlier one (MafiaScum's mafia kill; LUP-D2, the wolves' last kill PM counts).
