@@ -120,6 +120,11 @@ def test_a_name_of_another_game_is_not_proposed():
     assert guess("deadline extension", (use(),), roster("Guderian", "Gus")) is None
 
 
+def test_a_spelling_holding_a_players_whole_name_is_the_votes_wording_not_a_nickname():
+    assert guess("scum Hiraki", (use(),), PLAYERS) is None
+    assert guess("Gus or fitz", (use(),), PLAYERS) is None
+
+
 def test_the_first_word_of_a_spelling_with_trailing_words_is_the_alias():
     g = guess("fitz because reasons", (use(),), PLAYERS)
     assert g is not None and g.spelling == "fitz" and g.key == "alias:fitz"

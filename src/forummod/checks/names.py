@@ -29,7 +29,7 @@ def evidence_text(rule: str, form: str, value: Any) -> str:
     if rule == "edits":
         return npgettext("gm-finding", "%(n)s letter off %(name)s", "%(n)s letters off %(name)s", int(value), name=form)
     if rule == "fuzzy":
-        return pgettext("gm-finding", "close to %(name)s (%(score)s%%)", name=form, score=value)
+        return pgettext("gm-finding", "close to %(name)s (%(score)s%%)", name=form, score=int(round(float(value))))
     if rule == "letters":
         return pgettext("gm-finding", "the letters of %(name)s in order", name=form)
     if rule == "voter_vote":

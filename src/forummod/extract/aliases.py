@@ -253,6 +253,12 @@ def name_evidence(spelling: str, roster: Roster) -> tuple[Evidence, ...]:
 # --------------------------------------------------------------------------- proposals
 
 
+def _names_a_player(spelling: str, roster: Roster) -> bool:
+    """A word of the spelling is a seat's whole name (or alias, or replaced player's name)."""
+    words = {compact(w) for w in fold(spelling).split()}
+    return any(compact(fold(text)) in words for _, text in _forms(roster))
+
+
 def _chunks(spelling: str) -> list[str]:
     """The spelling and its first one or two words: "KTS because reasons" is "KTS"."""
     words = spelling.split()
@@ -279,6 +285,8 @@ def guess(spelling: str, uses: tuple[NameUse, ...], roster: Roster,
     """The proposal for one spelling (or for its first words), or None when the evidence is not
     specific enough (`NEEDED` points) or fits more than `MAX_CANDIDATES` seats equally."""
     votes = votes or {}
+    if _names_a_player(spelling, roster):
+        return None  # "scum Hiraki", "Ann or Bob": the vote's wording, not a nickname
     order = {slot.name: i for i, slot in enumerate(roster.players)}
     voters = tuple(dict.fromkeys(u.voter for u in uses if u.voter))
     for chunk in _chunks(spelling):
