@@ -61,17 +61,17 @@ def check_name_proposals(ctx: CheckContext) -> list[Finding]:
         first = next((u for u in n.uses if u.source is not None), None)
         if n.ambiguous:
             message = npgettext(
-                "gm-finding", "“%(spelling)s” is no player's name; it could be %(players)s (%(why)s). The %(n)s "
+                "gm-finding", "“%(spelling)s” is no player's name; it could be %(players)s (%(why)s). %(n)s "
                 "vote so written does not count until you pick: forummod gm approve %(key)s --player NAME",
-                "“%(spelling)s” is no player's name; it could be %(players)s (%(why)s). The %(n)s votes so written "
+                "“%(spelling)s” is no player's name; it could be %(players)s (%(why)s). %(n)s votes so written "
                 "do not count until you pick: forummod gm approve %(key)s --player NAME", votes,
                 spelling=n.spelling, players=pgettext("gm-finding", " or ").join(n.candidates),
                 why=evidence_words(n.evidence), key=n.key)
         else:
             message = npgettext(
-                "gm-finding", "“%(spelling)s” is no player's name; it probably means %(player)s (%(why)s). The "
+                "gm-finding", "“%(spelling)s” is no player's name; it probably means %(player)s (%(why)s). %(n)s "
                 "vote so written does not count until you approve: forummod gm approve %(key)s",
-                "“%(spelling)s” is no player's name; it probably means %(player)s (%(why)s). The %(n)s votes so "
+                "“%(spelling)s” is no player's name; it probably means %(player)s (%(why)s). %(n)s votes so "
                 "written do not count until you approve: forummod gm approve %(key)s", votes,
                 spelling=n.spelling, player=n.candidates[0], why=evidence_words(n.evidence), key=n.key)
         out.append(Finding(code="alias_proposed", key=f"{n.key}:{'/'.join(n.candidates)}", message=message,

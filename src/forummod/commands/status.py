@@ -76,21 +76,28 @@ def _format_status(rep) -> str:
     return "\n".join(lines)
 
 
-def name_line(n) -> str:
-    """A pending alias proposal (`status --json` `names[]`) as the GM reads it, with the command
-    that settles it: one candidate is approved as it stands, several need `--player`."""
+def name_words(n) -> str:
+    """An alias proposal (`status --json` `names[]`) in words: the spelling, who it probably
+    means (or the tied players) and why, and how many votes are so written."""
     from forummod.checks.names import evidence_words
 
     votes = npgettext("gm-status", "%(n)s vote so written", "%(n)s votes so written", len(n["uses"]))
     why = evidence_words(n["evidence"])
     if len(n["candidates"]) > 1:
-        return pgettext("gm-status", "  pending: %(key)s — “%(spelling)s” is %(players)s? (%(why)s; %(votes)s)  "
-                        "(pick: forummod gm approve %(key)s --player NAME; or gm reject %(key)s)", key=n["key"],
-                        spelling=n["spelling"], players=pgettext("gm-status", " or ").join(n["candidates"]), why=why,
-                        votes=votes)
-    return pgettext("gm-status", "  pending: %(key)s — “%(spelling)s” means %(player)s? (%(why)s; %(votes)s)  "
-                    "(approve: forummod gm approve %(key)s; or gm reject %(key)s)", key=n["key"],
-                    spelling=n["spelling"], player=n["candidates"][0], why=why, votes=votes)
+        return pgettext("gm-status", "“%(spelling)s” is %(players)s? (%(why)s; %(votes)s)", spelling=n["spelling"],
+                        players=pgettext("gm-status", " or ").join(n["candidates"]), why=why, votes=votes)
+    return pgettext("gm-status", "“%(spelling)s” means %(player)s? (%(why)s; %(votes)s)", spelling=n["spelling"],
+                    player=n["candidates"][0], why=why, votes=votes)
+
+
+def name_line(n) -> str:
+    """A pending alias proposal as a line of `forummod status`, with the command that settles it:
+    one candidate is approved as it stands, several need `--player`."""
+    if len(n["candidates"]) > 1:
+        return pgettext("gm-status", "  pending: %(key)s — %(proposal)s  (pick: forummod gm approve %(key)s "
+                        "--player NAME; or gm reject %(key)s)", key=n["key"], proposal=name_words(n))
+    return pgettext("gm-status", "  pending: %(key)s — %(proposal)s  (approve: forummod gm approve %(key)s; "
+                    "or gm reject %(key)s)", key=n["key"], proposal=name_words(n))
 
 
 def format_clock(rep) -> list[str]:

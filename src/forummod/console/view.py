@@ -174,8 +174,8 @@ def game_console(ws: Any, gid: str) -> GameConsole:
 def _pending(status: Mapping[str, Any], lang: str) -> tuple[Mapping[str, Any], ...]:
     """The proposals waiting for the GM; an alias proposal worded in the game's language with its
     candidates (one approve button each when several tie)."""
-    from forummod.checks.names import evidence_words
-    from forummod.i18n import gm_language, npgettext, pgettext
+    from forummod.commands.status import name_words
+    from forummod.i18n import gm_language
 
     names = {n["key"]: n for n in status.get("names") or ()}
     out = []
@@ -185,11 +185,7 @@ def _pending(status: Mapping[str, Any], lang: str) -> tuple[Mapping[str, Any], .
             out.append(dict(p, candidates=()))
             continue
         with gm_language(lang):
-            votes = npgettext("gm-status", "%(n)s vote so written", "%(n)s votes so written", len(n["uses"]))
-            summary = pgettext("gm-status", "“%(spelling)s” means %(players)s? (%(why)s; %(votes)s)",
-                               spelling=n["spelling"], players=pgettext("gm-status", " or ").join(n["candidates"]),
-                               why=evidence_words(n["evidence"]), votes=votes)
-        out.append(dict(p, summary=summary, candidates=tuple(n["candidates"])))
+            out.append(dict(p, summary=name_words(n), candidates=tuple(n["candidates"])))
     return tuple(out)
 
 
