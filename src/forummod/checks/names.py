@@ -33,7 +33,7 @@ def evidence_text(rule: str, form: str, value: Any) -> str:
     if rule == "letters":
         return pgettext("gm-finding", "the letters of %(name)s in order", name=form)
     if rule == "voter_vote":
-        return pgettext("gm-finding", "%(voter)s's nearest counted vote", voter=form)
+        return pgettext("gm-finding", "%(voter)s's own nearest vote", voter=form)
     if rule == "same_spelling":
         return npgettext("gm-finding", "written by %(n)s player", "written by %(n)s players", int(value))
     if rule == "gm":

@@ -13,22 +13,26 @@ rule                      what it checks (on folded names, aliases, replaced    
                           ("KTS" KingTheSlayer, "JJB" jj_bean, "nevil"
                           Necessary Evil); trailing digits may be left out
 ``prefix``                the spelling starts the name or one of its words        >= 3 letters
-``part``                  the spelling is inside the name ("fitz" havingfitz)     >= 3 letters
+``part``                  the spelling is inside the name: 4+ letters anywhere    yes
+                          ("fitz" havingfitz), 3 at its end or a word's start
 ``edits``                 one typing slip from the name or from its start of      yes
-                          the same length (two in names of 7+ letters)
-``fuzzy``                 rapidfuzz ratio >= 60 and 10 ahead of the next seat     yes
+                          the same length (two in names of 7+ letters; 4+
+                          letters typed)
+``fuzzy``                 rapidfuzz ratio >= 70 (>= 60 when the first letters     yes
+                          agree), 10 ahead of every other seat
 ``letters``               the name's first letter, then the others in order,      >= 3 letters
-                          each from a later part of the name ("rbt"
-                          Riceballtail, "womc" WeaponsofMassConstruction)
-``voter_vote``            the voter's own nearest counted vote (before or after)  backs
-                          went to that seat                                        another rule
-``same_spelling``         other players wrote the same spelling                   backs
+                          never side by side ("rbt" Riceballtail, "womc"
+                          WeaponsofMassConstruction)
+``voter_vote``            the voter's own nearest vote (before or after, later    backs a rule
+                          first) went to that seat
+``same_spelling``         other players wrote the same spelling                   ranks only
 ========================  ====================================================  ===========
 
-A rule that fits more than `MAX_CANDIDATES` seats says nothing. A seat is proposed when a
-specific rule points at it, or a weak one (a two-letter prefix, two letters in order) is
-backed by the voter's own vote for it or by a second voter using the spelling. The seats with
-the best score (`score`) are the candidates: one is a plain proposal, two or three tie and the GM picks.
+A rule that fits more than `MAX_CANDIDATES` seats says nothing; a spelling holding a seat's
+whole name ("scum Hiraki", "Ann or Bob") is the vote's wording, not a nickname. A seat is
+proposed with `NEEDED` points (`points`): a specific rule alone, or a weak one (two letters:
+a prefix or letters in order) backed by the voter's own vote for that seat. The seats with the
+best score are the candidates: one is a plain proposal; two or three tie and the GM picks.
 Nothing here counts a vote: the GM's approval (an `alias` event in the log) does.
 
 Pure: roster, issues and intents in, records out; words are applied at the faces.
@@ -54,7 +58,9 @@ NAME_CODES = ("unknown_name", "ambiguous_name")
 MAX_CANDIDATES = 3
 #: Longest spelling looked at (a name, not a sentence), in characters and words.
 MAX_CHARS, MAX_WORDS = 30, 3
-FUZZY_MIN, FUZZY_LEAD = 60.0, 10.0
+#: A fuzzy likeness: this ratio (or `FUZZY_SAME_START` when the first letters agree: a slip rarely
+#: hits the first letter) and this lead over every other seat.
+FUZZY_MIN, FUZZY_SAME_START, FUZZY_LEAD = 70.0, 60.0, 10.0
 
 #: A proposal needs this many points: a specific rule alone, or a weak one and a backing one.
 NEEDED = 3
@@ -185,8 +191,8 @@ def _rule_hits(s: str, form: str) -> list[tuple[str, float]]:
         hits.append(("initials", len(s)))
     if len(s) >= 2 and len(s) < len(f) and (f.startswith(s) or any(w.startswith(s) for w in words)):
         hits.append(("prefix", len(s)))
-    elif len(s) >= 3 and s in f[1:]:
-        hits.append(("part", len(s)))
+    elif len(s) >= 4 and s in f[1:] or len(s) == 3 and (f.endswith(s) or any(w.startswith(s) for w in words[1:])):
+        hits.append(("part", len(s)))  # three letters only at the end or at a word's start ("bob" in archaebob)
     if len(s) >= 4:
         slips = 2 if len(s) >= 7 else 1
         d = min(Levenshtein.distance(s, f, score_cutoff=slips + 1), Levenshtein.distance(s, f[: len(s)]))
@@ -204,9 +210,11 @@ def is_specific(e: Evidence) -> bool:
 
 def points(e: Evidence) -> int:
     """What one reason weighs: initials 4, another specific rule 3, a weak one 1, the voter's own
-    vote 2, a second voter writing the same spelling 2."""
-    if e.rule in ("voter_vote", "same_spelling"):
+    vote 2, other voters writing the same spelling 1 (it ranks; it does not lift a weak rule)."""
+    if e.rule == "voter_vote":
         return 2
+    if e.rule == "same_spelling":
+        return 1
     if e.rule == "initials":
         return 4
     return 3 if is_specific(e) else 1
@@ -239,9 +247,10 @@ def _text_evidence(spelling: str, roster: Roster) -> tuple[Evidence, ...]:
             if r > scores.get(seat, (-1.0, ""))[0]:
                 scores[seat] = (r, form)
         ranked = sorted(scores.items(), key=lambda kv: -kv[1][0])
-        if ranked and ranked[0][1][0] >= FUZZY_MIN and (len(ranked) == 1 or ranked[0][1][0] - ranked[1][1][0] >= FUZZY_LEAD):
+        if ranked and (len(ranked) == 1 or ranked[0][1][0] - ranked[1][1][0] >= FUZZY_LEAD):
             seat, (r, form) = ranked[0]
-            out.append(Evidence("fuzzy", seat, form, round(r, 1)))
+            if r >= FUZZY_MIN or r >= FUZZY_SAME_START and compact(fold(form))[:1] == s[:1]:
+                out.append(Evidence("fuzzy", seat, form, round(r, 1)))
     return tuple(out)
 
 
