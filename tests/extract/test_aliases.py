@@ -104,7 +104,7 @@ def test_the_voters_nearest_vote_backs_only_a_seat_the_spelling_already_fits():
 
 
 def test_other_voters_writing_the_same_spelling_rank_but_do_not_lift_a_weak_rule():
-    assert guess("RB", (use("Gus", 1), use("Hiraki", 2, 6)), PLAYERS) is None
+    assert guess("rb", (use("Gus", 1), use("Hiraki", 2, 6)), PLAYERS) is None
     g = guess("fitz", (use("Gus", 1), use("Hiraki", 2, 6)), PLAYERS)
     assert any(e.rule == "same_spelling" and e.value == 2 for e in g.evidence)
 
@@ -163,3 +163,15 @@ def test_an_unknown_name_issue_carries_the_spelling_and_survives_the_saved_resul
     (issue,) = [i for i in ex.issues if i.code == "unknown_name"]
     assert issue.spelling == "fitz" and issue.player == "Gus"
     assert decode(encode(ex)) == ex
+
+
+def test_two_letters_in_capitals_from_two_players_are_an_abbreviation_but_a_word_is_not():
+    seats = roster("Twistedspoon", "nbtnbt5Town", "Gus")
+    g = guess("TS", (use("Gus", 1), use("Ann", 2, 6)), seats)
+    assert g is not None and g.candidates == ("Twistedspoon",) and any(e.rule == "capitals" for e in g.evidence)
+    assert guess("TS", (use("Gus", 1),), seats) is None  # one player: not enough
+    assert guess("No", (use("Gus", 1), use("Ann", 2, 6), use("Cat", 3, 7)), seats) is None  # a word, not capitals
+
+
+def test_two_swapped_letters_are_one_slip():
+    assert rules("weird", roster("wierdalexv", "Gus"))["edits"] == {"wierdalexv"}

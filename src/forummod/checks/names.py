@@ -36,6 +36,8 @@ def evidence_text(rule: str, form: str, value: Any) -> str:
         return pgettext("gm-finding", "%(voter)s's own nearest vote", voter=form)
     if rule == "same_spelling":
         return npgettext("gm-finding", "written by %(n)s player", "written by %(n)s players", int(value))
+    if rule == "capitals":
+        return pgettext("gm-finding", "written in capitals")
     if rule == "gm":
         return pgettext("gm-finding", "set by the GM")
     return rule

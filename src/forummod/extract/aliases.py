@@ -15,7 +15,8 @@ rule                      what it checks (on folded names, aliases, replaced    
 ``prefix``                the spelling starts the name or one of its words        >= 3 letters
 ``part``                  the spelling is inside the name: 4+ letters anywhere    yes
                           ("fitz" havingfitz), 3 at its end or a word's start
-``edits``                 one typing slip from the name or from its start of      yes
+``edits``                 one typing slip (a swap of two letters is one) from     yes
+                          the name or from its start of
                           the same length (two in names of 7+ letters; 4+
                           letters typed)
 ``fuzzy``                 rapidfuzz ratio >= 70 (>= 60 when the first letters     yes
@@ -23,6 +24,8 @@ rule                      what it checks (on folded names, aliases, replaced    
 ``letters``               the name's first letter, then the others in order,      >= 3 letters
                           never side by side ("rbt" Riceballtail, "womc"
                           WeaponsofMassConstruction)
+``capitals``              a two-letter spelling written in capitals ("TS"), as    ranks only
+                          abbreviations are
 ``voter_vote``            the voter's own nearest vote (before or after, later    backs a rule
                           first) went to that seat
 ``same_spelling``         other players wrote the same spelling                   ranks only
@@ -31,7 +34,8 @@ rule                      what it checks (on folded names, aliases, replaced    
 A rule that fits more than `MAX_CANDIDATES` seats says nothing; a spelling holding a seat's
 whole name ("scum Hiraki", "Ann or Bob") is the vote's wording, not a nickname. A seat is
 proposed with `NEEDED` points (`points`): a specific rule alone, or a weak one (two letters:
-a prefix or letters in order) backed by the voter's own vote for that seat. The seats with the
+a prefix or letters in order) backed by the voter's own vote for that seat, or written in
+capitals by two players. The seats with the
 best score are the candidates: one is a plain proposal; two or three tie and the GM picks.
 Nothing here counts a vote: the GM's approval (an `alias` event in the log) does.
 
@@ -46,7 +50,7 @@ from functools import lru_cache
 from typing import Iterable, Mapping
 
 from rapidfuzz import fuzz
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from forummod.extract.normalize import compact, fold
 from forummod.model import Issue, Roster, Source, VoteIntent
@@ -195,7 +199,7 @@ def _rule_hits(s: str, form: str) -> list[tuple[str, float]]:
         hits.append(("part", len(s)))  # three letters only at the end or at a word's start ("bob" in archaebob)
     if len(s) >= 4:
         slips = 2 if len(s) >= 7 else 1
-        d = min(Levenshtein.distance(s, f, score_cutoff=slips + 1), Levenshtein.distance(s, f[: len(s)]))
+        d = min(OSA.distance(s, f, score_cutoff=slips + 1), OSA.distance(s, f[: len(s)]))  # a swap is one slip
         if d <= slips:
             hits.append(("edits", d))
     if in_order(s, form) and not any(r in ("initials", "prefix") for r, _ in hits):
@@ -210,10 +214,10 @@ def is_specific(e: Evidence) -> bool:
 
 def points(e: Evidence) -> int:
     """What one reason weighs: initials 4, another specific rule 3, a weak one 1, the voter's own
-    vote 2, other voters writing the same spelling 1 (it ranks; it does not lift a weak rule)."""
+    vote 2, other voters writing the same spelling 1, two letters in capitals 1."""
     if e.rule == "voter_vote":
         return 2
-    if e.rule == "same_spelling":
+    if e.rule in ("same_spelling", "capitals"):
         return 1
     if e.rule == "initials":
         return 4
@@ -309,6 +313,8 @@ def guess(spelling: str, uses: tuple[NameUse, ...], roster: Roster,
                 found.append(Evidence("voter_vote", v.target, u.voter, 1, v.source))
         if len(voters) >= 2:
             found += [Evidence("same_spelling", seat, "", len(voters)) for seat in seats]
+        if len(compact(chunk)) == 2 and chunk.isupper():
+            found += [Evidence("capitals", e.player, e.form, 2) for e in found if e.rule in ("prefix", "letters")]
         scores = {seat: score(e for e in found if e.player == seat) for seat in seats}
         best = max(scores.values())
         top = [seat for seat in seats if scores[seat] == best]
