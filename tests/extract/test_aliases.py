@@ -175,3 +175,18 @@ def test_two_letters_in_capitals_from_two_players_are_an_abbreviation_but_a_word
 
 def test_two_swapped_letters_are_one_slip():
     assert rules("weird", roster("wierdalexv", "Gus"))["edits"] == {"wierdalexv"}
+
+
+def test_the_archive_notes_misspelling_is_proposed_as_the_player_the_moderator_counted(corpus_dir):
+    """Game thread 57502 of the MafiaScum index: "vote saalndar" was counted for Slandaar by the
+    moderator (the archive's notes); read on the game's real roster, at test time."""
+    from tests.extract import mafiascum as ms
+
+    index = corpus_dir / "mafia" / ms.INDEX_FILE
+    games = ms.read_index(index) if index.is_file() else {}
+    if "57502" not in games:
+        pytest.skip("thread 57502 is not in the corpus index")
+    seats = ms.roster_of(games["57502"])
+    ex = extract_post(post("[b]vote saalndar[/b]", author=seats.players[0].name), ctx(seats))
+    (g,) = alias_guesses(ex.issues, ex.intents, seats)
+    assert g.candidates == ("Slandaar",) and g.key == "alias:saalndar"
