@@ -62,6 +62,8 @@ def plan(ws: Any, gid: str, cmd: str, params: Mapping[str, Any], at: datetime) -
         return _alias(ws, gid, str(_p(params, "spelling", "")), str(_p(params, "player", "")), at)
     if cmd in ("approve", "reject"):
         key = str(_p(params, "key", "")).strip()
+        if _p(params, "player", ""):
+            raise UsageError(f"--player picks the player of an alias proposal (alias:…), not of {key}")
         a = analyse_game(ws, gid, now=at)
         prop = a.run.state.proposal(key)
         if prop is None:
