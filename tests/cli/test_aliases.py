@@ -145,3 +145,15 @@ def test_status_json_with_proposals_matches_the_schema(cfg, capsys):
     assert {n["status"] for n in out["names"]} == {"approved", "pending"}
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(out))
     assert not errors, errors[:3]
+
+
+def test_the_proposal_reads_in_the_games_language(tmp_path: Path, capsys):
+    write_posts(tmp_path, POSTS, T0)
+    path = tmp_path / "forummod.toml"
+    path.write_text(archive_config(tmp_path, players_toml(PLAYERS, {"Cat": "mafia"}), game_lines='language = "it"'),
+                    encoding="utf-8")
+    assert main(["poll", "--config", str(path), "-q"]) == 0
+    rc, text = run(capsys, "status", "--config", str(path))
+    assert "in attesa: alias:fitz — “fitz” vuol dire havingfitz? (una parte di havingfitz, scritto da 2 " \
+           "giocatori; 2 voti scritti così)" in text
+    assert js(capsys, "status", "--config", str(path))["names"][0]["evidence"][0]["rule"] == "part"  # codes stay
