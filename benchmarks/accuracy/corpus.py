@@ -78,8 +78,8 @@ def _fate(text: str) -> tuple[str, str]:
 
 def _slot(line: str) -> Slot:
     fields = [f.strip() for f in line.split(",")]
-    names = [n.strip() for n in fields[0].split(" replaced ")]
-    accounts = tuple(reversed([n for n in names if n and n.lower() != "replaced"]))
+    names = [n.strip() for n in re.split(r"(?:^|\s)replaced(?:\s|$)", fields[0])]  # "replaced replaced X" occurs
+    accounts = tuple(reversed([n for n in names if n]))
     fate, phase = _fate(fields[-1]) if len(fields) > 1 else ("", "")
     if fate:
         role = ", ".join(fields[1:-1])

@@ -1,0 +1,195 @@
+"""Moderators' vote counts, found and read by form, not by game.
+
+A vote-count post is a moderator's post with a vote-count header ("Vote Count", "Votecount",
+"VC 2.3", "Vote Tally") or at least two wagon lines. Wagon lines take the forms moderators use:
+
+    AGar - 2 (Reckamonic, Thor665)          Name - N (voters)
+    Trivium (6)- Garmr, grayfoxxxx          Name (N) - voters / Name (N): voters / Name [N]: voters
+    (3) Whiskers: Friend, Substrike22       (N) Name: voters
+    Name - 3 - a, b, c                      Name - N - voters
+    rb: Robbnva  /  Human Destroyer: a, b [L-3]   Name: voters (no count)
+    Not Voting (4)- a, b  /  Not voting: a, b     nobody voted by these
+
+Trailing "[L-3]", "(L-2)", "L-1" marks, parenthesised notes on a voter ("(post 45)") and the
+header glued to the first wagon ("Day 1 VotecountRobbnva (3): ...") are read past; a voter
+note saying the vote was withdrawn ("(unvoted)") drops that voter, as struck-through text is
+dropped (`text.post_lines`). Names are resolved against the game's seats by `SeatNames`
+(exact key, then one clearly closest name: moderators misspell too); a line whose target is
+no seat, "no lynch" or "not voting" ("Deadline: ...", "Deadline Extension - 3 (...)") is not a
+wagon of the count.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from benchmarks.accuracy.text import key, post_lines
+
+NO_LYNCH = "__no_lynch__"
+NOT_VOTING = "__not_voting__"
+
+_HEADER = re.compile(r"(?i)(vote\s*-?\s*counts?|votecounts?|vote\s*tally|votals?|\bVC\b)")
+_HEADER_PREFIX = re.compile(r"(?i)^.{0,60}?(?:vote\s*-?\s*count|votecount|vote\s*tally|votals|\bVC\b)"
+                            r"(?:\s*(?:#\s*)?\d+(?:\.\d+)?)?(?:\s*\(#?\d+\))?\s*[:\-]?\s*")
+_N = r"(?P<n>\d{1,2})"
+_T = r"(?P<target>[^\n:()\[\]]{1,60}?)"
+_FORMS = (
+    re.compile(rf"^[(\[]{_N}[)\]]\s*{_T}\s*[:\-–—]\s*(?P<voters>.*)$"),  # (3) Name: a, b
+    re.compile(rf"^{_T}\s*[(\[]{_N}[)\]]\s*[:\-–—]?\s*(?P<voters>.*)$"),  # Name (3) - a, b
+    re.compile(rf"^{_T}\s*[-–—:]\s*{_N}\s*(?:votes?)?\s*[-–—:]?\s*(?P<voters>.*)$"),  # Name - 3 (a, b) / Name - 3 - a
+    re.compile(rf"^{_T}\s*:\s*(?P<voters>.+)$"),  # Name: a, b
+)
+_MARK = re.compile(r"(?i)\s*[\[(]?\s*(?:L\s*-\s*\d+|lynched|hammered?|majority)\s*[\])]?\s*[.!]*$")
+_NOTE = re.compile(r"\s*[\[(][^\[\]()]*[\])]")
+_WITHDRAWN = re.compile(r"(?i)unvot|withdr|removed|retract")
+_SPLIT = re.compile(r"\s*(?:[,;]|\band\b|&)\s*")
+_NO_LYNCH_KEYS = frozenset({"nolynch", "nl", "nolynching", "noexecution", "sleep"})
+_NOT_VOTING_KEYS = frozenset({"notvoting", "novote", "novotes", "abstaining", "notvoted", "abstain", "nonvoting",
+                              "notyetvoted", "unvoted"})
+
+
+@dataclass(frozen=True)
+class Wagon:
+    """One wagon line as written: target text, count (None when the line gives none), voters."""
+
+    line: str
+    target: str
+    n: int | None
+    voters: tuple[str, ...]
+
+
+def wagon_of(line: str) -> Wagon | None:
+    """The wagon a line states, or None; names are not resolved here."""
+    for _ in range(2):  # "Vote Count Day 1 Vote Count (#2) AGar - 2 (...)": header words twice
+        if _HEADER.search(line):
+            line = _HEADER_PREFIX.sub("", line, count=1)
+    line = line.strip(" *\t-•·>")
+    for form in _FORMS:
+        m = form.match(line)
+        if not m:
+            continue
+        target = m.group("target").strip(" *-:")
+        n = int(m.group("n")) if "n" in m.groupdict() and m.group("n") else None
+        body = _MARK.sub("", m.group("voters").strip())
+        body = body.strip()
+        if body.startswith("(") and body.endswith(")"):
+            body = body[1:-1]
+        voters = []
+        for item in _SPLIT.split(body):
+            if not item.strip():
+                continue
+            notes = _NOTE.findall(item)
+            if any(_WITHDRAWN.search(x) for x in notes):
+                continue
+            name = _NOTE.sub("", item).strip(" .*!-")
+            if name:
+                voters.append(name)
+        if target and (voters or n == 0 or key(target) in _NOT_VOTING_KEYS):
+            return Wagon(line, target, n, tuple(voters))
+    return None
+
+
+def looks_like_vote_count(html: str) -> bool:
+    """A post shaped as a vote count (before names are known): a header and a wagon, or two
+    wagons with counts."""
+    lines = post_lines(html)
+    wagons = [w for w in map(wagon_of, lines) if w is not None]
+    header = any(_HEADER.search(ln) for ln in lines[:8])
+    return (header and bool(wagons)) or sum(1 for w in wagons if w.n is not None) >= 2
+
+
+# --------------------------------------------------------------------------- names
+
+
+class SeatNames:
+    """Names a moderator writes -> seat keys: every account name and alias of every seat."""
+
+    def __init__(self, names: Mapping[str, str]):
+        self.by_key: dict[str, str] = {}
+        for name, seat in names.items():
+            k = key(name)
+            if k:
+                self.by_key.setdefault(k, seat)
+        self._keys = sorted(self.by_key)
+
+    def resolve(self, text: str) -> str | None:
+        """The seat (or NO_LYNCH / NOT_VOTING) a name in a count means; None when none clearly."""
+        k = key(text)
+        if not k:
+            return None
+        if k in _NO_LYNCH_KEYS:
+            return NO_LYNCH
+        if k in _NOT_VOTING_KEYS:
+            return NOT_VOTING
+        if k in self.by_key:
+            return self.by_key[k]
+        starts = {self.by_key[x] for x in self._keys if len(k) >= 4 and (x.startswith(k) or k.startswith(x))}
+        if len(starts) == 1:
+            return starts.pop()
+        scored = sorted(((difflib.SequenceMatcher(None, k, x).ratio(), x) for x in self._keys), reverse=True)
+        if scored and scored[0][0] >= 0.8 and (len(scored) == 1 or scored[0][0] - scored[1][0] >= 0.1):
+            return self.by_key[scored[0][1]]
+        return None
+
+
+# --------------------------------------------------------------------------- a moderator's count
+
+
+@dataclass(frozen=True)
+class ModCount:
+    """A moderator's vote count: voter seat -> target seat (or NO_LYNCH); seats listed as not
+    voting map to NOT_VOTING. `unread` holds names the count gives that no seat matches."""
+
+    post: int
+    votes: Mapping[str, str]
+    wagons: int
+    unread: tuple[str, ...]
+    double: tuple[str, ...]  # voters listed on two wagons (double voters, or a history list)
+
+
+def read_count(number: int, html: str, names: SeatNames) -> ModCount | None:
+    """The count a moderator's post states, or None when it states none."""
+    lines = post_lines(html)
+    header = any(_HEADER.search(ln) for ln in lines[:12])
+    votes: dict[str, str] = {}
+    double: list[str] = []
+    unread: list[str] = []
+    wagons = 0
+    counted = 0
+    for ln in lines:
+        w = wagon_of(ln)
+        if w is None:
+            continue
+        target = names.resolve(w.target)
+        if target is None:
+            continue
+        seats = [(v, names.resolve(v)) for v in w.voters]
+        known = [s for _, s in seats if s not in (None, NO_LYNCH, NOT_VOTING)]
+        if w.voters and not known:
+            continue  # "Mod Notes: ..." or prose with a colon
+        wagons += 1
+        counted += 1 if w.n is not None else 0
+        unread += [v for v, s in seats if s is None]
+        for s in known:
+            if s in votes and votes[s] != target:
+                double.append(s)
+                if target == NOT_VOTING:
+                    continue
+                if votes[s] != NOT_VOTING:
+                    continue
+            votes[s] = target
+    if not wagons or not (header or counted >= 2 or wagons >= 3):
+        return None
+    return ModCount(number, votes, wagons, tuple(unread), tuple(sorted(set(double))))
+
+
+def read_counts(posts: Iterable[tuple[int, str]], names: SeatNames) -> list[ModCount]:
+    out = []
+    for number, html in posts:
+        c = read_count(number, html, names)
+        if c is not None:
+            out.append(c)
+    return out
