@@ -2,7 +2,8 @@
 
 A count is *exact* when every voter -> target pair agrees, "not voting" included: the voters
 are the seats forummod has alive at that post plus any the moderator lists as voting; a seat
-the count does not mention is not voting.
+the count does not mention is not voting. A count with names the harness cannot read (a
+moderator's own nicknames) is compared on the seats it does name only.
 
 A *moderator error* is a difference at count C for voter V that the moderator's own adjacent
 count of the same day contradicts without cause: the moderator's previous count (or next one)
@@ -52,6 +53,8 @@ class CountCheck:
 
 def diffs_at(count: ModCount, st: Standing) -> tuple[tuple[Diff, ...], int]:
     voters = set(st.living) | {v for v, t in count.votes.items() if t != NOT_VOTING}
+    if not count.complete:
+        voters &= set(count.listed)
     out = []
     for v in sorted(voters):
         mod = count.votes.get(v, NOT_VOTING)

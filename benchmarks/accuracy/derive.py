@@ -272,9 +272,9 @@ def derive(game: ArchiveGame, records: Sequence[Mapping[str, Any]], ends: Sequen
     # ---- seats as written
     seats: list[SeatInfo] = []
     spec_seats: list[Seat] = []
+    limitations: list[str] = []
     names: dict[str, str] = {}
     used: set[str] = set()
-    limitations: list[str] = []
     events: list[GmEvent] = []
     for slot in game.slots:
         chain: list[Account] = []
@@ -283,7 +283,12 @@ def derive(game: ArchiveGame, records: Sequence[Mapping[str, Any]], ends: Sequen
             if any(key(c.shown) == key(acc.shown) for c in chain):
                 chain = [c for c in chain if key(c.shown) != key(acc.shown)]
             chain.append(acc)
-        chain = [c for c in chain if key(c.shown) not in used or c is chain[-1]]
+        dup = [c for c in chain if key(c.shown) in used]
+        chain = [c for c in chain if key(c.shown) not in used]  # one account in two seats: its first
+        if dup:
+            limitations.append(f"account in two seats: {', '.join(c.shown for c in dup)} (kept in the first)")
+        if not chain:
+            continue
         seat_key = slot.name
         for c in chain:
             used.add(key(c.shown))

@@ -7,6 +7,10 @@ A vote-count post is a moderator's post with a vote-count header ("Vote Count", 
     Trivium (6)- Garmr, grayfoxxxx          Name (N) - voters / Name (N): voters / Name [N]: voters
     (3) Whiskers: Friend, Substrike22       (N) Name: voters
     Name - 3 - a, b, c                      Name - N - voters
+    FireScreamer - Pants98, Transcend (L-3)  Name - voters
+    Necro (2/7): Tchill13, lovelife          Name (N/majority): voters
+    WhemeStar [L-2] ChaosOmega, ECMitchell   Name [L-n] voters
+    wierdalexv     2  Gerhard Krause, ...    columns
     rb: Robbnva  /  Human Destroyer: a, b [L-3]   Name: voters (no count)
     Not Voting (4)- a, b  /  Not voting: a, b     nobody voted by these
 
@@ -34,15 +38,19 @@ NOT_VOTING = "__not_voting__"
 _HEADER = re.compile(r"(?i)(vote\s*-?\s*counts?|votecounts?|vote\s*tally|votals?|\bVC\b)")
 _HEADER_PREFIX = re.compile(r"(?i)^.{0,60}?(?:vote\s*-?\s*count|votecount|vote\s*tally|votals|\bVC\b)"
                             r"(?:\s*(?:#\s*)?\d+(?:\.\d+)?)?(?:\s*\(#?\d+\))?\s*[:\-]?\s*")
-_N = r"(?P<n>\d{1,2})"
+_N = r"(?P<n>\d{1,2})(?:\s*/\s*\d{1,2})?"
 _T = r"(?P<target>[^\n:()\[\]]{1,60}?)"
 _FORMS = (
     re.compile(rf"^[(\[]{_N}[)\]]\s*{_T}\s*[:\-–—]\s*(?P<voters>.*)$"),  # (3) Name: a, b
-    re.compile(rf"^{_T}\s*[(\[]{_N}[)\]]\s*[:\-–—]?\s*(?P<voters>.*)$"),  # Name (3) - a, b
+    re.compile(rf"^{_T}\s*[(\[](?:{_N}|L\s*[-~]\s*\d+[^)\]]*)(?:\s*votes?)?[)\]]\s*[:\-–—]?\s*(?P<voters>.*)$"),  # Name (3) - a, b / Name (L-5): a
+    re.compile(rf"^{_T}\s*[-–—:]\s*[\[(]{_N}[\])]\s*(?P<voters>.*)$"),  # Name - [2] a, b
     re.compile(rf"^{_T}\s*[-–—:]\s*{_N}\s*(?:votes?)?\s*[-–—:]?\s*(?P<voters>.*)$"),  # Name - 3 (a, b) / Name - 3 - a
     re.compile(rf"^{_T}\s*:\s*(?P<voters>.+)$"),  # Name: a, b
+    re.compile(rf"^{_T}\s+[-–—]\s+(?P<voters>.+)$"),  # Name - a, b (L-3)
+    re.compile(rf"^{_T}\s{{2,}}{_N}\s{{2,}}(?P<voters>.+)$"),  # Name      2  a, b   (columns)
 )
-_MARK = re.compile(r"(?i)\s*[\[(]?\s*(?:L\s*-\s*\d+|lynched|hammered?|majority)\s*[\])]?\s*[.!]*$")
+_MARK = re.compile(r"(?i)\s*[\[(]?\s*(?:L\s*[-~]\s*\d+\W*|lynched|hammered?|majority)\s*[\])]?\s*[.!]*$")
+_LEAD_MARK = re.compile(r"(?i)^\s*(?:[\[(]\s*L\s*[-~]\s*\d+\s*[\])]|L\s*[-~]\s*\d+\b)\s*")
 _NOTE = re.compile(r"\s*[\[(][^\[\]()]*[\])]")
 _WITHDRAWN = re.compile(r"(?i)unvot|withdr|removed|retract")
 _SPLIT = re.compile(r"\s*(?:[,;]|\band\b|&)\s*")
@@ -66,7 +74,7 @@ def wagon_of(line: str) -> Wagon | None:
     for _ in range(2):  # "Vote Count Day 1 Vote Count (#2) AGar - 2 (...)": header words twice
         if _HEADER.search(line):
             line = _HEADER_PREFIX.sub("", line, count=1)
-    line = line.strip(" *\t-•·>")
+    line = _LEAD_MARK.sub("", line.strip(" *\t-•·>")).strip(" *\t•·>")
     for form in _FORMS:
         m = form.match(line)
         if not m:
@@ -75,7 +83,7 @@ def wagon_of(line: str) -> Wagon | None:
         n = int(m.group("n")) if "n" in m.groupdict() and m.group("n") else None
         body = _MARK.sub("", m.group("voters").strip())
         body = body.strip()
-        if body.startswith("(") and body.endswith(")"):
+        if body[:1] in "([" and body[-1:] in ")]":
             body = body[1:-1]
         voters = []
         for item in _SPLIT.split(body):
@@ -134,6 +142,24 @@ class SeatNames:
             return self.by_key[scored[0][1]]
         return None
 
+    def resolve_run(self, text: str) -> list[str] | None:
+        """Names written one after another without commas ("My Milked Eek GreyICE JJcoolPants"):
+        the longest runs of words that are exactly a seat's name, left to right; None unless the
+        whole text is used."""
+        words = text.split()
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            for j in range(len(words), i, -1):
+                k = key(" ".join(words[i:j]))
+                if k in self.by_key:
+                    out.append(self.by_key[k])
+                    i = j
+                    break
+            else:
+                return None
+        return out if len(out) > 1 else None
+
 
 # --------------------------------------------------------------------------- a moderator's count
 
@@ -148,6 +174,13 @@ class ModCount:
     wagons: int
     unread: tuple[str, ...]
     double: tuple[str, ...]  # voters listed on two wagons (double voters, or a history list)
+    listed: frozenset[str] = frozenset()  # seats the count names as voters or as not voting
+
+    @property
+    def complete(self) -> bool:
+        """Every name read: a seat the count does not mention is not voting. In a count with
+        unread names, only the seats it names are compared."""
+        return not self.unread
 
 
 def read_count(number: int, html: str, names: SeatNames) -> ModCount | None:
@@ -166,7 +199,11 @@ def read_count(number: int, html: str, names: SeatNames) -> ModCount | None:
         target = names.resolve(w.target)
         if target is None:
             continue
-        seats = [(v, names.resolve(v)) for v in w.voters]
+        seats = []
+        for v in w.voters:
+            got = names.resolve(v)
+            run = names.resolve_run(v) if got is None else None
+            seats += [(v, x) for x in run] if run else [(v, got)]
         known = [s for _, s in seats if s not in (None, NO_LYNCH, NOT_VOTING)]
         if w.voters and not known:
             continue  # "Mod Notes: ..." or prose with a colon
@@ -183,7 +220,7 @@ def read_count(number: int, html: str, names: SeatNames) -> ModCount | None:
             votes[s] = target
     if not wagons or not (header or counted >= 2 or wagons >= 3):
         return None
-    return ModCount(number, votes, wagons, tuple(unread), tuple(sorted(set(double))))
+    return ModCount(number, votes, wagons, tuple(unread), tuple(sorted(set(double))), frozenset(votes))
 
 
 def read_counts(posts: Iterable[tuple[int, str]], names: SeatNames) -> list[ModCount]:
