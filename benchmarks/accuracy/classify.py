@@ -62,8 +62,9 @@ class Context:
 
 
 def name_relation(written: str, names: Sequence[str]) -> str:
-    """How a written name relates to a player's names: initials, prefix, short_prefix, part,
-    misspelling, nickname."""
+    """How a written name relates to a player's names: initials (of a CamelCase or spaced name,
+    or up to four letters in order from its first: "KBW" for Keybladewielder), prefix,
+    short_prefix (under three letters), part, misspelling, nickname."""
     w = key(written)
     if not w:
         return "nickname"
@@ -74,7 +75,8 @@ def name_relation(written: str, names: Sequence[str]) -> str:
             continue
         parts = re.split(r"[\s_\-.]+", re.sub(r"(?<=[a-z])(?=[A-Z0-9])", " ", n))
         caps = "".join(part[0] for part in parts if part).lower()
-        if len(w) >= 2 and w == caps:
+        if len(w) >= 2 and (w == caps or w == re.sub(r"\d", "", caps) or (
+                len(w) <= 4 and w[0] == k[0] and not k.startswith(w) and _subsequence(w, k))):
             return "initials"
         if k.startswith(w):
             best = "short_prefix" if len(w) < 3 else "prefix"
@@ -206,3 +208,8 @@ def classify_day(expected: str | None, got: Any, final_classes: Sequence[str], n
     if got.reason not in ("hammer",):
         return f"deadline:{got.reason}"
     return "hammer_on_other"
+
+
+def _subsequence(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(ch in it for ch in short)

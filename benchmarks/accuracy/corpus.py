@@ -184,3 +184,15 @@ def half_of(thread: str) -> str:
     """'tune' or 'check': a fixed split of the games by a hash of the thread id, so a fix
     developed on the tune half is measured on games it was not developed on."""
     return "tune" if int(hashlib.sha256(f"forummod-accuracy:{thread}".encode()).hexdigest(), 16) % 2 == 0 else "check"
+
+
+SUBSET_SIZE = 30
+
+
+def subset_of(ids: list[str], size: int = SUBSET_SIZE) -> list[str]:
+    """The fixed games the test suite runs: the `size` games with the lowest
+    sha256("forummod-accuracy-subset:<thread id>"), in ids.txt order — a sample of both halves
+    and of every period and size, chosen by no result."""
+    ranked = sorted(ids, key=lambda t: hashlib.sha256(f"forummod-accuracy-subset:{t}".encode()).hexdigest())
+    chosen = set(ranked[:size])
+    return [t for t in ids if t in chosen]

@@ -201,8 +201,8 @@ def read_count(number: int, html: str, names: SeatNames) -> ModCount | None:
             continue
         seats = []
         for v in w.voters:
-            got = names.resolve(v)
-            run = names.resolve_run(v) if got is None else None
+            run = names.resolve_run(v) if " " in v.strip() and key(v) not in names.by_key else None
+            got = names.resolve(v) if not run else None
             seats += [(v, x) for x in run] if run else [(v, got)]
         known = [s for _, s in seats if s not in (None, NO_LYNCH, NOT_VOTING)]
         if w.voters and not known:
