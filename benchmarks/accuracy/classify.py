@@ -3,8 +3,8 @@
 The rules look at the voter's latest post before the count that forummod read something in or
 that holds a vote phrase (a "vote:" or a short "vote X" line, a bold run with a vote word;
 outside quotes), in this order: a moderator error (`compare`); a seat
-forummod has dead or alive where the moderator does not (an earlier wrong outcome, a death's
-timing); an account of the seat the harness could not find on the forum; forummod's own
+forummod has dead where the moderator counts it (forummod's hammer before the moderator saw
+one, an earlier wrong lynch, a death's timing); an account of the seat the harness could not find on the forum; forummod's own
 finding on that post (an unresolved or ambiguous name, with its suggestions, sub-classed by how
 the written name relates to the moderator's player: initials, prefix, part, misspelling, other
 nickname; a vote by an account outside its seat's time: replacement timing; a form not
@@ -59,6 +59,8 @@ class Context:
     seat_names: Mapping[str, tuple[str, ...]]  # seat key -> every name it is known by
     unmatched_seats: frozenset[str]
     replaced_at: Mapping[str, tuple[int, ...]]
+    fm_lynch: Mapping[str, tuple[str | None, int | None]]  # phase -> (seat forummod lynched, hammer post)
+    archive_lynch: Mapping[str, str | None]  # phase -> seat the archive lynched
 
 
 def name_relation(written: str, names: Sequence[str]) -> str:
@@ -113,7 +115,7 @@ def classify_diff(d: Diff, count_post: int, day_start: int, mod_error: bool, liv
                                             f"with no post by {d.voter} in between")
     for who in (d.voter, d.moderator):
         if who not in (NO_LYNCH, NOT_VOTING) and who not in living:
-            return Why("living_set", None, f"{who} is dead in forummod's game at this count")
+            return _dead_in_forummod(who, count_post, ctx)
     if d.voter in ctx.unmatched_seats or d.moderator in ctx.unmatched_seats:
         return Why("harness_account_unmatched", None, "an account of this seat was not found on the forum")
     posts = [n for n in ctx.seat_posts.get(d.voter, ()) if day_start <= n < count_post]
@@ -179,6 +181,23 @@ def classify_diff(d: Diff, count_post: int, day_start: int, mod_error: bool, liv
     if d.forummod != NOT_VOTING and d.moderator == NOT_VOTING:
         return Why("vote_moderator_did_not_list", relevant, text)
     return Why("unexplained", relevant, text)
+
+
+def _dead_in_forummod(who: str, count_post: int, ctx: Context) -> Why:
+    """A seat forummod has dead at this count while the moderator counts it: forummod's own
+    lynch today (a hammer the moderator did not see then), an earlier day's lynch that differs
+    from the archive's, or a death the harness entered at another post (death timing)."""
+    for phase, (seat, hammer) in ctx.fm_lynch.items():
+        if seat != who:
+            continue
+        if hammer is not None and hammer < count_post and ctx.archive_lynch.get(phase) == who:
+            return Why("hammer_before_moderator", hammer, f"forummod's hammer on {who} at #{hammer} ({phase}, "
+                                                          f"the archive's lynch too); the moderator still counts")
+        if ctx.archive_lynch.get(phase) != who:
+            return Why("after_wrong_lynch", hammer, f"forummod lynched {who} in {phase}; the archive: "
+                                                    f"{ctx.archive_lynch.get(phase)}")
+    return Why("death_timing", None, f"{who} is dead in forummod's game at this count (a death entered "
+                                     f"by the harness, or a lynch at another time)")
 
 
 def _written_name(details: str) -> str:

@@ -121,6 +121,8 @@ def _report(game, thread, records, derived: Derived, counts, fm: ForummodRun, se
         unmatched_seats=frozenset(s.key for s in derived.seats if any(a.how == "unmatched" for a in s.accounts)),
         replaced_at={seat.key: tuple(p for _, p in spec.replaces)
                      for seat, spec in zip(derived.seats, derived.spec.seats)},
+        fm_lynch={f"D{d.day}": (d.seat if d.outcome == "lynch" else None, d.post) for d in fm.days},
+        archive_lynch={f"D{d.day}": d.expected for d in derived.days},
     )
     starts = {f"D{d.day}": d.start for d in derived.days}
     misses: list[Miss] = []

@@ -10,6 +10,7 @@ A vote-count post is a moderator's post with a vote-count header ("Vote Count", 
     FireScreamer - Pants98, Transcend (L-3)  Name - voters
     Necro (2/7): Tchill13, lovelife          Name (N/majority): voters
     WhemeStar [L-2] ChaosOmega, ECMitchell   Name [L-n] voters
+    Terata [LYNCHED] I am Innocent, Fitz     Name [a short word] voters
     wierdalexv     2  Gerhard Krause, ...    columns
     rb: Robbnva  /  Human Destroyer: a, b [L-3]   Name: voters (no count)
     Not Voting (4)- a, b  /  Not voting: a, b     nobody voted by these
@@ -18,7 +19,8 @@ Trailing "[L-3]", "(L-2)", "L-1" marks, parenthesised notes on a voter ("(post 4
 header glued to the first wagon ("Day 1 VotecountRobbnva (3): ...") are read past; a voter
 note saying the vote was withdrawn ("(unvoted)") drops that voter, as struck-through text is
 dropped (`text.post_lines`). Names are resolved against the game's seats by `SeatNames`
-(exact key, then one clearly closest name: moderators misspell too); a line whose target is
+(exact key, a unique start of three letters or more, then one clearly closest name:
+moderators abbreviate and misspell too); a line whose target is
 no seat, "no lynch" or "not voting" ("Deadline: ...", "Deadline Extension - 3 (...)") is not a
 wagon of the count.
 """
@@ -37,12 +39,12 @@ NOT_VOTING = "__not_voting__"
 
 _HEADER = re.compile(r"(?i)(vote\s*-?\s*counts?|votecounts?|vote\s*tally|votals?|\bVC\b)")
 _HEADER_PREFIX = re.compile(r"(?i)^.{0,60}?(?:vote\s*-?\s*count|votecount|vote\s*tally|votals|\bVC\b)"
-                            r"(?:\s*(?:#\s*)?\d+(?:\.\d+)?)?(?:\s*\(#?\d+\))?\s*[:\-]?\s*")
+                            r"(?:\s*(?:#\s*)?\d+(?:\.\d+)?)?(?:\s*\([^()]{0,20}\))?\s*[:\-]?\s*")
 _N = r"(?P<n>\d{1,2})(?:\s*/\s*\d{1,2})?"
 _T = r"(?P<target>[^\n:()\[\]]{1,60}?)"
 _FORMS = (
     re.compile(rf"^[(\[]{_N}[)\]]\s*{_T}\s*[:\-–—]\s*(?P<voters>.*)$"),  # (3) Name: a, b
-    re.compile(rf"^{_T}\s*[(\[](?:{_N}|L\s*[-~]\s*\d+[^)\]]*)(?:\s*votes?)?[)\]]\s*[:\-–—]?\s*(?P<voters>.*)$"),  # Name (3) - a, b / Name (L-5): a
+    re.compile(rf"^{_T}\s*[(\[](?:{_N}|L\s*[-~]\s*\d+[^)\]]*|[A-Za-z][A-Za-z !]{{1,15}})(?:\s*votes?)?[)\]]\s*[:\-–—]?\s*(?P<voters>.*)$"),  # Name (3) - a, b / Name (L-5): a
     re.compile(rf"^{_T}\s*[-–—:]\s*[\[(]{_N}[\])]\s*(?P<voters>.*)$"),  # Name - [2] a, b
     re.compile(rf"^{_T}\s*[-–—:]\s*{_N}\s*(?:votes?)?\s*[-–—:]?\s*(?P<voters>.*)$"),  # Name - 3 (a, b) / Name - 3 - a
     re.compile(rf"^{_T}\s*:\s*(?P<voters>.+)$"),  # Name: a, b
@@ -50,7 +52,7 @@ _FORMS = (
     re.compile(rf"^{_T}\s{{2,}}{_N}\s{{2,}}(?P<voters>.+)$"),  # Name      2  a, b   (columns)
 )
 _MARK = re.compile(r"(?i)\s*[\[(]?\s*(?:L\s*[-~]\s*\d+\W*|lynched|hammered?|majority)\s*[\])]?\s*[.!]*$")
-_LEAD_MARK = re.compile(r"(?i)^\s*(?:[\[(]\s*L\s*[-~]\s*\d+\s*[\])]|L\s*[-~]\s*\d+\b)\s*")
+_LEAD_MARK = re.compile(r"(?i)^\s*(?:[\[(](?!\s*\d+\s*(?:/\s*\d+\s*)?[\])])[^\[\]()]{1,40}[\])]|L\s*[-~]\s*\d+\b)\s*(?=\S)")
 _NOTE = re.compile(r"\s*[\[(][^\[\]()]*[\])]")
 _WITHDRAWN = re.compile(r"(?i)unvot|withdr|removed|retract")
 _SPLIT = re.compile(r"\s*(?:[,;]|\band\b|&)\s*")
@@ -71,9 +73,10 @@ class Wagon:
 
 def wagon_of(line: str) -> Wagon | None:
     """The wagon a line states, or None; names are not resolved here."""
+    line = _LEAD_MARK.sub("", line.strip(" *\t-•·>"))
     for _ in range(2):  # "Vote Count Day 1 Vote Count (#2) AGar - 2 (...)": header words twice
         if _HEADER.search(line):
-            line = _HEADER_PREFIX.sub("", line, count=1)
+            line = _LEAD_MARK.sub("", _HEADER_PREFIX.sub("", line, count=1))
     line = _LEAD_MARK.sub("", line.strip(" *\t-•·>")).strip(" *\t•·>")
     for form in _FORMS:
         m = form.match(line)
@@ -134,7 +137,8 @@ class SeatNames:
             return NOT_VOTING
         if k in self.by_key:
             return self.by_key[k]
-        starts = {self.by_key[x] for x in self._keys if len(k) >= 4 and (x.startswith(k) or k.startswith(x))}
+        starts = {self.by_key[x] for x in self._keys if (len(k) >= 3 and x.startswith(k))
+                  or (len(x) >= 4 and k.startswith(x))}
         if len(starts) == 1:
             return starts.pop()
         scored = sorted(((difflib.SequenceMatcher(None, k, x).ratio(), x) for x in self._keys), reverse=True)
@@ -198,6 +202,8 @@ def read_count(number: int, html: str, names: SeatNames) -> ModCount | None:
             continue
         target = names.resolve(w.target)
         if target is None:
+            if any(names.resolve(v) not in (None, NO_LYNCH, NOT_VOTING) for v in w.voters):
+                unread.append(w.target)  # a wagon on a name the harness cannot read: the count is partial
             continue
         seats = []
         for v in w.voters:
