@@ -55,6 +55,7 @@ _MARK = re.compile(r"(?i)\s*[\[(]?\s*(?:L\s*[-~]\s*\d+\W*|lynched|hammered?|majo
 _LEAD_MARK = re.compile(r"(?i)^\s*(?:[\[(](?!\s*\d+\s*(?:/\s*\d+\s*)?[\])])[^\[\]()]{1,40}[\])]|L\s*[-~]\s*\d+\b)\s*(?=\S)")
 _NOTE = re.compile(r"\s*[\[(][^\[\]()]*[\])]")
 _WITHDRAWN = re.compile(r"(?i)unvot|withdr|removed|retract")
+_HISTORY = re.compile(r"-->|==>|→|->\s*\(?[A-Za-z]")
 _SPLIT = re.compile(r"\s*(?:[,;]|\band\b|&)\s*")
 _NO_LYNCH_KEYS = frozenset({"nolynch", "nl", "nolynching", "noexecution", "sleep"})
 _NOT_VOTING_KEYS = frozenset({"notvoting", "novote", "novotes", "abstaining", "notvoted", "abstain", "nonvoting",
@@ -188,8 +189,13 @@ class ModCount:
 
 
 def read_count(number: int, html: str, names: SeatNames) -> ModCount | None:
-    """The count a moderator's post states, or None when it states none."""
-    lines = post_lines(html)
+    """The count a moderator's post states, or None when it states none. Spoiler boxes are read
+    only when the post has no count outside them (they hold vote histories and earlier days'
+    counts); history lines ("Voter: A (12) --> B (40)") are never wagons."""
+    return _read_count(number, post_lines(html, spoilers=False), names) or _read_count(number, post_lines(html), names)
+
+
+def _read_count(number: int, lines: tuple[str, ...], names: SeatNames) -> ModCount | None:
     header = any(_HEADER.search(ln) for ln in lines[:12])
     votes: dict[str, str] = {}
     double: list[str] = []
@@ -197,7 +203,7 @@ def read_count(number: int, html: str, names: SeatNames) -> ModCount | None:
     wagons = 0
     counted = 0
     for ln in lines:
-        w = wagon_of(ln)
+        w = None if _HISTORY.search(ln) else wagon_of(ln)
         if w is None:
             continue
         target = names.resolve(w.target)

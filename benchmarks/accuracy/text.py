@@ -23,9 +23,15 @@ def _struck(el) -> bool:
     return "line-through" in style or el.tag in ("s", "strike", "del")
 
 
+def _spoiler(el) -> bool:
+    """phpBB's spoiler box: a div holding a "quotetitle" and a "quotecontent" div."""
+    return el.tag == "div" and any(c.get("class") == "quotetitle" for c in el if isinstance(c.tag, str))
+
+
 @lru_cache(maxsize=4096)
-def post_lines(html: str) -> tuple[str, ...]:
-    """The post's own text as stripped, non-empty lines (quotes and struck text left out)."""
+def post_lines(html: str, spoilers: bool = True) -> tuple[str, ...]:
+    """The post's own text as stripped, non-empty lines (quotes and struck text left out, and
+    spoiler boxes too when `spoilers` is false)."""
     if not html.strip():
         return ()
     src = _BLOCK_END.sub(lambda m: m.group(0) + "\n", _BR.sub("\n", html))
@@ -33,7 +39,10 @@ def post_lines(html: str) -> tuple[str, ...]:
         root = lxml.html.fragment_fromstring(src, create_parent="div")
     except Exception:  # noqa: BLE001 - an unreadable body is an empty post for counting
         return ()
-    for el in list(root.iter("blockquote")) + [e for e in root.iter() if isinstance(e.tag, str) and _struck(e)]:
+    drop = list(root.iter("blockquote")) + [e for e in root.iter() if isinstance(e.tag, str) and _struck(e)]
+    if not spoilers:
+        drop += [e for e in root.iter("div") if _spoiler(e)]
+    for el in drop:
         if el.getparent() is not None:
             tail = el.tail
             parent = el.getparent()
