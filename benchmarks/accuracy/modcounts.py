@@ -43,6 +43,7 @@ _HEADER_PREFIX = re.compile(r"(?i)^.{0,60}?(?:vote\s*-?\s*count|votecount|vote\s
 _N = r"(?P<n>\d{1,2})(?:\s*/\s*\d{1,2})?"
 _T = r"(?P<target>[^\n:()\[\]]{1,60}?)"
 _FORMS = (
+    re.compile(rf"^{_T}\s+{_N}\s+votes?\b\s*[:\-–—]?\s*(?P<voters>.*)$"),  # Arugula  6 votes [Agar] [Oman]
     re.compile(rf"^[(\[]{_N}[)\]]\s*{_T}\s*[:\-–—]\s*(?P<voters>.*)$"),  # (3) Name: a, b
     re.compile(rf"^{_T}\s*[(\[](?:{_N}|L\s*[-~]\s*\d+[^)\]]*|[A-Za-z][A-Za-z !]{{1,15}})(?:\s*votes?)?[)\]]\s*[:\-–—]?\s*(?P<voters>.*)$"),  # Name (3) - a, b / Name (L-5): a
     re.compile(rf"^{_T}\s*[-–—:]\s*[\[(]{_N}[\])]\s*(?P<voters>.*)$"),  # Name - [2] a, b
@@ -86,9 +87,12 @@ def wagon_of(line: str) -> Wagon | None:
         target = m.group("target").strip(" *-:")
         n = int(m.group("n")) if "n" in m.groupdict() and m.group("n") else None
         body = _MARK.sub("", m.group("voters").strip())
-        body = body.strip()
-        if body[:1] in "([" and body[-1:] in ")]":
-            body = body[1:-1]
+        body = _LEAD_MARK.sub("", body.strip()).strip(" -–—:")
+        whole = re.fullmatch(r"[(\[]([^()\[\]]*)[)\]]", body)
+        if whole:
+            body = whole.group(1)
+        elif re.fullmatch(r"(?:\[[^\[\]]+\]\s*)+", body):  # [Agar] [Oman] [BBMolla]
+            body = ", ".join(re.findall(r"\[([^\[\]]+)\]", body))
         voters = []
         for item in _SPLIT.split(body):
             if not item.strip():
@@ -202,9 +206,14 @@ def _read_count(number: int, lines: tuple[str, ...], names: SeatNames) -> ModCou
     unread: list[str] = []
     wagons = 0
     counted = 0
+    odd = []  # lines that start with a seat's name but read as no wagon ("dragonspawn Drixx")
     for ln in lines:
         w = None if _HISTORY.search(ln) else wagon_of(ln)
         if w is None:
+            words = ln.split()
+            if 1 < len(words) <= 8 and not _HISTORY.search(ln) and any(
+                    key(" ".join(words[:j])) in names.by_key for j in range(1, min(4, len(words)) + 1)):
+                odd.append(ln)
             continue
         target = names.resolve(w.target)
         if target is None:
@@ -232,6 +241,8 @@ def _read_count(number: int, lines: tuple[str, ...], names: SeatNames) -> ModCou
             votes[s] = target
     if not wagons or not (header or counted >= 2 or wagons >= 3):
         return None
+    if odd and header:
+        unread += odd[:3]  # the count has lines the reader could not take apart: it is partial
     return ModCount(number, votes, wagons, tuple(unread), tuple(sorted(set(double))), frozenset(votes))
 
 
