@@ -87,12 +87,13 @@ def wagon_of(line: str) -> Wagon | None:
         target = m.group("target").strip(" *-:")
         n = int(m.group("n")) if "n" in m.groupdict() and m.group("n") else None
         body = _MARK.sub("", m.group("voters").strip())
-        body = _LEAD_MARK.sub("", body.strip()).strip(" -–—:")
+        body = body.strip()
+        if re.fullmatch(r"(?:\[[^\[\]]+\]\s*){2,}", body):  # [Agar] [Oman] [BBMolla]
+            body = ", ".join(re.findall(r"\[([^\[\]]+)\]", body))
+        body = _LEAD_MARK.sub("", body).strip(" -–—:")
         whole = re.fullmatch(r"[(\[]([^()\[\]]*)[)\]]", body)
         if whole:
             body = whole.group(1)
-        elif re.fullmatch(r"(?:\[[^\[\]]+\]\s*)+", body):  # [Agar] [Oman] [BBMolla]
-            body = ", ".join(re.findall(r"\[([^\[\]]+)\]", body))
         voters = []
         for item in _SPLIT.split(body):
             if not item.strip():
