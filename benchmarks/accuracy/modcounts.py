@@ -76,6 +76,11 @@ class Wagon:
 def wagon_of(line: str) -> Wagon | None:
     """The wagon a line states, or None; names are not resolved here."""
     line = _LEAD_MARK.sub("", line.strip(" *\t-•·>"))
+    lead = re.match(r"^[(\[](\d{1,2})[)\]]\s*(?:[\[(]([^\[\]()]{1,20})[\])]\s*)?(?=\S)", line)
+    if lead and lead.group(2):  # "(6) [LYNCH!] Name — voters", "(4) (NOT VOTING) — voters"
+        tag = lead.group(2)
+        rest = line[lead.end():]
+        line = f"({lead.group(1)}) " + (tag + " " + rest if key(tag) in _NOT_VOTING_KEYS else rest)
     for _ in range(2):  # "Vote Count Day 1 Vote Count (#2) AGar - 2 (...)": header words twice
         if _HEADER.search(line):
             line = _LEAD_MARK.sub("", _HEADER_PREFIX.sub("", line, count=1))

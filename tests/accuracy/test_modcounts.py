@@ -22,6 +22,11 @@ from benchmarks.accuracy.modcounts import NO_LYNCH, NOT_VOTING, SeatNames, read_
     ("thezmon221 (L-1!!!) - ICEninja, BP", "thezmon221", None, ("ICEninja", "BP")),
     ("Not Voting (4)- Trivium, toolenduso", "Not Voting", 4, ("Trivium", "toolenduso")),
     ("Bob: a (unvoted), c", "Bob", None, ("c",)),
+    ("(6) [LYNCH!] BlueBloodedToffee — Malakittens, ika", "BlueBloodedToffee", 6, ("Malakittens", "ika")),
+    ("(4) (NOT VOTING) — shaddowez, AxleGreaser", "NOT VOTING", 4, ("shaddowez", "AxleGreaser")),
+    ("LlamaFluff (1) (L-2) - Mulch (1689)", "LlamaFluff", 1, ("Mulch",)),
+    ("Arugula      6 votes [Agar] [Oman] [BBMolla]", "Arugula", 6, ("Agar", "Oman", "BBMolla")),
+    ("Terata [LYNCHED] I am Innocent, HavingFitz", "Terata", None, ("I am Innocent", "HavingFitz")),
 ])
 def test_wagon_forms(line, target, n, voters):
     w = wagon_of(line)
