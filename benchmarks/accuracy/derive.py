@@ -22,6 +22,7 @@ Nothing here knows a game: every rule reads the archive entry, the transitions a
 * Deaths other than lynches are GM events: a night kill at its night's dawn post, a day kill or
   modkill at the post a note gives ("X killed on post N"), else at the first moderator post of
   that day naming the player with a death word, else at the day's end. Lynches are never entered.
+  A note "votecount reset on post N" is the GM withdrawing every vote there (`set_vote`, no target).
 * Roles are not given: the archive's setups (third parties, second scum teams, ...) do not map
   onto mafia-majority's town/mafia win check, and a GM who only counts votes gives none, so
   forummod never ends a game the moderator kept running. Double voters ("Doublevoter" in the
@@ -334,6 +335,13 @@ def derive(game: ArchiveGame, records: Sequence[Mapping[str, Any]], ends: Sequen
             if at is None:
                 continue
         events.append(GmEvent(kind, at, holder, cause if kind == "kill" else "", f"archive: {s.fate} {s.phase}"))
+
+    # ---- the moderator's vote-count resets ("votecount reset on post N"): every vote withdrawn
+    for n in game.notes:
+        m = re.search(r"(?i)vote\s*count\s+reset\s+(?:on|in|at)\s+post\s+(\d+)", n)
+        if m:
+            events += [GmEvent("set_vote", int(m.group(1)), sp.name, "", "archive: votecount reset")
+                       for sp in spec_seats]
 
     # ---- expected outcomes
     lynched = {}

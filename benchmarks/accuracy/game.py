@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from benchmarks.accuracy.classify import Context, Why, classify_day, classify_diff
@@ -95,9 +95,15 @@ def evaluate(corpus: Corpus, thread: str) -> GameReport:
         names = SeatNames(derived.names)
         counts = read_counts([(int(r["number"]), r["content"]) for r in records
                               if str(r["user_id"]) in derived.mod_ids], names)
-        fm = run_game(derived, records, [c.post for c in counts])
+        # a count in the post where the GM entered a death or a reset shows it: compare after it
+        # (`tally --at N+1`); every other count just before its post (`tally --at N`)
+        ruled = {e.at_post for e in derived.spec.events}
+        query = {c.post: c.post + 1 if c.post in ruled else c.post for c in counts}
+        fm = run_game(derived, records, sorted(set(query.values())))
         if fm.error:
             raise RuntimeError(fm.error)
+        fm = replace(fm, standings={c.post: replace(fm.standings[q], post=c.post)
+                                    for c, q in ((c, query[c.post]) for c in counts) if q in fm.standings})
         return _report(game, thread, records, derived, counts, fm, time.process_time() - t0)
     except Exception as exc:  # noqa: BLE001 - one broken game is a line of the report, not the end of the run
         return GameReport(thread, game.number, game.title, half_of(thread), 0, time.process_time() - t0, (), (), (),
