@@ -15,11 +15,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def default_corpus() -> Path:
+    """$FORUMMOD_CORPUS/donbot, else the nearest ../shared/corpus/donbot above the checkout (a
+    git worktree may sit a level deeper than the main checkout)."""
     env = os.environ.get("FORUMMOD_CORPUS")
-    base = Path(env) if env else ROOT.parent / "shared" / "corpus"
-    if not base.is_dir():
-        base = Path("/work/shared/corpus") if Path("/work/shared/corpus").is_dir() else base
-    return base / "donbot"
+    if env:
+        return Path(env) / "donbot"
+    for parent in ROOT.parents:
+        if (parent / "shared" / "corpus").is_dir():
+            return parent / "shared" / "corpus" / "donbot"
+    return ROOT.parent / "shared" / "corpus" / "donbot"
 
 
 def parser() -> argparse.ArgumentParser:
