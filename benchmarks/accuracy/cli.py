@@ -36,8 +36,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--half", choices=("tune", "check"), help="only one half of the split")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (2 at most on a shared machine)")
     p.add_argument("--approve-names", action="store_true",
-                   help="accept forummod's own name suggestions (what --approve-all approves); the harness "
-                        "always approves every proposal, so this only records the choice until name proposals exist")
+                   help="accept forummod's own alias proposals (what --approve-all accepts: one candidate "
+                        "each); without it every other proposal (lynches, nights) is approved, no name")
     p.add_argument("--peer", action="store_true", help="run the peer vote counter (donbot-python) on the same days")
     p.add_argument("--peer-python", default="/tmp/peer-venv/bin/python",
                    help="the Python of the venv where donbot-python is installed")
@@ -47,16 +47,20 @@ def parser() -> argparse.ArgumentParser:
 _CORPUS: Corpus | None = None
 
 
-def _init(root: str) -> None:
-    global _CORPUS
+_APPROVE_NAMES = False
+
+
+def _init(root: str, approve_names: bool = False) -> None:
+    global _CORPUS, _APPROVE_NAMES
     _CORPUS = Corpus.open(Path(root))
+    _APPROVE_NAMES = approve_names
 
 
 def _one(thread: str):
     from benchmarks.accuracy.game import evaluate
 
     assert _CORPUS is not None
-    return evaluate(_CORPUS, thread)
+    return evaluate(_CORPUS, thread, approve_names=_APPROVE_NAMES)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,10 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     # the biggest games first, so a worker is not left with one long game at the end
     order = sorted(ids, key=lambda t: -(root / f"{t}.jsonl.xz").stat().st_size)
     if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs, initializer=_init, initargs=(str(root),)) as ex:
+        with ProcessPoolExecutor(args.jobs, initializer=_init, initargs=(str(root), args.approve_names)) as ex:
             done = dict(zip(order, ex.map(_one, order)))
     else:
-        _init(str(root))
+        _init(str(root), args.approve_names)
         done = {t: _one(t) for t in order}
     games = [done[t] for t in ids]
     peer = None

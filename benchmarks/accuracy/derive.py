@@ -27,8 +27,8 @@ Nothing here knows a game: every rule reads the archive entry, the transitions a
   onto mafia-majority's town/mafia win check, and a GM who only counts votes gives none, so
   forummod never ends a game the moderator kept running. Double voters ("Doublevoter" in the
   role) get a vote weight of 2 where forummod reads one (`gameconfig.seat_weights_supported`).
-* Options: mafia-majority's defaults with day first and no lynch allowed (MafiaScum); what the
-  notes ask that forummod has no option for ("one less for no lynch") is a listed limitation.
+* Options: mafia-majority's defaults with day first and no lynch allowed (MafiaScum); the note
+  "one less for no lynch" sets `no_lynch_needs = "half"`.
 """
 
 from __future__ import annotations
@@ -358,7 +358,7 @@ def derive(game: ArchiveGame, records: Sequence[Mapping[str, Any]], ends: Sequen
     options = {"first_phase": "day", "no_lynch": True}
     note_text = " ; ".join(game.notes).lower()
     if "one less for no lynch" in note_text:
-        limitations.append("no lynch needs one vote less than a lynch ('one less for no lynch'): no option")
+        options["no_lynch_needs"] = "half"  # half the living close the vote on no lynch
     mod_names = tuple(dict.fromkeys(posters[u].shown for u in sorted(mod_ids) if u in posters))
     spec = GameSpec(
         game_id=f"g{game.thread}",

@@ -86,7 +86,7 @@ def seat_posts(derived: Derived, records: Sequence[Mapping[str, Any]]) -> dict[s
     return out
 
 
-def evaluate(corpus: Corpus, thread: str) -> GameReport:
+def evaluate(corpus: Corpus, thread: str, approve_names: bool = False) -> GameReport:
     t0 = time.process_time()
     game = corpus.archive[thread]
     try:
@@ -99,7 +99,7 @@ def evaluate(corpus: Corpus, thread: str) -> GameReport:
         # (`tally --at N+1`); every other count just before its post (`tally --at N`)
         ruled = {e.at_post for e in derived.spec.events}
         query = {c.post: c.post + 1 if c.post in ruled else c.post for c in counts}
-        fm = run_game(derived, records, sorted(set(query.values())))
+        fm = run_game(derived, records, sorted(set(query.values())), approve_names=approve_names)
         if fm.error:
             raise RuntimeError(fm.error)
         fm = replace(fm, standings={c.post: replace(fm.standings[q], post=c.post)

@@ -61,8 +61,10 @@ class ForummodRun:
     error: str = ""
 
 
-def run_game(derived: Derived, records: Sequence[Mapping[str, Any]], count_posts: Sequence[int]) -> ForummodRun:
-    """forummod's day outcomes and its count before each post of `count_posts`."""
+def run_game(derived: Derived, records: Sequence[Mapping[str, Any]], count_posts: Sequence[int],
+             approve_names: bool = False) -> ForummodRun:
+    """forummod's day outcomes and its count before each post of `count_posts`; with
+    `approve_names`, forummod's own alias proposals are accepted (what `--approve-all` does)."""
     from forummod.config import load_config
     from forummod.model import NO_LYNCH as FM_NO_LYNCH
     from forummod.report import tally_report
@@ -86,20 +88,22 @@ def run_game(derived: Derived, records: Sequence[Mapping[str, Any]], count_posts
             rep = poll_game(ws, gid)
             if not rep.ok:
                 return ForummodRun((), {}, {}, error=f"poll failed: {rep}")
-            a = analyse_game(ws, gid, approve_all=True)
+            a = analyse_game(ws, gid, approve_all=True, approve_names=approve_names)
             days = _days(a, derived, seat)
             readings = _readings(a, seat)
             inputs = load_inputs(ws, gid)
             from forummod.extract.saved import context_fingerprint
-            from forummod.service import extract_context
+            from forummod.service import _auto_aliases, extract_context
 
-            saved = ws.store.saved_extractions(gid, context_fingerprint(extract_context(inputs, a.ruleset)))
+            auto = a.auto_names
+            saved = ws.store.saved_extractions(
+                gid, context_fingerprint(extract_context(inputs, a.ruleset, _auto_aliases(auto))))
             times = {p.number: p.created_at for p in inputs.posts.get("game", ())}
             standings = {}
             for n in count_posts:
                 if n not in times:
                     continue
-                b = analyse(inputs, now=times[n], approve_all=True, until_post=n, saved=saved)
+                b = analyse(inputs, now=times[n], approve_all=True, until_post=n, saved=saved, auto_names=auto)
                 t = tally_report(b)
                 tally = t["tally"]
                 if not tally or t.get("phase_kind") != "day":

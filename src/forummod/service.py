@@ -482,6 +482,7 @@ class GameAnalysis:
     fresh: Mapping[str, str] = field(default_factory=dict)  # extraction results not saved before
     stalled_since: datetime | None = None  # last activity of a game silent for two phase lengths
     names: tuple[Any, ...] = ()  # names_settled.NameProposal: unresolved names and the GM's verdicts
+    auto_names: tuple[Any, ...] = ()  # extract.aliases.AliasGuess: the proposals --approve-all accepted
 
     def pending_names(self) -> tuple[Any, ...]:
         """Alias proposals waiting for the GM (`gm approve alias:…`)."""
@@ -563,9 +564,12 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
 
 
 def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, approve_all: bool = False,
-                 until_post: int | None = None, use_saved: bool = True) -> GameAnalysis:
+                 until_post: int | None = None, use_saved: bool = True,
+                 approve_names: bool | None = None) -> GameAnalysis:
     """Load, analyse, and keep new extraction results in the store for the next process
-    (a cron `tick` then reads post bodies only for posts it has not seen before)."""
+    (a cron `tick` then reads post bodies only for posts it has not seen before).
+    `approve_names` (default: as `approve_all`) says whether `--approve-all` accepts the alias
+    proposals too; the accuracy harness measures with and without them."""
     from forummod.extract.saved import context_fingerprint
 
     # The loaded posts and saved results live through the whole analysis and hold no garbage
@@ -590,7 +594,8 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
             ws.store.save_extractions(game_id, fingerprint, dict(a.fresh))
         # --approve-all accepts the alias proposals too (one candidate each; a tie waits for the
         # GM): the game is read again with those names settled, the earlier posts included
-        auto = tuple(g for g in a.pending_names() if len(g.candidates) == 1) if approve_all else ()
+        names_ok = approve_all if approve_names is None else approve_names
+        auto = tuple(g for g in a.pending_names() if len(g.candidates) == 1) if names_ok else ()
         if auto:
             fingerprint = context_fingerprint(extract_context(inputs, ruleset, _auto_aliases(auto)))
             saved = ws.store.saved_extractions(game_id, fingerprint) if use_saved else {}
@@ -709,7 +714,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
                    until=until, lang=game.language or ruleset.language)
     names = _name_proposals(issues, [it for it in intents if it.at <= now], roster, inputs.events, auto_names)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
-                        fresh, stalled_since=stalled.since if stalled else None, names=names)
+                        fresh, stalled_since=stalled.since if stalled else None, names=names, auto_names=auto_names)
 
 
 def _auto_aliases(auto_names: Iterable[Any]) -> tuple[tuple[str, str], ...]:

@@ -190,3 +190,22 @@ def test_the_archive_notes_misspelling_is_proposed_as_the_player_the_moderator_c
     ex = extract_post(post("[b]vote saalndar[/b]", author=seats.players[0].name), ctx(seats))
     (g,) = alias_guesses(ex.issues, ex.intents, seats)
     assert g.candidates == ("Slandaar",) and g.key == "alias:saalndar"
+
+
+# --------------------------------------------------------------------------- measured on the real games (issue 27)
+
+
+def test_a_whole_word_of_a_name_is_specific_however_short():
+    seats = roster("Om of the Nom", "mb53", "Gus", "Anna")
+    assert guess("Om", (use("Gus"),), seats).candidates == ("Om of the Nom",)
+    assert guess("mb", (use("Gus"),), seats).candidates == ("mb53",)
+
+
+def test_a_long_exact_part_outweighs_a_likeness_of_another_seat():
+    seats = roster("theaceofspades", PlayerSlot("Nachomamma8", replacements=(Replacement("jackofspades"),)), "Gus")
+    assert guess("aceofspades", (use("Gus"),), seats).candidates == ("theaceofspades",)
+
+
+def test_the_names_own_number_typed_after_its_letters():
+    seats = roster("evilpacman18", "Gus", "Anna")
+    assert guess("EPM18", (use("Gus"),), seats).candidates == ("evilpacman18",)

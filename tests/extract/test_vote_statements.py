@@ -101,3 +101,10 @@ def test_the_teamliquid_preset_counts_a_bold_and_a_bare_hash_vote() -> None:
     c = ctx(R, forms=expand_forms(("teamliquid",)))
     assert votes(extract_post(post("<b>##Vote: Luca</b>"), c)) == ["vote:Luca"]
     assert votes(extract_post(post("##vote Marco"), c)) == ["vote:Marco"]
+
+
+@pytest.mark.parametrize("html, expected", [("<b>VOTE: lynch Marco</b>", ["vote:Marco"]),
+                                            ("<b>vote to lynch Marco</b>", ["vote:Marco"]),
+                                            ("<b>VOTE: no lynch</b>", ["vote:__no_lynch__"])])
+def test_lynch_before_the_name_is_part_of_the_phrase(html: str, expected: list[str]) -> None:
+    assert votes(extract_post(post(html), ctx(R))) == expected

@@ -12,6 +12,8 @@ rule                      what it checks (on folded names, aliases, replaced    
                           CamelCase / spaced / underscored name, in order
                           ("KTS" KingTheSlayer, "JJB" jj_bean, "nevil"
                           Necessary Evil); trailing digits may be left out
+``word``                  the spelling is a whole word of the name ("Om" Om of    yes
+                          the Nom, "mb" mb53)
 ``prefix``                the spelling starts the name or one of its words        >= 3 letters
 ``part``                  the spelling is inside the name: 4+ letters anywhere    yes
                           ("fitz" havingfitz), 3 at its end or a word's start
@@ -69,6 +71,7 @@ FUZZY_MIN, FUZZY_SAME_START, FUZZY_LEAD = 70.0, 60.0, 10.0
 #: A proposal needs this many points: a specific rule alone, or a weak one and a backing one.
 NEEDED = 3
 _TOKENS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")
+_TRAILING_DIGITS = re.compile(r"\d+$")
 
 
 @frozen
@@ -191,6 +194,13 @@ def _rule_hits(s: str, form: str) -> list[tuple[str, float]]:
         return []
     hits: list[tuple[str, float]] = []
     words = [compact(w) for w in fold(form).split()] + _tokens(form)
+    if len(s) >= 2 and s in words:
+        hits.append(("word", len(s)))  # a whole word of the name: "Om" Om of the Nom, "mb" mb53
+    digits = _TRAILING_DIGITS.search(f)
+    if digits and s.endswith(digits.group()) and len(s) > len(digits.group()):
+        # the name's own number typed too ("EPM18" evilpacman18): the letters before it decide
+        hits += [h for h in _rule_hits(s[: -len(digits.group())], form[: len(form.rstrip("0123456789"))] or form)
+                 if h[0] in ("initials", "letters")]
     if is_initials(s, form):
         hits.append(("initials", len(s)))
     if len(s) >= 2 and len(s) < len(f) and (f.startswith(s) or any(w.startswith(s) for w in words)):
@@ -209,17 +219,23 @@ def _rule_hits(s: str, form: str) -> list[tuple[str, float]]:
 
 def is_specific(e: Evidence) -> bool:
     """A text rule precise enough to propose a seat alone (see the module's table)."""
-    return e.rule in ("initials", "edits", "fuzzy") or (e.rule in ("prefix", "part", "letters") and e.value >= 3)
+    return e.rule in ("initials", "edits", "fuzzy", "word") or (e.rule in ("prefix", "part", "letters") and e.value >= 3)
+
+
+#: Letters of a name typed exactly (a prefix or a part) from which that outweighs a likeness.
+LONG_PART = 5
 
 
 def points(e: Evidence) -> int:
-    """What one reason weighs: initials 4, another specific rule 3, a weak one 1, the voter's own
-    vote 2, other voters writing the same spelling 1, two letters in capitals 1."""
+    """What one reason weighs: initials, a whole word of the name, or five or more of its letters
+    typed exactly 4 (ahead of a likeness: "aceofspades" is theaceofspades, not jackofspades), another
+    specific rule 3, a weak one 1, the voter's own vote 2, other voters writing the same spelling 1,
+    two letters in capitals 1."""
     if e.rule == "voter_vote":
         return 2
     if e.rule in ("same_spelling", "capitals"):
         return 1
-    if e.rule == "initials":
+    if e.rule in ("initials", "word") or (e.rule in ("prefix", "part") and e.value >= LONG_PART):
         return 4
     return 3 if is_specific(e) else 1
 

@@ -10,7 +10,7 @@ WORDS = Words(
     abstain=(r"abstain",),
     no_lynch=(r"no[\s_-]*lynch", r"nl", r"no[\s_-]*elimination", r"no[\s_-]*execution",
               r"no[\s_-]*exile", r"nobody", r"no[\s_-]?one"),
-    connectors=(r"for", r"to", r"on", r"against"),
+    connectors=(r"for", r"to", r"on", r"against", r"lynch"),  # "vote: lynch X", "vote to lynch X"
     stop=("count", "counts", "counter", "tally", "tallies", "is", "was", "will", "would", "has", "had",
           "have", "are", "were", "please", "pls", "plz", "this", "that", "who", "whoever", "what",
           "anyone", "anybody", "someone", "somebody", "here", "now", "later", "again", "if", "when",
