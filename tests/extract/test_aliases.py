@@ -209,3 +209,10 @@ def test_a_long_exact_part_outweighs_a_likeness_of_another_seat():
 def test_the_names_own_number_typed_after_its_letters():
     seats = roster("evilpacman18", "Gus", "Anna")
     assert guess("EPM18", (use("Gus"),), seats).candidates == ("evilpacman18",)
+
+
+def test_letters_typed_exactly_outweigh_one_slip_and_the_voters_own_vote():
+    # "matt" sits in projectmatt; "mast" is one slip from it; the voter had voted Master Mew
+    seats = roster("projectmatt", "Master Mew", "Gus", "Anna")
+    earlier = {"Gus": [VoteIntent("Gus", "Master Mew", T0, Source("post", "p3", 3, "game"), "vote mew")]}
+    assert guess("matt", (use("Gus"),), seats, earlier).candidates == ("projectmatt",)

@@ -223,14 +223,15 @@ def is_specific(e: Evidence) -> bool:
 
 
 #: Letters of a name typed exactly (a prefix or a part) from which that outweighs a likeness.
-LONG_PART = 5
+LONG_PART = 4
 
 
 def points(e: Evidence) -> int:
-    """What one reason weighs: initials, a whole word of the name, or five or more of its letters
+    """What one reason weighs: initials, a whole word of the name, or four or more of its letters
     typed exactly 4 (ahead of a likeness: "aceofspades" is theaceofspades, not jackofspades), another
-    specific rule 3, a weak one 1, the voter's own vote 2, other voters writing the same spelling 1,
-    two letters in capitals 1."""
+    specific rule 3, a weak one 1, the voter's own vote 2 (only behind a seat whose text evidence
+    is weak: a voter changes votes, so it never outweighs the letters typed), other voters writing
+    the same spelling 1, two letters in capitals 1."""
     if e.rule == "voter_vote":
         return 2
     if e.rule in ("same_spelling", "capitals"):
@@ -245,7 +246,8 @@ def score(evidence: Iterable[Evidence]) -> int:
     best: dict[str, int] = {}
     for e in evidence:
         best[e.rule] = max(best.get(e.rule, 0), points(e))
-    return sum(best.values())
+    text = sum(v for r, v in best.items() if r != "voter_vote")
+    return text + (best.get("voter_vote", 0) if text < NEEDED else 0)
 
 
 @lru_cache(maxsize=4096)
