@@ -557,7 +557,7 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
 
 
 def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, approve_all: bool = False,
-                 until_post: int | None = None, use_saved: bool = True) -> GameAnalysis:
+                 until_post: int | None = None, use_saved: bool = True, observe: Any = None) -> GameAnalysis:
     """Load, analyse, and keep new extraction results in the store for the next process
     (a cron `tick` then reads post bodies only for posts it has not seen before)."""
     from forummod.extract.saved import context_fingerprint
@@ -579,7 +579,7 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
             gc.enable()
     try:
         a = analyse(inputs, now=effective_now(ws, inputs, now), approve_all=approve_all, until_post=until_post,
-                    saved=saved)
+                    saved=saved, observe=observe)
     finally:
         gc.unfreeze()
     if a.fresh:
@@ -600,8 +600,10 @@ def extract_context(inputs: GameInputs, ruleset: Ruleset) -> Any:
 
 
 def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
-            until_post: int | None = None, saved: Mapping[str, str] | None = None) -> GameAnalysis:
-    """Pure: stored inputs + now → the game as the engine sees it.
+            until_post: int | None = None, saved: Mapping[str, str] | None = None,
+            observe: Any = None) -> GameAnalysis:
+    """Pure: stored inputs + now → the game as the engine sees it (`observe`: the engine's
+    per-event observer, e.g. the vote history's recorder; it changes nothing).
 
     `saved` maps extraction cache keys to earlier encoded results (see extract/saved.py); the
     results computed here that were not saved come back in `GameAnalysis.fresh`."""
@@ -686,7 +688,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     # before post N: not even a boundary pinned right after a post of the same instant
     until = (all_post_times[until_post], RANK_INPUT, float(until_post)) if until_post in all_post_times else None
     run = run_game(ruleset, setup, plan, events, now=now, approve_all=approve_all, issues=tuple(issues),
-                   until=until, lang=game.language or ruleset.language)
+                   until=until, lang=game.language or ruleset.language, observe=observe)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
                         fresh, stalled_since=stalled.since if stalled else None)
 
