@@ -112,11 +112,25 @@ class DayHistory:
 
 
 @frozen
+class Replacement:
+    """A seat changing hands, as the fold applied it (config `replaces`, `gm replace`)."""
+
+    at: datetime
+    key: tuple
+    old: str
+    new: str
+    phase: str  # the phase it happened in ("" before the first)
+    post: int | None = None  # right after this game-thread post, when it was given by post
+
+
+@frozen
 class VoteHistory:
-    """Every day's history in both views, in the order the days were played."""
+    """Every day's history in both views, in the order the days were played, and the
+    replacements the fold applied (the archive lists them; they are public)."""
 
     days: tuple[DayHistory, ...]
     public_days: tuple[DayHistory, ...]
+    replacements: tuple[Replacement, ...] = ()
 
     def view(self, public: bool) -> tuple[DayHistory, ...]:
         return self.public_days if public else self.days
@@ -164,11 +178,16 @@ class HistoryRecorder:
         self.days: dict[str, tuple[_Day, _Day]] = {}
         self.order: list[str] = []
         self.seen_rejections = 0
+        self.replacements: list[Replacement] = []
 
     # called by the fold: (event, state before, state after, run so far)
     def __call__(self, ev: Event, before: GameState, after: GameState, run: Any) -> None:
         new = run.rejections[self.seen_rejections:]
         self.seen_rejections = len(run.rejections)
+        if isinstance(ev, Override) and ev.kind == "replace" and after is not before:
+            post = int(ev.seq) if 0 < ev.seq < 1e12 and float(ev.seq).is_integer() else None
+            self.replacements.append(Replacement(ev.at, ev.sort_key, ev.player, ev.target,
+                                                 after.phase.name if after.phase else "", post))
         ph = after.phase
         if ph is None or ph.kind != "day":
             return
@@ -248,7 +267,7 @@ class HistoryRecorder:
                 d.phase = ph
             gm_days.append(gm.freeze(end, open_))
             pub_days.append(pub.freeze(end, open_))
-        return VoteHistory(tuple(gm_days), tuple(pub_days))
+        return VoteHistory(tuple(gm_days), tuple(pub_days), tuple(self.replacements))
 
 
 def _same(a: Tally, b: Tally) -> bool:
