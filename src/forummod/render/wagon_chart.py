@@ -179,8 +179,9 @@ def chart_svg(chart: WagonChart, *, element_id: str = "") -> str:
         out.append(f'<line x1="{x0}" x2="{x1}" y1="{y(v)}" y2="{y(v)}" stroke="#e3e3e3"/>'
                    f'<text x="{x0 - 8}" y="{y(v) + 5}" text-anchor="end" fill="#444">{v}</text>')
     for at, label in chart.x_ticks:
+        anchor = "end" if x(at) > x1 - 24 else "start" if x(at) < x0 + 24 else "middle"  # stay inside
         out.append(f'<line x1="{x(at)}" x2="{x(at)}" y1="{y1}" y2="{y1 + 5}" stroke="#444"/>'
-                   f'<text x="{x(at)}" y="{y1 + 22}" text-anchor="middle" fill="#444">{e(label)}</text>')
+                   f'<text x="{x(at)}" y="{y1 + 22}" text-anchor="{anchor}" fill="#444">{e(label)}</text>')
     out.append(f'<line x1="{x0}" x2="{x1}" y1="{y1}" y2="{y1}" stroke="#444"/>'
                f'<line x1="{x0}" x2="{x0}" y1="{y0}" y2="{y1}" stroke="#444"/>')
     out.append(f'<text x="8" y="{y0 - 14}" fill="#444" font-size="13">{e(chart.votes_label)}</text>')
