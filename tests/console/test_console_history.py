@@ -96,3 +96,33 @@ def test_the_console_page_links_to_the_history(console):
     server, *_ = console
     body = get(server, f"/?token={server.token}&game=g")[2]
     assert f'href="/history?token={server.token}&amp;game=g" id="history-link"' in body
+
+
+def test_every_word_of_the_pages_is_declared_for_the_catalogs():
+    """The templates ask for words with W('...'); the catalog tools find only the declared ones."""
+    import inspect
+
+    from forummod.console import history_page
+
+    asked = set(re.findall(r"W\('([^']*)'", inspect.getsource(history_page))) - {'...'}  # the docstring's
+    asked |= set(re.findall(r'W\("([^"]*)"', inspect.getsource(history_page)))
+    assert asked and asked <= set(history_page.MESSAGES)
+
+
+def test_the_pages_speak_the_games_language(tmp_path):
+    from tests.history.demo_game import demo_workspace
+
+    ws = demo_workspace(tmp_path)
+    server = ConsoleServer(ws).start()
+    try:
+        body = get(server, f"/history?token={server.token}&game=demo")[2]
+        player = get(server, f"/player?token={server.token}&game=demo&name=Ugo")[2]
+    finally:
+        server.stop()
+        ws.close()
+    assert '<html lang="it">' in body and "Storia dei voti" in body and "Votazione — Giorno 1" in body
+    assert "Carri — Giorno 1" in body and "arrivato dopo la chiusura" in body  # a late vote, the drafts' words
+    actions = player[player.index('id="actions"'):player.index('id="posts"')]
+    assert "check → Bianca" in actions and "check → Carlo" in actions  # Ugo's PMs, GM only
+    assert "modificato" in player and "Versioni precedenti (1)" in player  # his edited vote and its first text
+    assert "Voto: Gina" in player.split("Versioni precedenti")[1]

@@ -14,7 +14,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from forummod.console.page import CSS
-from forummod.i18n import gm_language, npgettext, pgettext
+from forummod.i18n import gm_language, npgettext, pgettext, pgettext_noop
 from forummod.render.wagon_chart import chart_svg
 
 EXTRA_CSS = """
@@ -112,6 +112,53 @@ _PLAYER = _ENV.from_string(_HEAD + """
 </section>
 </body></html>
 """)
+
+
+#: Every word of these pages (msgctxt `history`), so the catalog tools find the ones the
+#: templates above ask for with W('...'); a test holds the two lists together.
+MESSAGES = (
+    pgettext_noop("history", "Activity blocks of %(hours)s h"),
+    pgettext_noop("history", "Back to the console"),
+    pgettext_noop("history", "Chart as PNG (to attach to a post)"),
+    pgettext_noop("history", "Earlier versions (%(n)s)"),
+    pgettext_noop("history", "Every vote change"),
+    pgettext_noop("history", "From → to"),
+    pgettext_noop("history", "GM view"),
+    pgettext_noop("history", "In the game"),
+    pgettext_noop("history", "Majority: %(majority)s."),
+    pgettext_noop("history", "Night actions by PM (GM only)"),
+    pgettext_noop("history", "No block yet."),
+    pgettext_noop("history", "No day has begun yet."),
+    pgettext_noop("history", "No night action."),
+    pgettext_noop("history", "No post yet."),
+    pgettext_noop("history", "No vote yet."),
+    pgettext_noop("history", "Notes"),
+    pgettext_noop("history", "Players:"),
+    pgettext_noop("history", "Post"),
+    pgettext_noop("history", "Posts per phase"),
+    pgettext_noop("history", "Posts, in order (%(n)s)"),
+    pgettext_noop("history", "The activity rule is off for this game: the blocks are for information."),
+    pgettext_noop("history", "The activity rule is on: a post in every block."),
+    pgettext_noop("history", "Thread view (no secret vote, no hidden weight)"),
+    pgettext_noop("history", "Time"),
+    pgettext_noop("history", "Vote history"),
+    pgettext_noop("history", "Voter"),
+    pgettext_noop("history", "Votes"),
+    pgettext_noop("history", "Weight"),
+    pgettext_noop("history", "alive"),
+    pgettext_noop("history", "counted"),
+    pgettext_noop("history", "dead: %(when)s"),
+    pgettext_noop("history", "edited %(when)s"),
+    pgettext_noop("history", "missed"),
+    pgettext_noop("history", "not required"),
+    pgettext_noop("history", "posted"),
+    pgettext_noop("history", "refused"),
+    pgettext_noop("history", "replaced by a later one"),
+    pgettext_noop("history", "replacing %(names)s"),
+    pgettext_noop("history", "seen %(when)s"),
+    pgettext_noop("history", "still open"),
+    pgettext_noop("history", "still running"),
+)
 
 
 def render_history_page(page: Any, token: str) -> str:
