@@ -14,6 +14,7 @@ from forummod.service import Workspace, poll_game
 
 def write_demo(root: Path) -> Path:
     """The demo's posts (an edit as a second line), PMs and config; returns the config path."""
+    root.mkdir(parents=True, exist_ok=True)
     lines = []
     n = 0
     for thread, script in (("game", S.GAME), ("graveyard", S.GRAVEYARD)):

@@ -19,9 +19,9 @@ from forummod.render.wagon_chart import chart_svg
 
 EXTRA_CSS = """
 .wagon-chart{display:block;width:100%;height:auto;background:#fff}
-.chart{max-width:640px;overflow-x:auto}.chart svg{min-width:440px}
+figure.chart{max-width:640px;overflow-x:auto;margin:.5em 0}.chart svg{min-width:400px}
 .scroll{overflow-x:auto} tr.refused td{color:#6b3a00;background:#fff7e8} tr.hammer td{background:#fbe3e3;font-weight:bold}
-.views a,.players a{margin-right:.6em;white-space:nowrap} .views a[aria-current]{font-weight:bold}
+.views a,.players a{margin-right:.6em;display:inline-block} .views a[aria-current]{font-weight:bold}
 .post{background:#fff;border:1px solid #d0d0d0;border-radius:6px;padding:.4em .8em;margin:.5em 0}
 .post pre{white-space:pre-wrap;font:inherit;margin:.3em 0;overflow-wrap:anywhere}
 .post.graveyard{background:#f3f3f3} .state-missed td{background:#fde2e1} .state-open td{background:#fff6d6}
