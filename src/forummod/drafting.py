@@ -27,7 +27,7 @@ from forummod.freshness import (DraftSettings, draft_settings, draft_state_of, d
                                 recorded_source, rerender)
 from forummod.render import KINDS, game_view, phrasebook_for, plan_drafts, plan_kind, render_post
 from forummod.render.plan import PlannedDraft
-from forummod.checks.post_counts import draft_post_counts
+from forummod.checks.phase_posts import draft_post_counts
 
 ONE_SHOT = frozenset({"day_start", "day_end", "role_pm", "night_result", "game_over"})
 PER_PHASE = frozenset({"warnings", "prod"})  # an open one from an earlier phase is outdated

@@ -15,7 +15,7 @@ from forummod.draft_state import DraftState, Fresh, Position, Source, content_ke
 from forummod.records import frozen
 from forummod.render import game_view, phrasebook_for, plan_kind, render_post
 from forummod.render.plan import END, GM, SETUP, THREAD
-from forummod.checks.post_counts import draft_post_counts
+from forummod.checks.phase_posts import draft_post_counts
 
 
 @frozen

@@ -141,8 +141,8 @@ def status_report(a) -> dict[str, Any]:
 
 
 def posts_per_phase_report(a) -> dict[str, Any]:
-    """Each seat's posts in every phase so far (checks/post_counts.py), as `status --json` has it."""
-    from forummod.checks.post_counts import posts_per_phase_json, posts_per_phase_of
+    """Each seat's posts in every phase so far (checks/phase_posts.py), as `status --json` has it."""
+    from forummod.checks.phase_posts import posts_per_phase_json, posts_per_phase_of
 
     return posts_per_phase_json(posts_per_phase_of(a))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from forummod.checks.context import CheckContext
-from forummod.checks.post_counts import posts_per_phase
+from forummod.checks.phase_posts import posts_per_phase
 from forummod.cli import main
 from forummod.drafting import draft_now
 from forummod.service import analyse_game

@@ -111,7 +111,7 @@ def player_page(ws: Any, gid: str, player: str, now: datetime | None = None) -> 
     """The GM's page of one player (None: not a player of the game)."""
     from forummod.checks.context import CheckContext
     from forummod.checks.player_activity import player_activity
-    from forummod.checks.post_counts import posts_per_phase
+    from forummod.checks.phase_posts import posts_per_phase
     from forummod.checks.words import post_text
     from forummod.game_history import analyse_with_history, history_views
     from forummod.gamestate_view import received_actions

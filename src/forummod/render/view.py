@@ -34,7 +34,7 @@ class GameView:
     posts: tuple[Any, ...] = ()  # game-thread posts (model.Post), for the prod list
     prod_after: timedelta = timedelta(hours=48)
     exempt: tuple[str, ...] = ()  # players never prodded
-    post_counts: Any = None  # checks.post_counts.PostsPerPhase when the vote count shows them
+    post_counts: Any = None  # checks.phase_posts.PostsPerPhase when the vote count shows them
 
     @property
     def state(self) -> GameState:
