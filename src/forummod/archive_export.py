@@ -28,7 +28,7 @@ class ExportResult:
 
 
 def export_game(ws: Any, game_id: str, out_dir: Path, *, public: bool | None = None, png: bool = True,
-                image_base: str = "", now: datetime | None = None) -> ExportResult:
+                image_base: str = "", now: datetime | None = None, approve_all: bool = False) -> ExportResult:
     """Write the archive files into `out_dir`. `public` None: the full archive once the game is
     over, the thread's view while it runs (a running game's archive must not reveal roles)."""
     from forummod.game_history import analyse_with_history, history_views
@@ -41,7 +41,7 @@ def export_game(ws: Any, game_id: str, out_dir: Path, *, public: bool | None = N
     from forummod.render.wagon_png import chart_png, png_available
     from forummod.report import gm_event_list
 
-    a, h = analyse_with_history(ws, game_id, now=now)
+    a, h = analyse_with_history(ws, game_id, now=now, approve_all=approve_all)
     if public is None:
         public = a.state.outcome is None
     game = a.game

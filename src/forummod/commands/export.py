@@ -30,6 +30,8 @@ def add_arguments(p) -> None:
     p.add_argument("--no-png", action="store_true", help="do not write the PNG charts")
     p.add_argument("--image-base", metavar="URL", default="",
                    help="the http(s) address the PNG charts will have, for the Markdown and BBCode posts")
+    p.add_argument("--approve-all", action="store_true",
+                   help="approve every proposal as it is made (an archived game replayed without its decisions)")
 
 
 def run(args) -> int:
@@ -41,7 +43,7 @@ def run(args) -> int:
         now = parse_time(args.now, game.tz) if args.now else None
         public = True if args.public else False if args.full else None
         r = export_game(ws, gid, Path(args.out), public=public, png=not args.no_png, image_base=args.image_base,
-                        now=now)
+                        now=now, approve_all=args.approve_all)
         if args.json:
             print_json("export", {"game": gid, "public_view": r.public, "files": [str(f) for f in r.files],
                                   "charts": [str(c) for c in r.charts], "note": r.png_skipped or None})

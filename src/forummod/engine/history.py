@@ -120,7 +120,7 @@ class Replacement:
     old: str
     new: str
     phase: str  # the phase it happened in ("" before the first)
-    post: int | None = None  # right after this game-thread post, when it was given by post
+    post: int | None = None  # at (or right after) this game-thread post, when it was given by post
 
 
 @frozen
@@ -185,7 +185,7 @@ class HistoryRecorder:
         new = run.rejections[self.seen_rejections:]
         self.seen_rejections = len(run.rejections)
         if isinstance(ev, Override) and ev.kind == "replace" and after is not before:
-            post = int(ev.seq) if 0 < ev.seq < 1e12 and float(ev.seq).is_integer() else None
+            post = int(ev.seq) if 0 < ev.seq < 1e12 else None  # at post N, or right after it (N.5)
             self.replacements.append(Replacement(ev.at, ev.sort_key, ev.player, ev.target,
                                                  after.phase.name if after.phase else "", post))
         ph = after.phase

@@ -141,6 +141,7 @@ def time_ticks(start: datetime, end: datetime, tz: tzinfo, count: int = 5) -> tu
 WIDTH, PLOT_H = 520, 230
 LEFT, RIGHT, TOP = 40, 16, 58
 LEGEND_COLS, LEGEND_ROW = 2, 24
+CHAR_W = 8.4  # about the width of a character of the 15 px labels
 
 
 def chart_svg(chart: WagonChart, *, element_id: str = "") -> str:
@@ -178,10 +179,14 @@ def chart_svg(chart: WagonChart, *, element_id: str = "") -> str:
     for v in range(0, chart.y_max + 1, step):  # horizontal grid and the votes axis
         out.append(f'<line x1="{x0}" x2="{x1}" y1="{y(v)}" y2="{y(v)}" stroke="#e3e3e3"/>'
                    f'<text x="{x0 - 8}" y="{y(v) + 5}" text-anchor="end" fill="#444">{v}</text>')
+    right = x0 - 10.0  # where the last label drawn ends: labels never overlap nor leave the picture
     for at, label in chart.x_ticks:
-        anchor = "end" if x(at) > x1 - 24 else "start" if x(at) < x0 + 24 else "middle"  # stay inside
+        half = len(label) * CHAR_W / 2
+        if x(at) - half < right + 8 or x(at) + half > WIDTH - 2:
+            continue
+        right = x(at) + half
         out.append(f'<line x1="{x(at)}" x2="{x(at)}" y1="{y1}" y2="{y1 + 5}" stroke="#444"/>'
-                   f'<text x="{x(at)}" y="{y1 + 22}" text-anchor="{anchor}" fill="#444">{e(label)}</text>')
+                   f'<text x="{x(at)}" y="{y1 + 22}" text-anchor="middle" fill="#444">{e(label)}</text>')
     out.append(f'<line x1="{x0}" x2="{x1}" y1="{y1}" y2="{y1}" stroke="#444"/>'
                f'<line x1="{x0}" x2="{x0}" y1="{y0}" y2="{y1}" stroke="#444"/>')
     out.append(f'<text x="8" y="{y0 - 14}" fill="#444" font-size="13">{e(chart.votes_label)}</text>')
@@ -189,8 +194,8 @@ def chart_svg(chart: WagonChart, *, element_id: str = "") -> str:
         m = chart.majority
         out.append(f'<path class="majority" d="{path(m)}" fill="none" stroke="#8b1a1a" stroke-width="1.5" '
                    f'stroke-dasharray="7 4"/>')
-        out.append(f'<text x="{x1}" y="{y(m[-1][1]) - 6}" text-anchor="end" fill="#8b1a1a" font-size="13">'
-                   f'{e(chart.majority_label)} {_num(m[-1][1])}</text>')
+        out.append(f'<text x="{x0 + 6}" y="{y(m[0][1]) - 6}" fill="#8b1a1a" font-size="13">'
+                   f'{e(chart.majority_label)} {_num(m[0][1])}</text>')  # at the left: the hammer's mark is right
     for s in chart.series:
         dash = f' stroke-dasharray="{s.dash}"' if s.dash else ""
         out.append(f'<path class="wagon" data-candidate="{e(s.name)}" data-final="{_num(s.final)}" '
