@@ -131,3 +131,36 @@ def test_history_equals_tally_at_in_a_hammered_game_with_a_double_voter(tmp_path
         if at_n.state.phase is not None and at_n.state.phase.kind == "day":
             assert counted(h.day("D1").count_before(key)) == counted(at_n.run.current_tally), p.number
     ws.close()
+
+
+# --------------------------------------------------------------------------- a revote (witch-hunt)
+
+
+def test_a_revote_is_a_new_ballot_in_the_same_days_history():
+    """WH-D2, WH-D8: 4-4-2 goes to a revote between V1 and V2; the history shows the cleared
+    ballot as such and the second round's votes after it, in one day."""
+    from datetime import timedelta
+
+    from forummod.engine.core import run_game
+    from forummod.engine.history import HistoryRecorder
+    from tests.engine.test_witch_hunt import TEN, trial_day
+    from tests.engine.witch_hunt_helpers import game, split, votes_at
+
+    g = game(TEN)
+    close = trial_day(g)
+    votes_at(g, g.clock, split({"V1": 4, "V2": 4, "V3": 2}, TEN))
+    votes_at(g, close, split({"V1": 5, "V2": 5}, TEN))
+    plain = g.run()
+    recorder = HistoryRecorder(g.rs)
+    now = g.phases[-1].end + timedelta(seconds=1)
+    run = run_game(g.rs, g.setup, tuple(g.phases), list(g.events), now=now, approve_all=True, observe=recorder)
+    assert run.tallies == plain.tallies and run.state == plain.state  # observing changes nothing
+    d1 = recorder.result(run.phases, now).day("D1")
+    assert d1.points[-1].tally.round == 2
+    cleared = [c for c in d1.changes if "ballot" in c.notes]
+    first_round = [p.tally for p in d1.points if p.tally.round == 1][-1]
+    standing = {v.voter for c in first_round.candidates for v in c.voters}
+    assert len(standing) >= 8 and {c.voter for c in cleared} == standing and all(c.after is None for c in cleared)
+    second = [c for c in d1.changes if c.key > cleared[-1].key and c.counted]
+    assert {c.after for c in second} == {"V1", "V2"}
+    assert [(c.name, c.total) for c in d1.final.candidates] == [("V1", 5.0), ("V2", 5.0)]

@@ -33,7 +33,8 @@ class VoteChange:
     `before`/`after` are the candidate voted before and after (None: no vote); both equal and
     `counted` false for a refused vote (`reason` says why: `late`, `dead_voter`...). `notes`
     are codes the faces put in words: `secret`, `gm` (entered by the GM), `pm` (a PM action),
-    `replacement` (a seat changed hands), `weight` (only the weight moved), `hammer`.
+    `replacement` (a seat changed hands), `weight` (only the weight moved), `ballot` (a new
+    ballot of a revote cleared it), `hammer`.
     """
 
     phase: str
@@ -200,7 +201,7 @@ class HistoryRecorder:
         gm.phase = pub.phase = ph  # its deadlines may have moved (an extension, a hammer)
         closed = f"votes:{ph.name}"
         was_closed = before.phase is not None and before.phase.name == ph.name and closed in before.closed
-        if after is not before and not was_closed:
+        if after is not before and not (was_closed and closed in after.closed):  # a revote reopens it
             self._count(ev, after, gm, pub)
         for r in new:
             if r.kind in VOTE_KINDS or "vote" in r.kind:
@@ -305,6 +306,8 @@ def _diff(phase: str, ev: Event, key: tuple, source: Source | None, notes: tuple
         if a == b:
             continue
         extra = list(notes)
+        if new.round != old.round:
+            extra.append("ballot")  # a revote (witch-hunt): the earlier round's votes no longer count
         if a is not None and b is not None and a[0] == b[0]:
             extra.append("weight")
         if b is not None and b[2] and not public:

@@ -114,4 +114,5 @@ NOTE_WORDS = {
     "replacement": lambda: pgettext("history", "seat replaced"),
     "weight": lambda: pgettext("history", "votes of the seat changed"),
     "hammer": lambda: pgettext("history", "reached the majority"),
+    "ballot": lambda: pgettext("history", "new ballot"),
 }
