@@ -22,7 +22,7 @@ from forummod.render.build import build_game_over, head
 from forummod.render.escape import Safe
 from forummod.render.history_view import DayHistoryView
 from forummod.render.models import Head, Link
-from forummod.render.view import GameView, link_for
+from forummod.render.view import GameView
 
 
 @frozen
@@ -190,5 +190,3 @@ def _phase(gv: GameView, pb: Any, ph: Phase, public: bool, lang: str, day: DayHi
         announcements=facts, deaths=tuple(deaths), day=day, chart_svg=Safe(svg), chart_image=image,
         actions=acts, results=results)
 
-
-__all__ = ["ArchivePost", "build_archive", "link_for"]
