@@ -19,7 +19,7 @@ from forummod.errors import UsageError
 from forummod.records import frozen
 
 #: Every `gm` subcommand `plan` understands.
-COMMANDS = ("approve", "reject", "kill", "modkill", "revive", "replace", "set-vote", "set-role", "set-votes", "extend", "end",
+COMMANDS = ("approve", "reject", "alias", "kill", "modkill", "revive", "replace", "set-vote", "set-role", "set-votes", "extend", "end",
             "start", "pause", "resume", "end-game", "undo", "action", "revote-deadline", "override", "note")
 
 
@@ -56,8 +56,14 @@ def plan(ws: Any, gid: str, cmd: str, params: Mapping[str, Any], at: datetime) -
 
     game = ws.cfg.game(gid)
     players = {p.name for p in game.players}
+    if cmd in ("approve", "reject") and str(_p(params, "key", "")).strip().lower().startswith("alias:"):
+        return _alias_verdict(ws, gid, cmd, str(params["key"]).strip(), str(_p(params, "player", "") or ""), at)
+    if cmd == "alias":
+        return _alias(ws, gid, str(_p(params, "spelling", "")), str(_p(params, "player", "")), at)
     if cmd in ("approve", "reject"):
         key = str(_p(params, "key", "")).strip()
+        if _p(params, "player", ""):
+            raise UsageError(f"--player picks the player of an alias proposal (alias:…), not of {key}")
         a = analyse_game(ws, gid, now=at)
         prop = a.run.state.proposal(key)
         if prop is None:
@@ -244,6 +250,78 @@ def _replacement(ws: Any, gid: str, player: str, new_name: str, post: Any) -> di
     return payload
 
 
+def _alias_verdict(ws: Any, gid: str, cmd: str, key: str, player: str, at: datetime) -> GmRecord:
+    """`gm approve alias:kts [--player P]` / `gm reject alias:kts`: the GM's verdict on an alias
+    proposal, as one `alias` event (undone by `gm undo` like any other)."""
+    from forummod.names_settled import find
+    from forummod.service import analyse_game
+
+    a = analyse_game(ws, gid, now=at)
+    prop = find(a.names, key)
+    if prop is None:
+        keys = ", ".join(p.key for p in a.pending_names()) or "none"
+        raise UsageError(f"no name proposal {key!r} (pending: {keys}); 'forummod gm alias SPELLING PLAYER' "
+                         "settles any spelling")
+    if prop.status != "pending":
+        return GmRecord(cmd, noop=f"{prop.key} is already {prop.status}"
+                        + (f" ({prop.spelling} = {prop.player})" if prop.player else "") + "; nothing to do")
+    payload: dict[str, Any] = {"key": prop.key, "spelling": prop.spelling, "candidates": list(prop.candidates),
+                               "rules": sorted({e.rule for e in prop.evidence}),
+                               "verdict": "approve" if cmd == "approve" else "reject"}
+    if cmd == "reject":
+        if player:
+            raise UsageError("gm reject takes no --player (to settle the name for another player: gm alias)")
+        return GmRecord(cmd, "alias", payload, at)
+    if not player:
+        if prop.ambiguous:
+            raise UsageError(f"{prop.key}: “{prop.spelling}” could be {' or '.join(prop.candidates)}; pick one: "
+                             f"forummod gm approve {prop.key} --player {prop.candidates[0]!r}")
+        player = prop.candidates[0]
+    _known(player, _seat_names(ws, gid))
+    return GmRecord(cmd, "alias", {**payload, "player": _seat_of(ws, gid, player)}, at)
+
+
+def _alias(ws: Any, gid: str, spelling: str, player: str, at: datetime) -> GmRecord:
+    """`gm alias SPELLING PLAYER`: settle any spelling by hand (proposed or not)."""
+    from forummod.extract.aliases import alias_key
+    from forummod.extract.names import resolve_name
+    from forummod.service import roster_with_events
+
+    spelling = spelling.strip()
+    key = alias_key(spelling)
+    if key == "alias:":
+        raise UsageError("gm alias needs the spelling as the players write it, e.g. gm alias KTS KingTheSlayer")
+    _known(player, _seat_names(ws, gid))
+    game = ws.cfg.game(gid)
+    roster = roster_with_events(game.roster(), ws.store.events(gid))
+    seat = _seat_of(ws, gid, player)
+    m = resolve_name(spelling, roster, language=game.language or "en", cutoff=game.votes.fuzzy_cutoff,
+                     margin=game.votes.fuzzy_margin)
+    if m.ok and m.via in ("exact", "alias", "replacement"):
+        if m.name == seat:
+            return GmRecord("alias", noop=f"“{spelling}” already means {seat}; nothing to do")
+        raise UsageError(f"“{spelling}” is already {m.name}'s " + ("name" if m.via == "exact" else m.via)
+                         + f"; it cannot mean {seat} too")
+    return GmRecord("alias", "alias", {"key": key, "spelling": spelling, "player": seat, "verdict": "approve",
+                                       "candidates": [seat], "rules": ["gm"]}, at)
+
+
+def _seat_names(ws: Any, gid: str) -> set[str]:
+    """Every name a seat had or has (a replaced player's too): what an alias may point at."""
+    from forummod.service import roster_with_events
+
+    roster = roster_with_events(ws.cfg.game(gid).roster(), ws.store.events(gid))
+    return {n for s in roster.players for n in s.all_accounts}
+
+
+def _seat_of(ws: Any, gid: str, player: str) -> str:
+    """The seat's current name for any of its holders' names."""
+    from forummod.service import roster_with_events
+
+    roster = roster_with_events(ws.cfg.game(gid).roster(), ws.store.events(gid))
+    return next((s.name for s in roster.players if player in s.all_accounts), player)
+
+
 def _undo(ws: Any, gid: str, number: int) -> dict:
     from forummod.service import undone_by
 
@@ -301,6 +379,11 @@ def _readable(value: Any) -> str:
 
 def describe(cmd: str, p: Mapping[str, Any]) -> str:
     """A GM decision in words, for the confirmation line."""
+    if cmd in ("approve", "reject") and p.get("spelling"):
+        return f"{p['key']} approved: “{p['spelling']}” means {p['player']}" if p.get("verdict") == "approve" \
+            else f"{p['key']} rejected: “{p['spelling']}” is not asked again"
+    if cmd == "alias":
+        return f"“{p['spelling']}” means {p['player']} (every vote written so counts for {p['player']})"
     if cmd in ("approve", "reject"):
         return f"{p['key']} {'approved' if cmd == 'approve' else 'rejected'}"
     if cmd == "kill":

@@ -27,3 +27,13 @@ def undone_by(stored: Iterable[Any]) -> dict[int, int]:
         if ev.kind == "undo" and ev.id not in undone:
             undone[int(ev.payload["event"])] = ev.id
     return undone
+
+
+def settled_names(stored: Iterable[Any]) -> dict[str, Any]:
+    """Proposal key ("alias:kts") -> the `alias` event that settles it now (the latest one not
+    undone): its payload says the spelling, the verdict and, when approved, the player."""
+    out: dict[str, Any] = {}
+    for ev in effective_events(stored):
+        if ev.kind == "alias" and ev.payload.get("key"):
+            out[ev.payload["key"]] = ev
+    return out

@@ -226,6 +226,8 @@ class Issue:
     rule: str | None = None
     severity: Severity = "warning"
     details: str = ""
+    # the name as typed, for a name issue (``unknown_name``...): what a GM alias would settle
+    spelling: str = ""
 
 
 Intent = VoteIntent | UnvoteIntent | ActionIntent

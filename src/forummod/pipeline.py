@@ -100,7 +100,8 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
         alerted = alert_pass(ws, a, a.now)
         st = a.run.state
         out = PassReport(game_id, report, st.phase.name if st.phase else None, votes_changed, len(new),
-                         len(findings), len(changed), published, tuple(p.key for p in st.pending()),
+                         len(findings), len(changed), published,
+                         tuple(p.key for p in st.pending()) + tuple(n.key for n in a.pending_names()),
                          st.outcome is not None, time.monotonic() - started,
                          template_errors=tuple(str(e) for e in failures),
                          alerts=alerted.new, alert_failures=alerted.failures)

@@ -109,6 +109,7 @@ def status_report(a) -> dict[str, Any]:
 
     st = a.run.state
     out = st.outcome
+    names = getattr(a, "names", ())
     return {
         "game": a.game_id,
         "ruleset": a.game.ruleset,
@@ -121,9 +122,14 @@ def status_report(a) -> dict[str, Any]:
                   "phase": p.death.phase, "cause": p.death.cause, "at": _t(p.death.at)}
                  for p in st.players if not p.alive and p.death is not None],
         "pending": [{"key": p.key, "kind": p.kind, "phase": p.phase, "summary": p.summary,
-                     "created_at": _t(p.created_at)} for p in st.proposals if p.status == "pending"],
+                     "created_at": _t(p.created_at)} for p in st.proposals if p.status == "pending"]
+        + [{"key": n.key, "kind": "alias", "phase": None, "summary": name_summary(n), "created_at": _t(n.first_at)}
+           for n in names if n.status == "pending"],
         "decided": [{"key": p.key, "status": p.status, "summary": p.summary, "decided_at": _t(p.decided_at)}
-                    for p in st.proposals if p.status != "pending"],
+                    for p in st.proposals if p.status != "pending"]
+        + [{"key": n.key, "status": n.status, "summary": name_summary(n), "decided_at": _t(n.decided_at)}
+           for n in names if n.status != "pending"],
+        "names": [name_dict(n) for n in names],
         "waiting": [f"{type(e).__name__} {getattr(getattr(e, 'phase', None), 'name', '')}".strip()
                     for e in a.run.waiting],
         "game_over": out is not None,
@@ -145,6 +151,31 @@ def posts_per_phase_report(a) -> dict[str, Any]:
     from forummod.checks.phase_posts import posts_per_phase_json, posts_per_phase_of
 
     return posts_per_phase_json(posts_per_phase_of(a))
+
+
+def name_summary(n) -> str:
+    """An alias proposal in one line (English, like the engine's summaries; the faces word it)."""
+    who = n.player if n.status == "approved" and n.player else " or ".join(n.candidates) or "?"
+    parts = [", ".join(dict.fromkeys(e.rule for e in n.evidence))] if n.evidence else []
+    if n.uses:
+        parts.append(f"{len(n.uses)} vote{'s' if len(n.uses) != 1 else ''} so written")
+    return f"“{n.spelling}” → {who}" + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def name_dict(n) -> dict[str, Any]:
+    """One alias proposal for `status --json` (`names`): the spelling, its candidates and evidence,
+    every unresolved use, and the GM's verdict."""
+    return {
+        "key": n.key, "spelling": n.spelling, "status": n.status, "candidates": list(n.candidates),
+        "player": n.player, "event": n.event, "decided_at": _t(n.decided_at), "first_at": _t(n.first_at),
+        "evidence": [{"rule": e.rule, "player": e.player, "form": e.form, "value": _num(e.value),
+                      "source": _source(e.source)} for e in n.evidence],
+        "uses": [{"voter": u.voter, "at": _t(u.at), "code": u.code, "source": _source(u.source)} for u in n.uses],
+    }
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
 
 
 def gm_event_list(stored) -> list[dict[str, Any]]:
@@ -186,6 +217,10 @@ def gm_event_summary(e) -> str:
         return " ".join(x for x in (k, p.get("player"), p.get("target"), p.get("note")) if x)
     if e.kind == "action":
         return f"{p.get('actor')}: {p.get('action')} {' '.join(p.get('targets', ()))}".strip()
+    if e.kind == "alias":
+        if p.get("verdict") == "approve":
+            return f"alias “{p.get('spelling')}” = {p.get('player')}"
+        return f"reject {p.get('key')}"
     return e.kind
 
 

@@ -481,6 +481,11 @@ class GameAnalysis:
     setup: Setup
     fresh: Mapping[str, str] = field(default_factory=dict)  # extraction results not saved before
     stalled_since: datetime | None = None  # last activity of a game silent for two phase lengths
+    names: tuple[Any, ...] = ()  # names_settled.NameProposal: unresolved names and the GM's verdicts
+
+    def pending_names(self) -> tuple[Any, ...]:
+        """Alias proposals waiting for the GM (`gm approve alias:…`)."""
+        return tuple(p for p in self.names if p.status == "pending")
 
     @property
     def state(self):
@@ -550,7 +555,8 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
     site = ws.cfg.sites[inputs.game.site]
     if site.engine == "archive":
         times = [p.created_at for ps in inputs.posts.values() for p in ps] + [m.created_at for m in inputs.messages]
-        times += [e.at for e in effective_events(inputs.events)]  # an undo does not move the clock
+        # an undo does not move the clock, nor does settling a name (it means the same at any time)
+        times += [e.at for e in effective_events(inputs.events) if e.kind != "alias"]
         if times:
             return max(times) + timedelta(seconds=1)
     return ws.clock()
@@ -578,21 +584,34 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
         if collecting:
             gc.enable()
     try:
-        a = analyse(inputs, now=effective_now(ws, inputs, now), approve_all=approve_all, until_post=until_post,
-                    saved=saved, observe=observe)
+        when = effective_now(ws, inputs, now)
+        a = analyse(inputs, now=when, approve_all=approve_all, until_post=until_post, saved=saved, observe=observe)
+        if a.fresh:
+            ws.store.save_extractions(game_id, fingerprint, dict(a.fresh))
+        # --approve-all accepts the alias proposals too (one candidate each; a tie waits for the
+        # GM): the game is read again with those names settled, the earlier posts included
+        auto = tuple(g for g in a.pending_names() if len(g.candidates) == 1) if approve_all else ()
+        if auto:
+            fingerprint = context_fingerprint(extract_context(inputs, ruleset, _auto_aliases(auto)))
+            saved = ws.store.saved_extractions(game_id, fingerprint) if use_saved else {}
+            if observe is not None and hasattr(observe, "reset"):
+                observe.reset()  # it sees the run that counts, not the first reading as well
+            a = analyse(inputs, now=when, approve_all=approve_all, until_post=until_post, saved=saved,
+                        auto_names=auto, observe=observe)
+            if a.fresh:
+                ws.store.save_extractions(game_id, fingerprint, dict(a.fresh))
     finally:
         gc.unfreeze()
-    if a.fresh:
-        ws.store.save_extractions(game_id, fingerprint, dict(a.fresh))
     return a
 
 
-def extract_context(inputs: GameInputs, ruleset: Ruleset) -> Any:
+def extract_context(inputs: GameInputs, ruleset: Ruleset, aliases: Iterable[tuple[str, str]] = ()) -> Any:
+    """What extraction reads the game with; `aliases` (spelling, player) join the approved ones."""
     from forummod.extract import ExtractContext
     from forummod.extract.context import expand_forms
 
     game = inputs.game
-    roster = roster_with_events(game.roster(), inputs.events)
+    roster = roster_with_events(game.roster(), inputs.events, aliases)
     return ExtractContext(ruleset=game.ruleset, language=game.language or ruleset.language, roster=roster,
                           forms=expand_forms(game.votes.forms or ruleset.vote_forms), edit_policy=game.votes.edit_policy,
                           count_no_lynch=game.votes.count_no_lynch and ruleset.has_no_lynch,
@@ -601,17 +620,19 @@ def extract_context(inputs: GameInputs, ruleset: Ruleset) -> Any:
 
 def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
             until_post: int | None = None, saved: Mapping[str, str] | None = None,
-            observe: Any = None) -> GameAnalysis:
+            auto_names: tuple[Any, ...] = (), observe: Any = None) -> GameAnalysis:
     """Pure: stored inputs + now → the game as the engine sees it (`observe`: the engine's
     per-event observer, e.g. the vote history's recorder; it changes nothing).
 
     `saved` maps extraction cache keys to earlier encoded results (see extract/saved.py); the
-    results computed here that were not saved come back in `GameAnalysis.fresh`."""
+    results computed here that were not saved come back in `GameAnalysis.fresh`. `auto_names`
+    are alias proposals (`extract.aliases.AliasGuess`) `--approve-all` accepted: their spelling
+    counts for their player as if the GM had approved it."""
     from forummod.extract.saved import EMPTY, encode, message_cache_key, post_cache_key
 
     game = inputs.game
     ruleset = make_ruleset(game.ruleset, game.options)
-    ctx = extract_context(inputs, ruleset)
+    ctx = extract_context(inputs, ruleset, _auto_aliases(auto_names))
     roster = ctx.roster
     saved = saved or {}
     fresh: dict[str, str] = {}
@@ -689,8 +710,25 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     until = (all_post_times[until_post], RANK_INPUT, float(until_post)) if until_post in all_post_times else None
     run = run_game(ruleset, setup, plan, events, now=now, approve_all=approve_all, issues=tuple(issues),
                    until=until, lang=game.language or ruleset.language, observe=observe)
+    names = _name_proposals(issues, [it for it in intents if it.at <= now], roster, inputs.events, auto_names)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
-                        fresh, stalled_since=stalled.since if stalled else None)
+                        fresh, stalled_since=stalled.since if stalled else None, names=names)
+
+
+def _auto_aliases(auto_names: Iterable[Any]) -> tuple[tuple[str, str], ...]:
+    return tuple((g.spelling, g.candidates[0]) for g in auto_names)
+
+
+def _name_proposals(issues: list[Issue], intents: list[Any], roster: Roster, stored: Iterable[Any],
+                    auto_names: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The alias proposals of the analysis (issue 27 item 3), each with the GM's verdict."""
+    if not any(i.code in ("unknown_name", "ambiguous_name") for i in issues) and not auto_names \
+            and not any(e.kind == "alias" for e in stored):
+        return ()  # the common game: every name resolved, nothing settled by hand
+    from forummod.extract.aliases import alias_guesses
+    from forummod.names_settled import name_proposals
+
+    return name_proposals(alias_guesses(issues, intents, roster), stored, auto_names)
 
 
 def last_activity(inputs: GameInputs, now: datetime) -> datetime | None:
@@ -750,8 +788,13 @@ def _intent_event(it: Any, seq: float) -> Event:
     raise TypeError(f"unknown intent {it!r}")
 
 
-def roster_with_events(roster: Roster, stored: Iterable[Any]) -> Roster:
-    """Replacements the GM entered by command join the configured ones."""
+def roster_with_events(roster: Roster, stored: Iterable[Any], extra_aliases: Iterable[tuple[str, str]] = ()) -> Roster:
+    """Replacements the GM entered by command join the configured ones, and so do the aliases
+    the GM approved (`gm alias`, `gm approve alias:…`) and `extra_aliases` (`--approve-all`):
+    a name settled once means its seat in every post, the earlier ones too."""
+    from forummod.names_settled import approved_aliases
+
+    stored = list(stored)
     players = list(roster.players)
     for ev in effective_events(stored):
         if ev.kind == "override" and ev.payload.get("kind") == "replace":
@@ -761,6 +804,11 @@ def roster_with_events(roster: Roster, stored: Iterable[Any]) -> Roster:
                 if slot.name == old and new:
                     players[i] = replace(slot, name=new, replacements=slot.replacements + (
                         Replacement(old, None if at_post is not None else ev.at, at_post),))
+    for spelling, player in approved_aliases(stored, extra_aliases):
+        for i, slot in enumerate(players):
+            if player in slot.all_accounts and spelling not in slot.aliases:
+                players[i] = replace(slot, aliases=slot.aliases + (spelling,))
+                break
     return replace(roster, players=tuple(players))
 
 

@@ -304,3 +304,29 @@ def test_a_private_result_reads_as_the_sentence_of_its_result_pm(tmp_path: Path,
     results = re.search(r"<h3>[^<]*</h3>(<p class=\"note info\">[^<]*</p>)", body[body.find('id="night-h"'):])
     assert results is not None and html.unescape(results.group(1)) == f'<p class="note info">{sentence}</p>'
     assert "cop_result" not in body and "verdict=" not in body
+
+
+def test_an_alias_proposal_has_its_approve_button_and_one_approval_counts_the_vote(tmp_path: Path):
+    from forummod.console.server import ConsoleServer
+
+    g = make_game(tmp_path)
+    g.post("Fay", 5.6, "[b]Vote: Bobby[/b]")  # no player's name; close to Bob only
+    ws = g.workspace()
+    server = ConsoleServer(ws).start()
+    try:
+        body = page(server)
+        assert 'id="approve-alias-bobby"' in body and 'id="reject-alias-bobby"' in body
+        assert "“Bobby” means Bob? (close to Bob (75%); 1 vote so written)" in html.unescape(body)
+        assert 'data-candidate="Bob" data-total="1"' in body  # nothing counts before approval
+
+        status, _, confirm = post(server, "/gm/approve", game="g", key="alias:bobby")
+        assert status == 200 and "alias:bobby approved: “Bobby” means Bob" in html.unescape(confirm)
+        assert events(ws) == []
+        assert post(server, "/gm/approve", game="g", key="alias:bobby", confirm="1")[0] == 303
+        (kind, payload, _, actor), = events(ws)
+        assert kind == "alias" and payload["spelling"] == "Bobby" and payload["player"] == "Bob" and actor == "gm"
+        body = page(server)
+        assert 'id="approve-alias-bobby"' not in body and 'data-candidate="Bob" data-total="2"' in body
+    finally:
+        server.stop()
+        ws.close()

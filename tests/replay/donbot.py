@@ -3,9 +3,10 @@
 The corpus (``../shared/corpus/mafia/``) holds each game as the posts of its phpBB thread, one
 JSON object a line: ``number``, ``id``, ``user``, ``user_id``, ``content`` (the post's HTML as
 the board rendered it) and ``time`` ("Fri Jul 20, 2012 5:47 pm", the board's display time).
-`write_archive` turns them into forummod's archive format (``forum/archive.py``) in a temporary
-folder — the corpus is read, never copied into the repository — and `config_toml` writes the
-game's config from a `GameSpec` (`write_game` does both): roster with replacements, roles, ruleset
+`write_game` turns them into forummod's archive format (``forum/archive.py``) in a temporary
+folder — the corpus is read, never copied into the repository — and writes the game's config
+from a `GameSpec` (the writer is `benchmarks.accuracy.gameconfig`, shared with the accuracy
+harness): roster with replacements, roles, ruleset
 options, a phase pin for every day and night, and the GM events the posts alone cannot produce
 (night kills, endgame kills). `replay` runs the real command line, ``forummod replay CONFIG
 --json --approve-all --memory``, and returns its JSON. `read_index` reads a game's entry of the
@@ -27,20 +28,15 @@ import contextlib
 import io
 import json
 import re
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
+from benchmarks.accuracy import gameconfig
+from benchmarks.accuracy.gameconfig import THREAD, GameSpec, GmEvent, Pin, Seat, config_toml  # noqa: F401
+
 BOARD_TZ = ZoneInfo("America/Los_Angeles")
-BOARD_TIME = "%a %b %d, %Y %I:%M %p"  # "Fri Jul 20, 2012 5:47 pm"
-THREAD = "game"
-
-
-def board_time(text: str) -> datetime:
-    """A phpBB display time of the board as an aware datetime."""
-    return datetime.strptime(text, BOARD_TIME).replace(tzinfo=BOARD_TZ)
 
 
 def read_corpus(path: Path) -> list[dict[str, Any]]:
@@ -48,130 +44,9 @@ def read_corpus(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def archive_record(rec: Mapping[str, Any]) -> dict[str, Any]:
-    """One corpus post as one archive line (fields of `forummod.forum.archive`)."""
-    return {
-        "id": str(rec["id"]),
-        "number": int(rec["number"]),
-        "author": rec["user"],
-        "author_id": str(rec["user_id"]),
-        "created_at": board_time(rec["time"]).isoformat(),
-        "html": rec["content"],
-        "thread": THREAD,
-    }
-
-
-def write_archive(records: Iterable[Mapping[str, Any]], dest: Path) -> Path:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with dest.open("w", encoding="utf-8") as f:
-        for rec in records:
-            f.write(json.dumps(archive_record(rec), ensure_ascii=False) + "\n")
-    return dest
-
-
-# --------------------------------------------------------------------------- the game
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat: its last occupant, the role (a mafia-majority role id) and who held it before,
-    each with the number of the post where the replacement took effect."""
-
-    name: str
-    role: str
-    replaces: tuple[tuple[str, int], ...] = ()  # (previous player, at_post), oldest first
-
-
-@dataclass(frozen=True)
-class Pin:
-    """A phase from the first post that belongs to it to the GM's post that closed it.
-
-    `start` is the post after the GM's post that opened the phase (the day-start, lynch or
-    dawn post), so that post — and any GM event entered at it — falls in the phase it closes.
-    """
-
-    name: str
-    start: int
-    end: int
-
-
-@dataclass(frozen=True)
-class GmEvent:
-    kind: str
-    at_post: int
-    player: str
-    cause: str = ""
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    game_id: str
-    corpus_file: str
-    gm: str
-    seats: tuple[Seat, ...]
-    phases: tuple[Pin, ...]
-    events: tuple[GmEvent, ...] = ()
-    options: Mapping[str, Any] = field(default_factory=dict)
-    title: str = ""
-
-
-def _q(s: str) -> str:
-    """A TOML basic string (JSON's escapes are a subset of TOML's)."""
-    return json.dumps(s, ensure_ascii=False)
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return str(v)
-    return _q(str(v))
-
-
-def config_toml(spec: GameSpec, posts_file: Path, store: Path) -> str:
-    g = f"games.{spec.game_id}"
-    out = [
-        "[workspace]",
-        f"store = {_q(str(store))}",
-        "",
-        "[sites.mafiascum]",
-        'engine = "archive"',
-        f"posts_file = {_q(str(posts_file))}",
-        f"timezone = {_q(BOARD_TZ.key)}",
-        "",
-        f"[{g}]",
-        'site = "mafiascum"',
-        f"thread = {_q(THREAD)}",
-        'ruleset = "mafia-majority"',
-        f"title = {_q(spec.title or spec.game_id)}",
-        f"timezone = {_q(BOARD_TZ.key)}",
-        f"gm = [{_q(spec.gm)}]",
-        "seed = 1",
-        "players = [",
-    ]
-    for s in spec.seats:
-        reps = ", ".join(f"{{ name = {_q(n)}, at_post = {p} }}" for n, p in s.replaces)
-        out.append(f"  {{ name = {_q(s.name)}, role = {_q(s.role)}" + (f", replaces = [{reps}]" if reps else "") + " },")
-    out.append("]")
-    out += ["", f"[{g}.options]"] + [f"{k} = {_value(v)}" for k, v in spec.options.items()]
-    for p in spec.phases:
-        out += ["", f"[[{g}.phases]]", f"name = {_q(p.name)}", f"start_post = {p.start}", f"end_post = {p.end}"]
-    for e in spec.events:
-        out += ["", f"[[{g}.events]]", f"kind = {_q(e.kind)}", f"at_post = {e.at_post}", f"player = {_q(e.player)}"]
-        if e.cause:
-            out.append(f"cause = {_q(e.cause)}")
-        if e.note:
-            out.append(f"note = {_q(e.note)}")
-    return "\n".join(out) + "\n"
-
-
 def write_game(spec: GameSpec, corpus_dir: Path, workdir: Path) -> Path:
     """Archive + config for one game in `workdir`; returns the config file."""
-    posts = write_archive(read_corpus(corpus_dir / "mafia" / spec.corpus_file), workdir / f"{spec.game_id}.posts.jsonl")
-    cfg = workdir / f"{spec.game_id}.toml"
-    cfg.write_text(config_toml(spec, posts, workdir / "store.sqlite"), encoding="utf-8")
-    return cfg
+    return gameconfig.write_game(spec, read_corpus(corpus_dir / "mafia" / spec.corpus_file), workdir)
 
 
 def replay(config: Path) -> dict[str, Any]:

@@ -75,6 +75,7 @@ class CheckContext:
     intents: tuple[Any, ...] = ()  # VoteIntent / UnvoteIntent / ActionIntent from extraction
     issues: tuple[Issue, ...] = ()  # extraction issues
     game_id: str = ""
+    names: tuple[Any, ...] = ()  # names_settled.NameProposal: alias proposals and the GM's verdicts
     #: what `body_text` asks first: an object whose `text(html)` gives the text model's text of a
     #: body (`check_store.PostTexts` remembers them in the store); None: always the text model
     texts: Any = None
@@ -88,7 +89,7 @@ class CheckContext:
         messages = tuple(m for m in a.inputs.messages if m.created_at <= now)
         return cls(game=a.game, ruleset=a.ruleset, run=a.run, roster=a.roster, now=now, posts=posts,
                    messages=messages, gm_pms=dict(gm_pms or {}), intents=tuple(a.intents),
-                   issues=tuple(a.extraction_issues), game_id=a.game_id)
+                   issues=tuple(a.extraction_issues), game_id=a.game_id, names=tuple(getattr(a, "names", ())))
 
     def body_text(self, html: str) -> str:
         """The text model's text of a post body (`extract.post_text(html).text`), through `texts`

@@ -13,8 +13,8 @@ from forummod.cli import add_common
 from forummod.commands._common import open_workspace, parse_time, print_json
 
 NAME = "gm"
-HELP = ("approve or reject proposals; kill, revive, replace players; change votes; extend, end, start, "
-        "pause, resume phases; end the game; undo")
+HELP = ("approve or reject proposals; settle a name (alias); kill, revive, replace players; change votes; "
+        "extend, end, start, pause, resume phases; end the game; undo")
 
 
 def add_arguments(p) -> None:
@@ -26,9 +26,15 @@ def add_arguments(p) -> None:
     _epilog_when_shown(p, lambda: ruleset_reference() + "\n\n" + (p.epilog or ""))
     sub = p.add_subparsers(dest="gm_command", metavar="ACTION", required=True)
     a = sub.add_parser("approve", help="approve a proposal (see 'forummod status')")
-    a.add_argument("key", help="proposal key, e.g. lynch:D2 or night:N3")
-    r = sub.add_parser("reject", help="reject a proposal (then enter what should happen instead)")
+    a.add_argument("key", help="proposal key, e.g. lynch:D2, night:N3 or alias:kts")
+    a.add_argument("--player", default="", help="an alias proposal with several candidates: the player meant")
+    r = sub.add_parser("reject", help="reject a proposal (then enter what should happen instead; an alias "
+                                      "proposal is not asked again)")
     r.add_argument("key")
+    al = sub.add_parser("alias", help="settle a name: every vote written SPELLING counts for PLAYER, the "
+                                      "earlier ones too")
+    al.add_argument("spelling", help="the name as players write it, e.g. KTS")
+    al.add_argument("player", help="the player it means")
     for name, hlp in (("kill", "kill a player"), ("modkill", "modkill a player"), ("revive", "bring a player back")):
         k = sub.add_parser(name, help=hlp)
         k.add_argument("player")

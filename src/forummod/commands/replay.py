@@ -1,7 +1,8 @@
 """`forummod replay CONFIG`: rebuild a game from its stored posts and messages.
 
 For an `archive` site the files are loaded first. `--approve-all` approves every proposal
-as the engine makes it: the way to run a whole archived game through a ruleset.
+as the engine makes it, and every alias proposal with one candidate (issue 27): the way to run a
+whole archived game through a ruleset.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def add_arguments(p) -> None:
 
     p.add_argument("--memory", action="store_true", help="use a throw-away in-memory store (archives only)")
     p.add_argument("--save", action="store_true",
-                   help="with --approve-all: record its approvals as decision events (actor 'replay', "
+                   help="with --approve-all: record its approvals as decision (and alias) events (actor 'replay', "
                         "each reversible with 'gm undo'), so later commands see the replayed game")
 
 
@@ -70,4 +71,10 @@ def save_approvals(ws, gid: str, a) -> list[int]:
             ids.append(ws.store.append_event(gid, at, "decision", {"key": prop.key, "verdict": "approve",
                                                                     "note": "replay --approve-all"},
                                              actor="replay"))
+    for n in getattr(a, "names", ()):
+        if n.status == "approved" and n.event is None and n.player:  # accepted by --approve-all, not in the log
+            ids.append(ws.store.append_event(gid, n.first_at or a.now, "alias", {
+                "key": n.key, "spelling": n.spelling, "player": n.player, "verdict": "approve",
+                "candidates": list(n.candidates), "rules": sorted({e.rule for e in n.evidence}),
+                "note": "replay --approve-all"}, actor="replay"))
     return ids

@@ -6,7 +6,7 @@ import re
 
 from forummod.cli import add_common
 from forummod.commands._common import open_workspace, parse_time, print_json
-from forummod.i18n import code_text, current_language, pgettext, pgettext_noop, phase_label, readable_instant
+from forummod.i18n import code_text, current_language, npgettext, pgettext, pgettext_noop, phase_label, readable_instant
 
 NAME = "status"
 HELP = "show the game's state: phase, living and dead players, pending proposals, winners"
@@ -61,7 +61,11 @@ def _format_status(rep) -> str:
         lines.append(pgettext("gm-status", "  dead: %(player)s — %(role)s (%(cause)s, %(phase)s)", player=d["player"],
                               role=d["role"] or "?", cause=code_text(d["cause"]) if d["cause"] else d["cause"],
                               phase=phase_label(d["phase"]) if d["phase"] else d["phase"]))
+    names = {n["key"]: n for n in rep.get("names") or ()}
     for p in rep["pending"]:
+        if p["key"] in names:
+            lines.append(name_line(names[p["key"]]))
+            continue
         lines.append(pgettext("gm-status", "  pending: %(key)s — %(summary)s  (approve: forummod gm approve %(key)s)",
                               key=p["key"], summary=p["summary"]))
     if rep["game_over"]:
@@ -73,6 +77,30 @@ def _format_status(rep) -> str:
 
     lines += format_post_counts(rep.get("posts_per_phase"), phase_label)
     return "\n".join(lines)
+
+
+def name_words(n) -> str:
+    """An alias proposal (`status --json` `names[]`) in words: the spelling, who it probably
+    means (or the tied players) and why, and how many votes are so written."""
+    from forummod.checks.names import evidence_words
+
+    votes = npgettext("gm-status", "%(n)s vote so written", "%(n)s votes so written", len(n["uses"]))
+    why = evidence_words(n["evidence"])
+    if len(n["candidates"]) > 1:
+        return pgettext("gm-status", "“%(spelling)s” is %(players)s? (%(why)s; %(votes)s)", spelling=n["spelling"],
+                        players=pgettext("gm-status", " or ").join(n["candidates"]), why=why, votes=votes)
+    return pgettext("gm-status", "“%(spelling)s” means %(player)s? (%(why)s; %(votes)s)", spelling=n["spelling"],
+                    player=n["candidates"][0], why=why, votes=votes)
+
+
+def name_line(n) -> str:
+    """A pending alias proposal as a line of `forummod status`, with the command that settles it:
+    one candidate is approved as it stands, several need `--player`."""
+    if len(n["candidates"]) > 1:
+        return pgettext("gm-status", "  pending: %(key)s — %(proposal)s  (pick: forummod gm approve %(key)s "
+                        "--player NAME; or gm reject %(key)s)", key=n["key"], proposal=name_words(n))
+    return pgettext("gm-status", "  pending: %(key)s — %(proposal)s  (approve: forummod gm approve %(key)s; "
+                    "or gm reject %(key)s)", key=n["key"], proposal=name_words(n))
 
 
 def format_clock(rep) -> list[str]:

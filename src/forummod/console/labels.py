@@ -36,6 +36,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "pending": ("Waiting for your decision", ""),
     "no_pending": ("No proposal is waiting.", ""),
     "approve": ("Approve…", ""),
+    "approve_as": ("Approve: %(player)s…", ""),  # an alias proposal with several candidates: one button each
     "reject": ("Reject…", ""),
     "corrections": ("Corrections", ""),
     "set_vote": ("Set or fix a vote", ""),

@@ -109,9 +109,14 @@ _PAGE = """<!doctype html>
 <h2 id="pending-h">{{ L('pending') }}</h2>
 {% if not g.pending %}<p>{{ L('no_pending') }}</p>{% endif %}
 {% for p in g.pending %}<div class="proposal" id="proposal-{{ p.key|replace(':', '-') }}"><p><b>{{ p.key }}</b> — {{ p.summary }}</p>
-{% for verb, cls in (('approve', 'primary'), ('reject', 'danger')) %}<form method="post" action="/gm/{{ verb }}" class="inline">
+{% if p.candidates|length > 1 %}{% for c in p.candidates %}<form method="post" action="/gm/approve" class="inline">
+{{ hidden(g.game) }}<input type="hidden" name="key" value="{{ p.key }}"><input type="hidden" name="player" value="{{ c }}">
+<button type="submit" class="primary" id="approve-{{ p.key|replace(':', '-') }}-{{ loop.index }}">{{ L('approve_as', player=c) }}</button></form>{% endfor %}
+<form method="post" action="/gm/reject" class="inline">{{ hidden(g.game) }}<input type="hidden" name="key" value="{{ p.key }}">
+<button type="submit" class="danger" id="reject-{{ p.key|replace(':', '-') }}">{{ L('reject') }}</button></form>
+{% else %}{% for verb, cls in (('approve', 'primary'), ('reject', 'danger')) %}<form method="post" action="/gm/{{ verb }}" class="inline">
 {{ hidden(g.game) }}<input type="hidden" name="key" value="{{ p.key }}">
-<button type="submit" class="{{ cls }}" id="{{ verb }}-{{ p.key|replace(':', '-') }}">{{ L(verb) }}</button></form>{% endfor %}
+<button type="submit" class="{{ cls }}" id="{{ verb }}-{{ p.key|replace(':', '-') }}">{{ L(verb) }}</button></form>{% endfor %}{% endif %}
 </div>{% endfor %}
 </section>
 </div>

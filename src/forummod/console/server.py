@@ -184,7 +184,9 @@ def gm_params(cmd: str, form: Mapping[str, str]) -> dict[str, Any]:
             raise UsageError(f"{key}: {v!r} is not a post number")
         return int(v)
 
-    if cmd in ("approve", "reject"):
+    if cmd == "approve":
+        return {"key": f.get("key", ""), "player": f.get("player", "")}  # player: an alias proposal's pick
+    if cmd == "reject":
         return {"key": f.get("key", "")}
     if cmd == "set-vote":
         return {"voter": f.get("voter", ""), "target": f.get("target", "")}

@@ -157,7 +157,7 @@ def game_console(ws: Any, gid: str) -> GameConsole:
                             r["rule"]) for r in tally["rejected_votes"]),
         deadlines=_deadlines(a, pb),
         paused_at=status["paused_at"] or "", game_over=status["game_over"], result=status["result"] or "",
-        winners=tuple(status["winners"]), pending=tuple(status["pending"]),
+        winners=tuple(status["winners"]), pending=_pending(status, s.lang),
         notes=tuple(Note(f.code, f.severity, f.message, f.rule, f.link or "") for f in findings)
         + tuple(Note(i.code, i.severity, i.message, i.rule) for i in a.extraction_issues
                 if ph is None or i.at is None or i.at >= ph.start)
@@ -169,6 +169,24 @@ def game_console(ws: Any, gid: str) -> GameConsole:
         alive=tuple(p.name for p in st.players if p.alive), players=tuple(p.name for p in st.players),
         verbs=tuple(sorted(make_ruleset(game.ruleset, game.options).actions)),
         gm_log=tuple(status["gm_events"]), tz=game.tz, results=_result_lines(nv, pb))
+
+
+def _pending(status: Mapping[str, Any], lang: str) -> tuple[Mapping[str, Any], ...]:
+    """The proposals waiting for the GM; an alias proposal worded in the game's language with its
+    candidates (one approve button each when several tie)."""
+    from forummod.commands.status import name_words
+    from forummod.i18n import gm_language
+
+    names = {n["key"]: n for n in status.get("names") or ()}
+    out = []
+    for p in status["pending"]:
+        n = names.get(p["key"])
+        if n is None:
+            out.append(dict(p, candidates=()))
+            continue
+        with gm_language(lang):
+            out.append(dict(p, summary=name_words(n), candidates=tuple(n["candidates"])))
+    return tuple(out)
 
 
 def _result_lines(nv: Any, pb: Any) -> tuple[ResultLine, ...]:

@@ -176,6 +176,10 @@ class HistoryRecorder:
 
     def __init__(self, ruleset: Any):
         self.rs = ruleset
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget what was seen: the service folds the game again (names settled by --approve-all)."""
         self.days: dict[str, tuple[_Day, _Day]] = {}
         self.order: list[str] = []
         self.seen_rejections = 0

@@ -290,15 +290,15 @@ def _name_issue(m: NameMatch, raw: str, who: str, at: datetime, src: Source, rul
         return Issue("homoglyph_name",
                      pgettext("gm-issue", "“%(query)s” looks like %(names)s but uses look-alike letters from another "
                               "alphabet: %(verdict)s: “%(raw)s”", query=query, names=names, verdict=verdict, raw=raw),
-                     at, src, who, m.candidates, rule, details=raw)
+                     at, src, who, m.candidates, rule, details=raw, spelling=query)
     if m.status == "ambiguous":
         return Issue("ambiguous_name", pgettext("gm-issue", "“%(query)s” could be %(names)s: %(verdict)s: “%(raw)s”",
                                                 query=query, names=names, verdict=verdict, raw=raw),
-                     at, src, who, m.candidates, rule, details=raw)
+                     at, src, who, m.candidates, rule, details=raw, spelling=query)
     hint = pgettext("gm-issue", " (closest: %(names)s)", names=names) if m.candidates else ""
     return Issue("unknown_name", pgettext("gm-issue", "“%(query)s” is not a player of this game%(hint)s: "
                                           "%(verdict)s: “%(raw)s”", query=query, hint=hint, verdict=verdict, raw=raw),
-                 at, src, who, m.candidates, rule, details=raw)
+                 at, src, who, m.candidates, rule, details=raw, spelling=query)
 
 
 def _day_actions(post: Post, pt: PostText, actor: str, ctx: ExtractContext, index: NameIndex,

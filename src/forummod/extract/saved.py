@@ -117,7 +117,7 @@ def encode(ex: Extraction) -> str:
                           [list(p) for p in i.args], i.raw, i.channel])
     for s in ex.issues:
         items.append(["i", s.code, s.message, _t(s.at), _src(s.source), s.player, list(s.candidates), s.rule,
-                      s.severity, s.details])
+                      s.severity, s.details] + ([s.spelling] if s.spelling else []))
     return json.dumps(items, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -138,5 +138,6 @@ def decode(data: str) -> Extraction:
             intents.append(ActionIntent(it[1], it[2], _ut(it[3]), _unsrc(it[4]), tuple(it[5]), it[6],
                                         tuple(tuple(p) for p in it[7]), it[8], it[9]))
         else:
-            issues.append(Issue(it[1], it[2], _ut(it[3]), _unsrc(it[4]), it[5], tuple(it[6]), it[7], it[8], it[9]))
+            issues.append(Issue(it[1], it[2], _ut(it[3]), _unsrc(it[4]), it[5], tuple(it[6]), it[7], it[8], it[9],
+                                it[10] if len(it) > 10 else ""))
     return Extraction(tuple(intents), tuple(issues))

@@ -1,0 +1,5 @@
+import sys
+
+from benchmarks.accuracy.cli import main
+
+sys.exit(main())
