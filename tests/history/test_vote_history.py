@@ -164,3 +164,19 @@ def test_a_revote_is_a_new_ballot_in_the_same_days_history():
     second = [c for c in d1.changes if c.key > cleared[-1].key and c.counted]
     assert {c.after for c in second} == {"V1", "V2"}
     assert [(c.name, c.total) for c in d1.final.candidates] == [("V1", 5.0), ("V2", 5.0)]
+
+
+def test_a_name_settled_by_approve_all_is_one_history_not_two(tmp_path):
+    """`--approve-all` reads the game twice when it settles an alias proposal (issue 27): the
+    recorder keeps the second reading only, and the settled vote is in it."""
+    g = day_one(tmp_path)
+    g.post("Fay", 5.5, "[b]Vote: Bbo[/b]")
+    g.now = at(7)
+    ws = g.workspace()
+    a, h = analyse_with_history(ws, "g", approve_all=True)
+    rows = [(c.voter, c.after) for c in h.day("D1").changes]
+    assert len(rows) == len(set(rows))  # nothing recorded twice
+    settled = a.run.tally_for("D1") or a.run.current_tally
+    assert counted(h.day("D1").final) == counted(settled)
+    assert [(n.spelling, n.status) for n in a.names] == [("Bbo", "approved")] and ("Fay", "Bob") in rows
+    ws.close()
