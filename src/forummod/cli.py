@@ -24,7 +24,7 @@ from forummod.logsafe import redact
 
 COMMANDS = (
     "init", "doctor", "demo", "poll", "tally", "status", "check", "draft", "drafts", "console", "preview", "publish",
-    "discard", "gm", "tick", "run", "replay", "parse", "profile", "store",
+    "discard", "gm", "tick", "run", "replay", "parse", "profile", "store", "history", "export",
 )
 
 EPILOG = """exit codes: 0 ok, 1 findings or a failed operation, 2 usage or config error,

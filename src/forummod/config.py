@@ -201,6 +201,13 @@ class PublishConfig:
 
 
 @frozen(kw_only=True)
+class DraftsConfig:
+    """What the drafted posts show beyond their defaults (issue 32)."""
+
+    post_counts: bool = setting(False, "the vote count post lists each living player's posts in the day so far and in the game")
+
+
+@frozen(kw_only=True)
 class GmEventConfig:
     """A GM ruling written in the game's `events` list, replayed like a `gm` command."""
 
@@ -253,6 +260,7 @@ class GameConfig:
     votes: VoteConfig = setting(VoteConfig(), "vote syntax and edits")
     checks: ChecksConfig = setting(ChecksConfig(), "moderation checks")
     publish: PublishConfig = setting(PublishConfig(), "publish policy")
+    drafts: DraftsConfig = setting(DraftsConfig(), "what drafted posts show (post counts in the vote count)")
     events: tuple[GmEventConfig, ...] = setting((), "GM events to replay (kills, replacements, modkills) for archived games")
     resume: ResumeConfig = setting(ResumeConfig(), "join a game already under way (earlier history as [[events]])")
 

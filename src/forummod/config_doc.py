@@ -160,6 +160,7 @@ def example_config() -> str:
     L += [f"[{g}.votes]"] + key_lines(C.VoteConfig) + [""]
     L += [f"[{g}.checks]"] + key_lines(C.ChecksConfig) + [""]
     L += [f"[{g}.publish]"] + key_lines(C.PublishConfig) + [""]
+    L += [f"[{g}.drafts]"] + key_lines(C.DraftsConfig) + [""]
     L += ["# GM events replayed for archived games (live games record them with 'forummod gm').",
           f"[[{g}.events]]"] + key_lines(C.GmEventConfig) + [""]
     L += ["# Join a game already under way: the tool takes over at this phase (README, 'Joining a game under way').",

@@ -27,6 +27,7 @@ from forummod.freshness import (DraftSettings, draft_settings, draft_state_of, d
                                 recorded_source, rerender)
 from forummod.render import KINDS, game_view, phrasebook_for, plan_drafts, plan_kind, render_post
 from forummod.render.plan import PlannedDraft
+from forummod.checks.phase_posts import draft_post_counts
 
 ONE_SHOT = frozenset({"day_start", "day_end", "role_pm", "night_result", "game_over"})
 PER_PHASE = frozenset({"warnings", "prod"})  # an open one from an earlier phase is outdated
@@ -44,7 +45,7 @@ def refresh_drafts(ws: Any, game_id: str, analysis: Any = None, findings: Sequen
         analysis = analyse_game(ws, game_id)
     s = draft_settings(ws, game_id, analysis.ruleset)
     pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir).with_tz(analysis.game.tz)
-    gv = game_view(analysis, tuple(findings))
+    gv = game_view(analysis, tuple(findings), draft_post_counts(analysis))
     planned = plan_drafts(gv, pb, kinds)
     ids = store_drafts(ws, game_id, planned, s, failures, marks=input_marks(analysis))
     _retire_outdated(ws, game_id, gv.state.phase.name if gv.state.phase else None)
@@ -62,7 +63,7 @@ def draft_now(ws: Any, game_id: str, kind: str, *, analysis: Any = None, finding
         analysis = analyse_game(ws, game_id)
     s = draft_settings(ws, game_id, analysis.ruleset)
     pb = phrasebook_for(s.lang, s.ruleset, s.markup, s.user_dir).with_tz(analysis.game.tz)
-    gv = game_view(analysis, tuple(findings))
+    gv = game_view(analysis, tuple(findings), draft_post_counts(analysis))
     out = []
     for d in plan_kind(gv, pb, kind, phase=phase, player=player, public=public):
         body = render_post(d.kind, d.post, s.markup, s.lang, s.user_dir, small_form=s.small_form)

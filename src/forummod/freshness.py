@@ -15,6 +15,7 @@ from forummod.draft_state import DraftState, Fresh, Position, Source, content_ke
 from forummod.records import frozen
 from forummod.render import game_view, phrasebook_for, plan_kind, render_post
 from forummod.render.plan import END, GM, SETUP, THREAD
+from forummod.checks.phase_posts import draft_post_counts
 
 
 @frozen
@@ -57,7 +58,7 @@ def rerender(ws: Any, draft: Any, analysis: Any) -> Fresh:
     """Render a stored draft's (kind, phase, slot) again from what the store knows now."""
     s = draft_settings(ws, draft.game, analysis.ruleset)
     pb = phrasebook_for(draft.lang or s.lang, s.ruleset, draft.markup or s.markup, s.user_dir).with_tz(analysis.game.tz)
-    gv = game_view(analysis, ())
+    gv = game_view(analysis, (), draft_post_counts(analysis))
     phase = None if draft.phase in (SETUP, END, "") else draft.phase
     player = None if draft.slot in (THREAD, GM) else draft.slot
     last_post, last_event = input_marks(analysis)

@@ -142,7 +142,15 @@ def status_report(a) -> dict[str, Any]:
         "gm_events": gm_event_list(a.inputs.events),
         "stalled_at": _t(getattr(a, "stalled_since", None)),  # no activity since then: the game stalled
         "night_desk": night_view_json(night_view(a)),
+        "posts_per_phase": posts_per_phase_report(a),  # issue 32
     }
+
+
+def posts_per_phase_report(a) -> dict[str, Any]:
+    """Each seat's posts in every phase so far (checks/phase_posts.py), as `status --json` has it."""
+    from forummod.checks.phase_posts import posts_per_phase_json, posts_per_phase_of
+
+    return posts_per_phase_json(posts_per_phase_of(a))
 
 
 def name_summary(n) -> str:

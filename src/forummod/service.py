@@ -565,7 +565,7 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
 
 def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, approve_all: bool = False,
                  until_post: int | None = None, use_saved: bool = True,
-                 approve_names: bool | None = None) -> GameAnalysis:
+                 approve_names: bool | None = None, observe: Any = None) -> GameAnalysis:
     """Load, analyse, and keep new extraction results in the store for the next process
     (a cron `tick` then reads post bodies only for posts it has not seen before).
     `approve_names` (default: as `approve_all`) says whether `--approve-all` accepts the alias
@@ -589,7 +589,7 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
             gc.enable()
     try:
         when = effective_now(ws, inputs, now)
-        a = analyse(inputs, now=when, approve_all=approve_all, until_post=until_post, saved=saved)
+        a = analyse(inputs, now=when, approve_all=approve_all, until_post=until_post, saved=saved, observe=observe)
         if a.fresh:
             ws.store.save_extractions(game_id, fingerprint, dict(a.fresh))
         # --approve-all accepts the alias proposals too (one candidate each; a tie waits for the
@@ -599,8 +599,10 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
         if auto:
             fingerprint = context_fingerprint(extract_context(inputs, ruleset, _auto_aliases(auto)))
             saved = ws.store.saved_extractions(game_id, fingerprint) if use_saved else {}
+            if observe is not None and hasattr(observe, "reset"):
+                observe.reset()  # it sees the run that counts, not the first reading as well
             a = analyse(inputs, now=when, approve_all=approve_all, until_post=until_post, saved=saved,
-                        auto_names=auto)
+                        auto_names=auto, observe=observe)
             if a.fresh:
                 ws.store.save_extractions(game_id, fingerprint, dict(a.fresh))
     finally:
@@ -623,8 +625,9 @@ def extract_context(inputs: GameInputs, ruleset: Ruleset, aliases: Iterable[tupl
 
 def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
             until_post: int | None = None, saved: Mapping[str, str] | None = None,
-            auto_names: tuple[Any, ...] = ()) -> GameAnalysis:
-    """Pure: stored inputs + now → the game as the engine sees it.
+            auto_names: tuple[Any, ...] = (), observe: Any = None) -> GameAnalysis:
+    """Pure: stored inputs + now → the game as the engine sees it (`observe`: the engine's
+    per-event observer, e.g. the vote history's recorder; it changes nothing).
 
     `saved` maps extraction cache keys to earlier encoded results (see extract/saved.py); the
     results computed here that were not saved come back in `GameAnalysis.fresh`. `auto_names`
@@ -711,7 +714,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     # before post N: not even a boundary pinned right after a post of the same instant
     until = (all_post_times[until_post], RANK_INPUT, float(until_post)) if until_post in all_post_times else None
     run = run_game(ruleset, setup, plan, events, now=now, approve_all=approve_all, issues=tuple(issues),
-                   until=until, lang=game.language or ruleset.language)
+                   until=until, lang=game.language or ruleset.language, observe=observe)
     names = _name_proposals(issues, [it for it in intents if it.at <= now], roster, inputs.events, auto_names)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
                         fresh, stalled_since=stalled.since if stalled else None, names=names, auto_names=auto_names)

@@ -88,6 +88,13 @@ def test_every_reporting_command_prints_one_object_that_matches_the_schema(game,
     check("tick", "tick", *c, "--json", "--no-publish")
     check("replay", "replay", str(game), "--json", "--approve-all", "--memory")
     check("store", "store", "where", *c, "--json")
+    status = check("status", "status", *c, "--json", "--now", AFTER_DAY)
+    assert status["posts_per_phase"]["players"][1] == {"player": "Bob", "alive": True, "per_phase": {"D1": 1, "N1": 0},
+                                                       "total": 1}
+    hist = check("history", "history", *c, "--json", "--svg", str(tmp_path / "charts"))
+    assert [x["to"] for x in hist["days"][0]["changes"]][:2] == ["Eve", "Eve"] and hist["files"]
+    check("history", "history", *c, "--json", "--public", "--day", "D1")
+    check("export", "export", *c, "--json", "--out", str(tmp_path / "archive"), "--no-png")
     check("doctor", "doctor", *c, "--json", rc=(0, 1))
     assert made["drafts"] is not None
 

@@ -73,6 +73,9 @@ def _format_status(rep) -> str:
                               winners=", ".join(rep["winners"]) or pgettext("gm-status", "nobody")))
     lines.extend(format_clock(rep))
     lines += format_night_desk(rep.get("night_desk") or {})
+    from forummod.checks.phase_posts import format_post_counts  # issue 32
+
+    lines += format_post_counts(rep.get("posts_per_phase"), phase_label)
     return "\n".join(lines)
 
 

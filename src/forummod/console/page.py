@@ -74,7 +74,7 @@ _PAGE = """<!doctype html>
 </div>
 {% if games|length > 1 %}<nav class="games" aria-label="{{ L('games') }}">{% for gid in games %}
 <a href="/?token={{ token }}&amp;game={{ gid }}"{% if gid == g.game %} aria-current="page"{% endif %}>{{ gid }}</a>{% endfor %}</nav>{% endif %}
-<p class="meta">{{ L('analysed', at=g.analysed_local) }} · {{ g.ruleset }} · {{ g.lang }}</p>
+<p class="meta">{{ L('analysed', at=g.analysed_local) }} · {{ g.ruleset }} · {{ g.lang }} · {{ history_nav(g.game, g.lang, token) }}</p>
 {% if message %}<p class="flash{% if error %} error{% endif %}" id="flash" role="status">{{ message }}{% if link %}
 <a href="{{ link }}" id="flash-link" rel="noreferrer">{{ link }}</a>{% endif %}</p>{% endif %}
 {% if g.game_over %}<p class="flash" id="game-over">{{ L('game_over', result=g.result, winners=', '.join(g.winners) or '—') }}</p>{% endif %}
@@ -264,7 +264,13 @@ def render_console(g: Any, drafts: Any, token: str, games: Sequence[str], messag
     return _TEMPLATE.render(g=g, drafts=drafts, token=token, games=list(games), message=message, error=error,
                             link=link if link.startswith(("http://", "https://")) else "", L=L, css=Markup(CSS),
                             js=Markup(COUNTDOWN_JS), num=_num, span=span, hidden=hidden,
-                            no_lynch=NO_LYNCH, not_voting_label=not_voting_label)
+                            no_lynch=NO_LYNCH, not_voting_label=not_voting_label, history_nav=_history_nav)
+
+
+def _history_nav(game: str, lang: str, token: str) -> Markup:
+    from forummod.console.history_nav import history_nav  # issue 32
+
+    return history_nav(game, lang, token)
 
 
 def confirm_page(*, lang: str, title: str, game: str, token: str, action: str, what: str,

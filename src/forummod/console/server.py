@@ -227,6 +227,10 @@ def _console_handler(server: ConsoleServer) -> type:
 
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
+            from forummod.console import history_routes  # issue 32: vote history, charts, players
+
+            if parts.path in history_routes.ROUTES:
+                return history_routes.serve(server, self, parts)
             if parts.path != "/":
                 return super().do_GET()  # 404s and the preview's own checks
             if not self._host_ok():

@@ -16,7 +16,7 @@ import heapq
 import itertools
 from dataclasses import replace
 from datetime import datetime
-from typing import Iterable
+from typing import Callable, Iterable
 
 from forummod.engine.events import (
     RANK_BOUNDARY, RANK_INPUT, RANK_START, ActionDeadline, ActionEvent, Decision, Draw, Event,
@@ -114,6 +114,11 @@ class _Timeline:
 
 _BOUNDARIES = (PhaseStart, VoteClose, ActionDeadline, PhaseEnd)
 
+#: Called after each folded event with (event, state before, state after, the run so far), and
+#: again when settling it (approvals, waiting resolutions) changed the state: how the vote
+#: history (engine/history.py) sees every instant `tally --at` could stop at, in one run.
+Observer = Callable[[Event, GameState, GameState, RunContext], None]
+
 
 class _Driver:
     def __init__(self, ruleset: Ruleset, plan, now: datetime, approve_all: bool):
@@ -135,6 +140,7 @@ class _Driver:
         self.start_at: dict[str, tuple[datetime, int | None]] = {}  # GM `start` of the next phase
         self.stamps: dict[str, int] = {}
         self.until: tuple | None = None  # stop before this timeline key (`tally --at N`: before post N)
+        self.observe: Observer | None = None  # told of every folded event (engine/history.py)
 
     # ---- phases: the fold opens and closes them
     @staticmethod
@@ -419,11 +425,17 @@ class _Driver:
                 self.done.add(self._key(ev))
                 self.live.pop(self._key(ev), None)
             before = st.proposals
+            prev = st
             st = self._step(st, ev)
             if isinstance(ev, PhaseEnd):
                 self._open_next(st, ev.phase)
             st = self._take_end_requests(st)
+            if self.observe is not None:  # the step alone (a hammer's count, before its lynch applies)
+                self.observe(ev, prev, st, self.run)
+            mid = st
             st = self._settle(st, before)
+            if self.observe is not None and st is not mid:  # what settling it changed
+                self.observe(ev, mid, st, self.run)
         return st
 
     def _take_end_requests(self, st: GameState) -> GameState:
@@ -540,7 +552,7 @@ def boundary_text(ev: Event, phase: str | None = None) -> str:
 
 def run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *,
              now: datetime, approve_all: bool = False, issues: tuple = (), until: tuple | None = None,
-             lang: str = "en") -> GameRun:
+             lang: str = "en", observe: Observer | None = None) -> GameRun:
     """Fold the timeline up to `now` and report state, tallies, proposals, facts and rejections.
 
     `lang` is the game's language: the GM notes, rejection messages and proposal summaries are
@@ -548,17 +560,20 @@ def run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *,
 
     `phases` is a plan (`schedule.PhasePlan`: the fold opens each phase when the one before
     really ends, so a hammer or a GM's move shifts what follows) or a fixed list of phases.
+    `observe` (optional) is called after every folded event; it only reads.
     """
     with gm_language(lang):
         return _run_game(ruleset, setup, phases, events, now=now, approve_all=approve_all, issues=issues,
-                         until=until)
+                         until=until, observe=observe)
 
 
 def _run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *,
-              now: datetime, approve_all: bool, issues: tuple, until: tuple | None) -> GameRun:
+              now: datetime, approve_all: bool, issues: tuple, until: tuple | None,
+              observe: Observer | None = None) -> GameRun:
     plan = ListPlan(phases) if isinstance(phases, (tuple, list)) else phases
     driver = _Driver(ruleset, plan, now, approve_all)
     driver.until = until
+    driver.observe = observe
     st = ruleset.initial_state(setup)
     st = driver.fold(st, list(events))
     run = driver.run

@@ -18,7 +18,7 @@ from forummod.i18n import gm_language
 from forummod.model import NO_LYNCH, UnvoteIntent, VoteIntent
 from forummod.render.escape import Safe
 from forummod.render.models import (
-    Death, DayEndPost, DayStartPost, GameOverPost, Head, Idle, NightResultPMPost, PendingProposal,
+    Death, DayEndPost, DayStartPost, GameOverPost, Head, Idle, NightResultPMPost, PendingProposal, PostCount,
     ProdPost, RejectedVote, RoleLine, RolePMPost, Vote, VoteCountPost, Wagon, Warning, WarningsPost,
 )
 from forummod.render.phrases import Phrasebook
@@ -187,7 +187,17 @@ def build_votecount(gv: GameView, pb: Phrasebook, phase: str | None = None,
         not_voting=tuple(t.not_voting), not_voting_count=pb.number(len(t.not_voting)), rejected=rejected,
         round=pb.number(t.round) if t.round > 1 else "",
         restricted_to=tuple(n for n in t.restricted_to if n != NO_LYNCH),
-        no_lynch_allowed=bool(gv.ruleset.has_no_lynch))
+        no_lynch_allowed=bool(gv.ruleset.has_no_lynch), post_counts=_post_counts(gv, pb, day))
+
+
+def _post_counts(gv: GameView, pb: Phrasebook, day: Phase) -> tuple[PostCount, ...]:
+    """The living players' posts in `day` and in the game, when the game asks for them."""
+    t = gv.post_counts
+    if t is None:
+        return ()
+    alive = set(gv.state.living_names())
+    return tuple(PostCount(s.player, pb.number(s.in_phase(t.phases, day.name)), pb.number(s.total))
+                 for s in t.seats if s.player in alive)
 
 
 # --------------------------------------------------------------------------- deaths and facts

@@ -101,7 +101,7 @@ def _count(num: Any) -> float:
         return 0.0
 
 
-DEFAULT_SMALL_FORMS = {"bbcode": "[size=85]{text}[/size]", "markdown": "*{text}*"}
+DEFAULT_SMALL_FORMS = {"bbcode": "[size=85]{text}[/size]", "markdown": "*{text}*", "html": "<small>{text}</small>"}
 
 
 def small(text: Any, markup: str, form: str = "") -> Safe:

@@ -22,7 +22,7 @@ from urllib.parse import quote, urlsplit
 
 from markupsafe import Markup
 
-MarkupKind = Literal["bbcode", "markdown", "plain"]
+MarkupKind = Literal["bbcode", "markdown", "plain", "html"]
 
 ZWJ = "\u200d"
 _NEWLINES = re.compile(r"[\r\n\u2028\u2029]+")
@@ -83,10 +83,18 @@ def escape_plain(text: str) -> str:
     return text
 
 
+def escape_html(text: str) -> str:
+    """HTML text and attribute values (the post-game archive's page, issue 32)."""
+    import html
+
+    return html.escape(text, quote=True)
+
+
 ESCAPERS: dict[str, Callable[[str], str]] = {
     "bbcode": escape_bbcode,
     "markdown": escape_markdown,
     "plain": escape_plain,
+    "html": escape_html,
 }
 
 
@@ -114,6 +122,8 @@ def bold(inner: Safe, markup: str) -> Safe:
         return Safe(f"[b]{inner}[/b]")
     if markup == "markdown":
         return Safe(f"**{inner}**") if str(inner) else inner
+    if markup == "html":
+        return Safe(f"<strong>{inner}</strong>")
     return inner
 
 
@@ -122,6 +132,8 @@ def italic(inner: Safe, markup: str) -> Safe:
         return Safe(f"[i]{inner}[/i]")
     if markup == "markdown":
         return Safe(f"*{inner}*") if str(inner) else inner
+    if markup == "html":
+        return Safe(f"<em>{inner}</em>")
     return inner
 
 

@@ -80,6 +80,15 @@ class RejectedVote:
 
 
 @frozen
+class PostCount:
+    """A living player's posts in the counted day and in the whole game (issue 32)."""
+
+    player: str
+    phase: str
+    game: str
+
+
+@frozen
 class VoteCountPost:
     """kind "votecount": the count of one day, public (thread) or GM view."""
 
@@ -97,6 +106,7 @@ class VoteCountPost:
     round: str = ""  # "2" for a second ballot; "" for the first
     restricted_to: tuple[str, ...] = ()  # candidates allowed in this ballot
     no_lynch_allowed: bool = False
+    post_counts: tuple[PostCount, ...] = ()  # `[games.x.drafts] post_counts = true`; else empty
 
 
 @frozen

@@ -34,6 +34,7 @@ class GameView:
     posts: tuple[Any, ...] = ()  # game-thread posts (model.Post), for the prod list
     prod_after: timedelta = timedelta(hours=48)
     exempt: tuple[str, ...] = ()  # players never prodded
+    post_counts: Any = None  # checks.phase_posts.PostsPerPhase when the vote count shows them
 
     @property
     def state(self) -> GameState:
@@ -94,8 +95,9 @@ class GameView:
         return st
 
 
-def game_view(analysis: Any, findings: tuple[Any, ...] = ()) -> GameView:
-    """Gather a `service.GameAnalysis` (and the checks' findings) into a `GameView`."""
+def game_view(analysis: Any, findings: tuple[Any, ...] = (), post_counts: Any = None) -> GameView:
+    """Gather a `service.GameAnalysis` (and the checks' findings; `post_counts`, the seats'
+    posts per phase when the vote count lists them) into a `GameView`."""
     game = analysis.game
     return GameView(
         game_id=analysis.game_id,
@@ -110,6 +112,7 @@ def game_view(analysis: Any, findings: tuple[Any, ...] = ()) -> GameView:
         posts=tuple(analysis.inputs.posts.get("game", ())),
         prod_after=timedelta(seconds=game.checks.prod_after.seconds),
         exempt=tuple(game.checks.exempt),
+        post_counts=post_counts,
     )
 
 
