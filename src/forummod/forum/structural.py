@@ -21,12 +21,13 @@ from typing import Any, Iterable
 from forummod.errors import LayoutChanged
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.profile import Profile, parse_profile
+from forummod.forum.structural_blocks import BlockGroup, body_letters, rank_groups
 
 # a link to a member's page, in the URL shapes forum software uses
 _PROFILE_HREF = re.compile(
     r"(memberlist\.php\?[^#]*mode=viewprofile|member\.php|/members?/|/members?\.php|[/.]profile[/.?]|profile\.php|"
     r"/users?/|/u/[^/]|showuser|space-uid|[?&](?:u|uid|userid|user_id|user)=\d|/author/|action=profile|"
-    r"/membre|/utente|/benutzer|/profil/|/user-\d|/usr/)",
+    r"/membre|/utente|/benutzer|/profil/|/user-\d|/usr/|user_?info\b|user_?profile|memberid=)",
     re.IGNORECASE,
 )
 # links that carry a user id but lead to an action on the user, not to the user (MyBB's
@@ -44,7 +45,9 @@ _NOT_POST_DATE = re.compile(
 )
 _DATEISH = re.compile(r"\d{1,2}[:h]\d\d|\b\d{4}\b|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|年|ago|前|fa\b|назад|geleden|"
                       r"today|yesterday|oggi|ieri|heute|gestern|hier|aujourd|сегодня|вчера|vandaag|gisteren|"
-                      r"今天|昨天|temu|wczoraj|dzisiaj|il y a|hace|vor \d", re.IGNORECASE)
+                      r"今天|昨天|temu|wczoraj|dzisiaj|il y a|hace|vor \d|"
+                      r"\b\d{1,2}(?:st|nd|rd|th|\.)?\s+[^\W\d_]{3,}|\b[^\W\d_]{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?\b",
+                      re.IGNORECASE)  # the last two: a day and a month without year or time ("Thursday 23rd April")
 _ID_DIGITS = re.compile(r"\d{2,}")
 _DATE_ATTRS = ("datetime", "content", "data-time", "data-timestamp", "data-datestring", "data-date", "title", "data-ts")
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "option", "select", "textarea", "button"}
@@ -73,6 +76,9 @@ class Structure:
     blocks: int
     fields: tuple[FieldChoice, ...]
     profile_data: dict[str, Any]
+    confidence: float = 1.0  # 0..1, see `_confidence`
+    doubt: str = ""  # why the blocks are not trusted as posts ("" when they are)
+    runner_up: str = ""  # the next best kind of block, for --explain
 
     def profile(self) -> Profile:
         return parse_profile(self.profile_data)
@@ -81,6 +87,8 @@ class Structure:
         lines = [f"post blocks: {self.container}  ({self.blocks} found)"]
         for f in self.fields:
             lines.append(f"  {f.name:<9} {f.selector}  (in {f.hits} of {self.blocks} blocks)")
+        lines.append(f"confidence: {self.confidence:.0%}" + (f" (not trusted: {self.doubt})" if self.doubt else ""))
+        lines.append(f"runner-up: {self.runner_up or 'none (no other repeated block holds an author, a date and a body)'}")
         return lines
 
 
@@ -129,6 +137,36 @@ def _container_xpath(sig: tuple[str, tuple[str, ...], str | None]) -> str:
         if post:
             conds.append(f"substring(@id, string-length(@id) - {len(post) - 1}) = '{post}'")
     return f"//{tag}" + "".join(f"[{c}]" for c in conds)
+
+
+def _anchored_xpath(root: Any, sig: tuple, blocks: list[Any]) -> str:
+    """The container XPath; for an anonymous tag ("tr", "table") one that finds the blocks and
+    not the layout rows around them: the path from the nearest ancestor with a name (a class or
+    a numbered id) that every block shares ("//table[@class='posts']/tr"). The plain tag when
+    no such ancestor exists within four levels."""
+    plain = _container_xpath(sig)
+    if sig[1] or sig[2] or not blocks:
+        return plain
+    steps: list[str] = []
+    level = list(blocks)
+    for _ in range(4):
+        parents = [b.getparent() for b in level]
+        if any(p is None or not isinstance(p.tag, str) for p in parents):
+            break
+        psigs = {_signature(p) for p in parents}
+        if len(psigs) != 1:
+            break
+        psig = next(iter(psigs))
+        if psig[1] or psig[2]:
+            xp = _container_xpath(psig) + "".join(f"/{t}" for t in reversed(steps)) + f"/{sig[0]}"
+            found = root.xpath(xp)
+            ids = {id(b) for b in blocks}
+            if ids <= {id(f) for f in found} and not any(id(a) in ids for f in found for a in f.iterancestors()):
+                return xp
+            break
+        steps.append(psig[0])
+        level = parents
+    return plain
 
 
 def _css_step(el: Any) -> str:
@@ -243,8 +281,32 @@ def _date_candidates(root: Any) -> list[_DateCand]:
                 continue
             if _labelled_as_other_date(el, own):
                 continue
-            out.append(_DateCand(el, kind, 2 if re.search(r"\d[:h]\d\d", own) else 1))
+            if _HAS_TIME.search(own):
+                out.append(_DateCand(el, kind, 2))
+                continue
+            joined = _with_time_beside(el)
+            out.append(_DateCand(joined, None, 2) if joined is not None else _DateCand(el, kind, 1))
     return out
+
+
+_HAS_TIME = re.compile(r"\d[:h]\d\d")
+_BARE_TIME = re.compile(r"\[?\(?\s*(?:at|um|à|alle|в)?\s*\d{1,2}[:h.]\d\d(?::\d\d)?\s*(?:[ap]\.?m\.?|uhr|h)?\s*\)?\]?",
+                        re.IGNORECASE)
+
+
+def _with_time_beside(el: Any) -> Any:
+    """The element whose whole text joins a date to its time printed in an element of its own:
+    the date element itself when the time is its child ("20. Apr 2004, <span class=time>09:16
+    </span>"), its parent when the time is its next sibling ("<span>16 Jun 2020</span>
+    <span>16:12</span>"); None when no time is beside it (the date has no time of day)."""
+    if any(isinstance(c.tag, str) and _BARE_TIME.fullmatch(_short_text(c)) for c in el):
+        return el
+    nxt = _element_after(el)
+    parent = el.getparent()
+    if nxt is not None and _BARE_TIME.fullmatch(_short_text(nxt)) and parent is not None \
+            and len(_short_text(parent)) <= 90:
+        return parent
+    return None
 
 
 _INLINE = {"b", "strong", "i", "em", "span", "a", "abbr", "time", "small", "font", "u", "br"}
@@ -288,32 +350,21 @@ def _counts_below(cands: Iterable[Any]) -> dict[int, int]:
 # --------------------------------------------------------------------------- blocks
 
 
-def _best_blocks(root: Any, authors: list[Any], dates: list[_DateCand]) -> tuple[tuple, list[Any], dict[tuple, list[Any]]]:
+def _best_blocks(root: Any, authors: list[Any], dates: list[_DateCand]) -> list[BlockGroup]:
+    """The candidate kinds of post block, best first (see `structural_blocks`)."""
     a_below = _counts_below(authors)
     d_below = _counts_below(d.el for d in dates)
     groups: dict[tuple, list[Any]] = defaultdict(list)
     for el in root.iter(*_BLOCK_TAGS):
         if a_below.get(id(el)) and d_below.get(id(el)):
             groups[_signature(el)].append(el)
-    best: tuple[tuple[int, int], tuple, list[Any]] | None = None
-    outers: dict[tuple, list[Any]] = {}
-    for sig, members in groups.items():
-        if not sig[1] and not sig[2] and sig[0] in ("div", "td", "dd", "ul", "form"):
-            continue  # an unclassed div repeats everywhere; it names no kind of block
-        ids = {id(m) for m in members}
-        outer = [m for m in members if not any(id(a) in ids for a in m.iterancestors())]
-        # a block of one post holds a bounded number of author candidates (quotes add a few)
-        outer = [m for m in outer if a_below[id(m)] <= 12]
-        if not outer:
-            continue
-        outers[sig] = outer
-        text = sum(len(m.text_content()) for m in outer)
-        key = (len(outer), text)
-        if best is None or key > best[0]:
-            best = (key, sig, outer)
-    if best is None:
-        return (), [], {}
-    return best[1], best[2], outers
+    if not groups:
+        return []
+    # a date read from an attribute may sit on a whole post or page (`<article data-time>`), and
+    # short elements are the name or the date ("Post 2 by ann: vote today" reads as a date too)
+    banned = {id(a) for a in authors if len(a.text_content()) <= 60} | \
+        {id(d.el) for d in dates if (len(d.el) == 0 if d.attr else len(d.el.text_content()) <= 48)}
+    return rank_groups(groups, a_below, body_letters(root, banned), _element_after)
 
 
 def _relative_css(block: Any, el: Any) -> list[str]:
@@ -455,16 +506,21 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     keep_alive = list(root.iter())  # noqa: F841
     authors = [a for a in _author_candidates(root) if not _in_quote(a)]
     dates = [d for d in _date_candidates(root) if not _in_quote(d.el)]
-    sig, blocks, groups = _best_blocks(root, authors, dates)
+    ranked = _best_blocks(root, authors, dates)
     weak = False
-    if not blocks:  # pages whose author links say nothing of profiles, or show names without links
-        weak = True
-        authors = _any_name_links(root) + _bold_names(root)
-        sig, blocks, groups = _best_blocks(root, authors, dates)
-    if not blocks:
+    if not ranked or ranked[0].share < SURE_SHARE:
+        # pages whose author links say nothing of profiles, or show names without links
+        weak_authors = _any_name_links(root) + _bold_names(root)
+        weak_ranked = _best_blocks(root, weak_authors, dates)
+        if weak_ranked and (not ranked or (weak_ranked[0].share, weak_ranked[0].words) > (ranked[0].share, ranked[0].words)):
+            weak, authors, ranked = True, weak_authors, weak_ranked
+    if not ranked:
         raise LayoutChanged("structural", url, "repeated blocks with an author and a date",
                             "no repeated post blocks found")
-    container = _container_xpath(sig)
+    best = ranked[0]
+    sig, blocks = best.sig, list(best.blocks)
+    groups = {g.sig: list(g.blocks) for g in ranked}
+    container = _anchored_xpath(root, sig, blocks)
     a_ids = {id(a) for a in authors}
     # a profile link names the author before any other candidate; among weak candidates (any link,
     # any bold) the first in the block does: the name heads a post, links in its body come later
@@ -488,8 +544,11 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
         body_picks.append(_body_of(b, [*others, a] if a is not None else others, d.el if d else None))
     fields: list[FieldChoice] = []
     id_sel, id_hits = _post_id_choice(blocks)
+    position = {"xpath": f"concat('n', count(preceding::{sig[0]}))"}
     if id_sel is None:
-        id_sel, id_hits = {"xpath": f"concat('n', count(preceding::{sig[0]}))"}, len(blocks)
+        id_sel, id_hits = position, len(blocks)
+    elif id_hits * 2 < len(blocks):  # an id in a few blocks (a permalink in some posts) is not the posts' id
+        id_sel, id_hits = [id_sel, position], len(blocks)
     fields.append(FieldChoice("id", id_sel, id_hits))
     own = _own_author_fields(blocks)
     fields.extend(own)
@@ -524,7 +583,48 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
         if order:
             data["dates"] = {"order": order, "pin": True}
     n = len(blocks) + sum(len(m) for _, m in more)
-    return Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data)
+    runner = next((g for g in ranked[1:] if g.complete), None)
+    found = Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data,
+                      confidence=_confidence(best, fields), doubt=_doubt(best, fields),
+                      runner_up=(f"{_container_xpath(runner.sig)}  ({len(runner.blocks)} found, {runner.complete} "
+                                 "with an author, a date and a body)") if runner else "")
+    if found.doubt:
+        raise StructureUnsure(found, url)
+    return found
+
+
+SURE_SHARE = 0.5  # below: most "posts" would lack an author, a date or a body
+
+
+def _confidence(best: BlockGroup, fields: list[FieldChoice]) -> float:
+    """How sure the fallback is: the share of blocks with an author, a date and a body, times the
+    share in which the chosen selectors read each of those (one block alone repeats nothing)."""
+    n = len(best.blocks)
+    hits = {f.name: f.hits for f in fields}
+    read = min(hits.get("author", 0), hits.get("date", 0), hits.get("body", 0)) / n if n else 0.0
+    return round(best.share * min(1.0, read) * (1.0 if n > 1 else 0.8), 2)
+
+
+def _doubt(best: BlockGroup, fields: list[FieldChoice]) -> str:
+    """Why the blocks found are not to be trusted as the thread's posts ("" when they are)."""
+    names = {f.name for f in fields}
+    missing = [k for k in ("author", "date", "body") if k not in names]
+    if missing:
+        return f"no selector reads the {' and the '.join(missing)} of the repeated blocks"
+    if best.share < SURE_SHARE:
+        return (f"only {best.complete} of the {len(best.blocks)} repeated blocks hold an author, a date and a "
+                "body: they look like a list, not posts")
+    return ""
+
+
+class StructureUnsure(LayoutChanged):
+    """The fallback's best reading of a page is too unsure to give as its posts; `structure`
+    holds it for `forummod profile suggest` to write out as a starting point."""
+
+    def __init__(self, structure: Structure, url: str):
+        self.structure = structure
+        self.reason = structure.doubt
+        LayoutChanged.__init__(self, "structural", url, structure.container, structure.doubt)
 
 
 _NUMERIC_DATE = re.compile(r"(?<![\d.:/-])(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})(?![\d./-])")
