@@ -79,7 +79,7 @@ def run(args) -> int:
     if prof.adapter == "discourse" and is_json(text):
         page = parse_topic_json(prof, text, url=url, base_url=args.url or "https://discourse.invalid", tz=tz)
     else:
-        page = parse_thread_page(prof, text, url=url, tz=tz, now=now)
+        page = parse_thread_page(prof, text, url=url, tz=tz, now=now, clock_known=read_at_from != "now")
         if engine != "structural":
             from forummod.forum.structural import fill_from_structure
 

@@ -647,6 +647,9 @@ class Profile:
     date_order: str = "DMY"
     date_formats: tuple[str, ...] = ()
     date_pinned: bool = False  # dates.pin: the order holds whatever the page's lang says
+    # dates.flag_imprecise: a post whose printed date lacks the minute (no time, "3 weeks ago", no
+    # year on a saved page) is flagged date_guessed with the reason (the structural fallback's)
+    date_flag_imprecise: bool = False
     languages: tuple[str, ...] = ()
     title_sel: tuple[Extractor, ...] = ()
     posts: Fields = field(default_factory=Fields)
@@ -837,6 +840,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
         date_order=order,
         date_formats=tuple(dates.get("formats", ())),
         date_pinned=bool(dates.get("pin", False)),
+        date_flag_imprecise=bool(dates.get("flag_imprecise", False)),
         languages=tuple(dates.get("languages", ())),
         title_sel=_extractors(thread, "title", f"{where}: thread"),
         posts=_fields(post_fields, f"{where}: post"),

@@ -575,13 +575,17 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     order = _numeric_order([_short_text(d.el) if d.attr is None else _own_text(d.el) for d in date_picks
                             if d is not None and d.attr in ("", None)])
     if order:
-        data["dates"] = {"order": order, "pin": True}
+        data["dates"].update(order=order, pin=True)
     more = _same_shaped(data, sig, blocks, groups)
+    if not more:
+        opening = _opening_post(root, ranked, blocks, fields, a_ids, d_by_el)
+        if opening is not None:
+            more, fields = opening
     if more:  # the opening post often has a block of its own kind ("div.lead" before "li.reply")
         container = " | ".join([container, *(_container_xpath(s2) for s2, _ in more)])
         data = profile_table(container, {f.name: f.selector for f in fields}, f"{sig[0]} blocks")
         if order:
-            data["dates"] = {"order": order, "pin": True}
+            data["dates"].update(order=order, pin=True)
     n = len(blocks) + sum(len(m) for _, m in more)
     runner = next((g for g in ranked[1:] if g.complete), None)
     found = Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data,
@@ -659,6 +663,42 @@ def _same_shaped(data: dict[str, Any], sig: tuple, blocks: list[Any], groups: di
     # nested kinds (a lead post's wrapper and its inner box): keep the outermost
     chosen = {id(m) for _, ms in out for m in ms}
     return [(s2, ms) for s2, ms in out if not any(id(a) in chosen for m in ms for a in m.iterancestors())]
+
+
+def _opening_post(root: Any, ranked: list[BlockGroup], blocks: list[Any], fields: list[FieldChoice],
+                  a_ids: set[int], d_by_el: dict[int, _DateCand]) -> tuple[list, list[FieldChoice]] | None:
+    """The opening post printed in a box of its own before the replies (a lead article, then a
+    list of answers): a lone block with an author and a date before the first reply, widened to
+    the largest box around it that holds no reply (its body often sits beside its header). Its
+    body selector is added after the replies' own when theirs does not read it."""
+    order = {id(el): i for i, el in enumerate(root.iter())}
+    first = order[id(blocks[0])]
+    in_blocks = {id(el) for b in blocks for el in b.iter()}
+    above = {id(a) for b in blocks for a in b.iterancestors()}
+    lone = next((g.blocks[0] for g in ranked if len(g.blocks) == 1 and order[id(g.blocks[0])] < first
+                 and id(g.blocks[0]) not in in_blocks and id(g.blocks[0]) not in above), None)
+    if lone is None:
+        return None
+    box = lone
+    while box.getparent() is not None and id(box.getparent()) not in above:
+        box = box.getparent()
+    sig = _signature(box)
+    if not (sig[1] or sig[2]) or len(root.xpath(_container_xpath(sig))) != 1:
+        return None  # no name that finds this box alone
+    prof = parse_profile(profile_table(_container_xpath(sig), {f.name: f.selector for f in fields}, "opening post"))
+    if not all(any(ex.first(box) for ex in fs) for fs in (prof.posts.author, prof.posts.date) if fs):
+        return None
+    out = list(fields)
+    if prof.posts.body and not any(ex.first(box) for ex in prof.posts.body):
+        author = next((el for el in box.iter() if id(el) in a_ids), None)
+        date = next((d.el for el in box.iter() if (d := d_by_el.get(id(el))) is not None), None)
+        body = _body_of(box, [author] if author is not None else [], date)
+        if body is None:
+            return None
+        old = next(f for f in out if f.name == "body")
+        sels = [*(old.selector if isinstance(old.selector, list) else [old.selector]), _relative_css(box, body)[-1]]
+        out[out.index(old)] = FieldChoice("body", sels, old.hits + 1)
+    return [(sig, [box])], out
 
 
 def _author_id_selector(author_sel: Any, hrefs: list[str]) -> list[dict[str, Any]]:
@@ -748,6 +788,8 @@ def profile_table(container: str, fields: dict[str, Any], why: str, name: str = 
         "title": f"structural fallback ({why})",
         "verified": "inferred from one page by forummod's structural fallback",
         "thread": {"posts": [f"xpath:{container}"], "title": ["h1", "title"]},
+        # inferred selectors may land on a date without its time: such a post is flagged, never silently wrong
+        "dates": {"flag_imprecise": True},
         "post": post,
         "body": {"remove": ["script", "style"], "marks": GENERIC_MARKS},
         "pagination": {"links": ["a[href*='page'], a[href*='start=']"]},
