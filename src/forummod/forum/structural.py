@@ -55,7 +55,8 @@ _BLOCK_TAGS = {"div", "article", "li", "tr", "table", "section", "dl", "tbody", 
 _USER_ID_RX = [re.compile(r"[?&;](?:u|uid|userid|user_id|user)=(\d+)"), re.compile(r"membre(\d+)"), re.compile(r"members?/(?:[^/?#]*\.)?(\d+)"),
                re.compile(r"members?/(\d+)-"), re.compile(r"/users?/(\d+)"),
                re.compile(r"member\.php\?(\d+)"), re.compile(r"/profile/(\d+)"), re.compile(r"profile\.php\?\d+,(\d+)"),
-               re.compile(r"space-uid-(\d+)")]
+               re.compile(r"space-uid-(\d+)"), re.compile(r"[?&;]member_?id=(\d+)", re.IGNORECASE),
+               re.compile(r"user_?(?:info|profile)\W(?:\w+\W)?(?:id=)?(\d+)", re.IGNORECASE)]
 _NOW = datetime(2100, 1, 1, tzinfo=timezone.utc)  # only whether a text reads as a date matters here
 
 
@@ -125,7 +126,30 @@ def _signature(el: Any) -> tuple[str, tuple[str, ...], str | None]:
     return (el.tag, (), idp) if idp else (el.tag, _classes(el), None)
 
 
-def _container_xpath(sig: tuple[str, tuple[str, ...], str | None]) -> str:
+def _block_kind(el: Any) -> tuple:
+    """The grouping key of a candidate block: its signature, and for an anonymous tag ("tr") the
+    named ancestor it hangs from with the tags between ("table.tbl > tr" and "table.similar > tr"
+    are two kinds: the thread's rows and a list of other threads)."""
+    sig = _signature(el)
+    if sig[1] or sig[2]:
+        return sig
+    steps: list[str] = []
+    up = el.getparent()
+    for _ in range(3):
+        if up is None or not isinstance(up.tag, str):
+            break
+        usig = _signature(up)
+        if usig[1] or usig[2]:
+            return (*sig, (usig, tuple(reversed(steps))))
+        steps.append(up.tag)
+        up = up.getparent()
+    return sig
+
+
+def _container_xpath(sig: tuple) -> str:
+    if len(sig) > 3:  # an anonymous tag under a named ancestor
+        anchor, steps = sig[3]
+        return _container_xpath(anchor) + "".join(f"/{t}" for t in steps) + f"/{sig[0]}"
     tag, classes, idp = sig
     conds = [f"contains(concat(' ', normalize-space(@class)), ' {c[:-1]}')" if c.endswith("*")
              else f"contains(concat(' ', normalize-space(@class), ' '), ' {c} ')" for c in classes]
@@ -145,7 +169,7 @@ def _anchored_xpath(root: Any, sig: tuple, blocks: list[Any]) -> str:
     a numbered id) that every block shares ("//table[@class='posts']/tr"). The plain tag when
     no such ancestor exists within four levels."""
     plain = _container_xpath(sig)
-    if sig[1] or sig[2] or not blocks:
+    if sig[1] or sig[2] or len(sig) > 3 or not blocks:
         return plain
     steps: list[str] = []
     level = list(blocks)
@@ -357,7 +381,7 @@ def _best_blocks(root: Any, authors: list[Any], dates: list[_DateCand]) -> list[
     groups: dict[tuple, list[Any]] = defaultdict(list)
     for el in root.iter(*_BLOCK_TAGS):
         if a_below.get(id(el)) and d_below.get(id(el)):
-            groups[_signature(el)].append(el)
+            groups[_block_kind(el)].append(el)
     if not groups:
         return []
     # a date read from an attribute may sit on a whole post or page (`<article data-time>`), and

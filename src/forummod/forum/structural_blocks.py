@@ -75,7 +75,7 @@ def rank_groups(groups: dict[tuple, list[Any]], a_below: dict[int, int], letters
     member's body may be the row after it (a two-row post: header, then message)."""
     ranked = []
     for sig, members in groups.items():
-        if not sig[1] and not sig[2] and sig[0] in _ANONYMOUS:
+        if not sig[1] and not sig[2] and len(sig) == 3 and sig[0] in _ANONYMOUS:
             continue
         anonymous = not sig[1] and not sig[2]
         # a kind named by a class or id: its members of one post's size, outermost first; an
