@@ -35,12 +35,16 @@ _RELATIVE = re.compile(r"\d+\s*(?:sec|second|min|minute|sekunde|minute|seconde|s
                        re.IGNORECASE)
 
 
+_NUMERIC = re.compile(r"(?<![\d.:/-])(\d{1,2})[./-](\d{1,2})[./-](?:\d{2}|\d{4})(?![\d./-])")
+
+
 def imprecision(value: str, read: datetime, *, from_attr: bool, clock_known: bool,
-                languages: tuple[str, ...] = ()) -> str:
+                languages: tuple[str, ...] = (), order_known: bool = True) -> str:
     """Why the printed `value` (read as `read`) does not give the post's minute; "" when it does.
     `from_attr`: the value is a machine-readable attribute (ISO 8601, Unix time); `clock_known`:
     relative and year-less values were read against the page's own clock or the fetch time (a
-    saved page without either is read against the present)."""
+    saved page without either is read against the present); `order_known`: the day/month order
+    of numeric dates is proven by the page (its language, a day over 12 in another date)."""
     if from_attr:
         # a day, or midnight to the second: a day dressed as a time (a post at 00:00:00 is rare)
         if _ISO_DAY_ONLY.fullmatch(value):
@@ -58,6 +62,10 @@ def imprecision(value: str, read: datetime, *, from_attr: bool, clock_known: boo
         return f"the page shows {text!r}: no time of day"
     if not relative and not _YEAR.search(text) and not clock_known:
         return f"the page shows {text!r}: no year, and when the page was saved is unknown (give --saved-at)"
+    m = _NUMERIC.search(text)
+    if m and not order_known and int(m.group(1)) <= 12 and int(m.group(2)) <= 12 and m.group(1) != m.group(2):
+        return (f"the page shows {text!r}: day and month could be either way round, and neither the page's "
+                "language nor its other dates tell")
     wrong_day = _weekday_mismatch(text, read, languages)
     if wrong_day:
         return f"the page shows {text!r}, but {read:%Y-%m-%d} is a {read:%A}, not a {wrong_day}: the year is a guess"
@@ -101,3 +109,39 @@ def _weekday_words(lang: str) -> dict[str, int]:
     except Exception:  # an unknown locale gives only the wide names
         pass
     return out
+
+
+def out_of_order(times: list[datetime], now: datetime) -> dict[int, str]:
+    """Posts whose date breaks the page's order: a thread runs oldest first (or, on some boards,
+    newest first: whichever keeps more posts in order), and no post is written after the fetch.
+    The posts kept are the longest run in order (not necessarily adjacent); the others are the
+    dates a guessed year or a wrong day/month order moved."""
+    out = {i: f"{t:%Y-%m-%d %H:%M} is after the page was read" for i, t in enumerate(times) if t > now}
+    rest = [i for i in range(len(times)) if i not in out]
+    up = _longest_in_order([times[i] for i in rest])
+    down = _longest_in_order([-times[i].timestamp() for i in rest])  # type: ignore[misc]
+    keep = {rest[j] for j in (up if len(up) >= len(down) else down)}
+    for i in rest:
+        if i not in keep:
+            out[i] = f"{times[i]:%Y-%m-%d %H:%M} is out of order with the posts around it"
+    return out
+
+
+def _longest_in_order(values: list) -> list[int]:
+    """Indices of a longest non-decreasing subsequence; of equally long ones, the one that keeps
+    the earliest posts (the opening post anchors a thread). Quadratic: a page holds few posts."""
+    n = len(values)
+    best = [1] * n  # longest run starting at i
+    nxt = [-1] * n
+    for i in range(n - 1, -1, -1):
+        for j in range(i + 1, n):
+            if values[j] >= values[i] and best[j] + 1 > best[i]:
+                best[i], nxt[i] = best[j] + 1, j
+    if not n:
+        return []
+    i = max(range(n), key=lambda k: (best[k], -k))
+    run = []
+    while i != -1:
+        run.append(i)
+        i = nxt[i]
+    return run

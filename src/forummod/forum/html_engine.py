@@ -20,7 +20,7 @@ from lxml import etree
 from forummod.errors import LayoutChanged
 from forummod.forum.base import FM_ATTR, ParsedPage
 from forummod.forum.date_memo import DateShapes
-from forummod.forum.date_precision import imprecision
+from forummod.forum.date_precision import imprecision, out_of_order
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.page_css import any_ancestor, visible_posts
 from forummod.forum.profile import Extractor, Fields, Profile, loose_test, probe_of
@@ -895,6 +895,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     seen: set[str] = set()
     missing_dates: list[int] = []
     imprecise: dict[int, str] = {}  # post index -> why its printed date lacks the minute
+    exact: set[int] = set()  # posts dated by a machine-readable time (threaded replies may run out of order)
     no_author = 0
     f_id, f_author, f_author_id, f_number, f_body = (_Sticky(f.id), _Sticky(f.author), _Sticky(f.author_id),
                                                      _Sticky(f.number), _Sticky(f.body))
@@ -920,9 +921,12 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
             missing_dates.append(len(posts))
         elif printed:
             why = imprecision(printed[-1][0], created.astimezone(ctx.tz), from_attr=printed[-1][1],
-                              clock_known=clock_known, languages=ctx.languages)
+                              clock_known=clock_known, languages=ctx.languages,
+                              order_known=profile.date_pinned or bool(ctx.languages))
             if why:
                 imprecise[len(posts)] = why
+            elif printed[-1][1]:
+                exact.add(len(posts))
         if _maybe_found(edits_probe, el):
             edited_at = read_date(f.edited_at, el, ctx) if f.edited_at else None
             edited = bool(edited_at) or any(ex.elements(el) for ex in f.edited)
@@ -949,6 +953,10 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
                             "the posts are kept without authors", severity="warning", details=url))
     if missing_dates:
         posts = _bound_missing_dates(posts, set(missing_dates), now, _sources(f.date), url, issues)
+    if profile.date_flag_imprecise:
+        dated = [i for i in range(len(posts)) if i not in missing_dates and i not in exact]
+        for j, why in out_of_order([posts[i].created_at for i in dated], now).items():
+            imprecise.setdefault(dated[j], why)
     if imprecise:
         posts = flag_imprecise(posts, imprecise, url, issues)
     title = first(profile.title_sel, root)

@@ -613,7 +613,7 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     n = len(blocks) + sum(len(m) for _, m in more)
     runner = next((g for g in ranked[1:] if g.complete), None)
     found = Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data,
-                      confidence=_confidence(best, fields), doubt=_doubt(best, fields),
+                      confidence=_confidence(best, fields), doubt=_doubt(best, fields) or _unnamed(root, container, blocks, fields),
                       runner_up=(f"{_container_xpath(runner.sig)}  ({len(runner.blocks)} found, {runner.complete} "
                                  "with an author, a date and a body)") if runner else "")
     if found.doubt:
@@ -642,6 +642,26 @@ def _doubt(best: BlockGroup, fields: list[FieldChoice]) -> str:
     if best.share < SURE_SHARE:
         return (f"only {best.complete} of the {len(best.blocks)} repeated blocks hold an author, a date and a "
                 "body: they look like a list, not posts")
+    return ""
+
+
+def _unnamed(root: Any, container: str, blocks: list[Any], fields: list[FieldChoice]) -> str:
+    """Why the container cannot be given as the posts' selector: the blocks carry no id and no
+    name finds them alone, so every other element the XPath finds (a layout row, a row inside a
+    post) would be read as a post numbered by its position."""
+    id_field = next(f for f in fields if f.name == "id")
+    sels = id_field.selector if isinstance(id_field.selector, list) else [id_field.selector]
+    if not any(isinstance(x, dict) and "xpath" in x for x in sels):
+        return ""  # elements without the posts' id are skipped
+    mine = {id(b) for b in blocks}
+    around = {id(a) for b in blocks for a in b.iterancestors()}
+    inside = {id(el) for b in blocks for el in b.iter()}
+    # a layout element around the posts or a part of one; a post beside them is a post
+    extra = sum(1 for el in root.xpath(container.split(" | ")[0])
+                if id(el) not in mine and (id(el) in around or id(el) in inside))
+    if extra:
+        return (f"the {len(blocks)} post blocks have no id and no class or named ancestor that finds them alone "
+                f"(their selector finds {extra} other elements)")
     return ""
 
 
