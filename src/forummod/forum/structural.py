@@ -612,8 +612,9 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
             data["dates"].update(order=order, pin=True)
     n = len(blocks) + sum(len(m) for _, m in more)
     runner = next((g for g in ranked[1:] if g.complete), None)
+    doubt = _doubt(best, fields) or _unnamed(root, container, blocks, fields)
     found = Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data,
-                      confidence=_confidence(best, fields), doubt=_doubt(best, fields) or _unnamed(root, container, blocks, fields),
+                      confidence=0.0 if doubt else _confidence(best, fields), doubt=doubt,
                       runner_up=(f"{_container_xpath(runner.sig)}  ({len(runner.blocks)} found, {runner.complete} "
                                  "with an author, a date and a body)") if runner else "")
     if found.doubt:
@@ -818,6 +819,12 @@ GENERIC_MARKS: list[dict[str, Any]] = [
     {"kind": "quote", "css": "blockquote:not([class*='postcontent']):not([class*='messageText']):not([class*='messagetext'])"
                              ":not([class*='bbWrapper']):not([class*='message-body']), div[class*='quote'], table[class*='quote']",
      "author": [{"css": "cite", "regex": r"^@?(.+?)(?:\s+(?:wrote|said|schrieb|ha scritto|a écrit|написал|schreef)\b.*)?:?$"}]},
+    # any engine's quote: an element whose class (in any case: "forumQuote") or own name (a custom
+    # <content-quote>) says quote, or <q>; a vote quoted from another player must not count
+    {"kind": "quote", "xpath": ".//*[(contains(translate(@class, 'QUOTE', 'quote'), 'quote') or "
+                               "contains(local-name(), 'quote') or self::q) and not(" + " or ".join(
+                                   f"contains(@class, '{c}')" for c in ("postcontent", "messageText", "messagetext",
+                                                                        "bbWrapper", "message-body")) + ")]"},
     {"kind": "spoiler", "css": "[class*='spoiler']"},
     {"kind": "code", "css": "pre, code"},
     {"kind": "signature", "css": "[class*='signature'], div.sig"},
