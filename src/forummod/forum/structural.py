@@ -89,7 +89,7 @@ class Structure:
         for f in self.fields:
             lines.append(f"  {f.name:<9} {f.selector}  (in {f.hits} of {self.blocks} blocks)")
         lines.append(f"confidence: {self.confidence:.0%}" + (f" (not trusted: {self.doubt})" if self.doubt else ""))
-        lines.append(f"runner-up: {self.runner_up or 'none (no other repeated block holds an author, a date and a body)'}")
+        lines.append(f"runner-up: {self.runner_up or 'none (no other repeated block holds an author and a date)'}")
         return lines
 
 
@@ -269,6 +269,7 @@ class _DateCand:
     el: Any
     attr: str | None  # "": the element's own text; None: its whole text
     quality: int  # 3 machine-readable, 2 date and time, 1 date only
+    time_el: Any = None  # the element beside it holding its time of day ("<span class=time>")
 
 
 def _own_text(el: Any) -> str:
@@ -308,8 +309,11 @@ def _date_candidates(root: Any) -> list[_DateCand]:
             if _HAS_TIME.search(own):
                 out.append(_DateCand(el, kind, 2))
                 continue
-            joined = _with_time_beside(el)
-            out.append(_DateCand(joined, None, 2) if joined is not None else _DateCand(el, kind, 1))
+            beside = _time_beside(el)
+            if beside is el:  # the time is a child: the element's whole text holds both
+                out.append(_DateCand(el, None, 2))
+            else:
+                out.append(_DateCand(el, kind, 2, beside) if beside is not None else _DateCand(el, kind, 1))
     return out
 
 
@@ -318,18 +322,16 @@ _BARE_TIME = re.compile(r"\[?\(?\s*(?:at|um|à|alle|в)?\s*\d{1,2}[:h.]\d\d(?::\
                         re.IGNORECASE)
 
 
-def _with_time_beside(el: Any) -> Any:
-    """The element whose whole text joins a date to its time printed in an element of its own:
-    the date element itself when the time is its child ("20. Apr 2004, <span class=time>09:16
-    </span>"), its parent when the time is its next sibling ("<span>16 Jun 2020</span>
-    <span>16:12</span>"); None when no time is beside it (the date has no time of day)."""
+def _time_beside(el: Any) -> Any:
+    """Where the time of a date printed without one is: the date element itself when the time is
+    its child ("20. Apr 2004, <span class=time>09:16</span>"), else the element just after it
+    when that holds only a time ("<span>16 Jun 2020</span> <span>16:12</span>"); None when no
+    time is beside it (the date has no time of day)."""
     if any(isinstance(c.tag, str) and _BARE_TIME.fullmatch(_short_text(c)) for c in el):
         return el
     nxt = _element_after(el)
-    parent = el.getparent()
-    if nxt is not None and _BARE_TIME.fullmatch(_short_text(nxt)) and parent is not None \
-            and len(_short_text(parent)) <= 90:
-        return parent
+    if nxt is not None and _BARE_TIME.fullmatch(_short_text(nxt)):
+        return nxt
     return None
 
 
@@ -387,8 +389,14 @@ def _best_blocks(root: Any, authors: list[Any], dates: list[_DateCand]) -> list[
     # a date read from an attribute may sit on a whole post or page (`<article data-time>`), and
     # short elements are the name or the date ("Post 2 by ann: vote today" reads as a date too)
     banned = {id(a) for a in authors if len(a.text_content()) <= 60} | \
-        {id(d.el) for d in dates if (len(d.el) == 0 if d.attr else len(d.el.text_content()) <= 48)}
+        {id(d.el) for d in dates if (len(d.el) == 0 if d.attr else _mostly_date(d.el.text_content()))}
     return rank_groups(groups, a_below, body_letters(root, banned), _element_after)
+
+
+def _mostly_date(text: str) -> bool:
+    """A text that is a date with at most a label ("erstellt: 21. Apr 2020, 19:40"), not a post
+    that mentions a day ("I vote somebody today")."""
+    return len(text) <= 60 and len(re.findall(r"[^\W\d_]{3,}", text)) <= 4
 
 
 def _relative_css(block: Any, el: Any) -> list[str]:
@@ -491,6 +499,31 @@ def _own_author_fields(blocks: list[Any]) -> list[FieldChoice]:
     return fields
 
 
+_POST_NUMBER = re.compile(r"(?:#|№|post\s*#?|beitrag\s*#?|reply\s*#?|msg\s*#?)\s*(\d{1,6})", re.IGNORECASE)
+
+
+def _number_choice(blocks: list[Any]) -> FieldChoice | None:
+    """The forum's own post number where each block prints one ("#11", "Post #11"): an element
+    whose whole text is that number, the same selector in most blocks, counting up by one from
+    block to block (a page of a thread starts anywhere). None when the page prints none."""
+    picks = []
+    for b in blocks:
+        pick = None
+        for el in b.iter("a", "span", "strong", "b", "em", "div", "small", "td", "li"):
+            t = _short_text(el)
+            if len(t) <= 16 and _POST_NUMBER.fullmatch(t) and not _in_quote(el, b):
+                pick = el
+                break
+        picks.append(pick)
+    nums = [int(_POST_NUMBER.fullmatch(_short_text(p)).group(1)) if p is not None else None for p in picks]
+    known = [n for n in nums if n is not None]
+    steps = sum(1 for a, b in zip(nums, nums[1:]) if a is not None and b is not None and b == a + 1)
+    if len(known) * 2 < len(blocks) or (len(known) > 1 and steps * 2 < len(known) - 1):
+        return None
+    chosen = _choose("number", blocks, picks, {"regex": _POST_NUMBER.pattern})
+    return chosen if chosen is not None and chosen.hits * 2 >= len(blocks) else None
+
+
 def _post_id_choice(blocks: list[Any]) -> Any:
     """The block's numbered id, a numbered anchor inside it, or a permalink; else the position."""
     if all(_id_pattern(b) for b in blocks):
@@ -574,6 +607,9 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     elif id_hits * 2 < len(blocks):  # an id in a few blocks (a permalink in some posts) is not the posts' id
         id_sel, id_hits = [id_sel, position], len(blocks)
     fields.append(FieldChoice("id", id_sel, id_hits))
+    number = _number_choice(blocks)
+    if number is not None:
+        fields.append(number)
     own = _own_author_fields(blocks)
     fields.extend(own)
     author = _choose("author", blocks, author_picks, fallbacks=2)
@@ -611,7 +647,7 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
         if order:
             data["dates"].update(order=order, pin=True)
     n = len(blocks) + sum(len(m) for _, m in more)
-    runner = next((g for g in ranked[1:] if g.complete), None)
+    runner = ranked[1] if len(ranked) > 1 else None
     doubt = _doubt(best, fields) or _unnamed(root, container, blocks, fields)
     found = Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data,
                       confidence=0.0 if doubt else _confidence(best, fields), doubt=doubt,
@@ -733,7 +769,19 @@ def _opening_post(root: Any, ranked: list[BlockGroup], blocks: list[Any], fields
     prof = parse_profile(profile_table(_container_xpath(sig), {f.name: f.selector for f in fields}, "opening post"))
     if not all(any(ex.first(box) for ex in fs) for fs in (prof.posts.author, prof.posts.date) if fs):
         return None
+    first_reply = [next((ex.first(blocks[0]) for ex in fs if ex.first(blocks[0])), None)
+                   for fs in (prof.posts.author, prof.posts.date)]
+    if first_reply == [next((ex.first(box) for ex in fs if ex.first(box)), None)
+                       for fs in (prof.posts.author, prof.posts.date)]:
+        return None  # the thread's header ("started by ann, 5 May") repeating its first post
     out = list(fields)
+    if prof.posts.id and not any(ex.first(box) for ex in prof.posts.id):  # no id of the replies' kind
+        old_id = next(f for f in out if f.name == "id")
+        # the position, for this box only (a fallback the replies would also match would stick)
+        only_here = "self::" + _container_xpath(sig)[2:]
+        sels = [*(old_id.selector if isinstance(old_id.selector, list) else [old_id.selector]),
+                {"xpath": f"substring(concat('n', count(preceding::{box.tag})), 1, 99 * boolean({only_here}))"}]
+        out[out.index(old_id)] = FieldChoice("id", sels, old_id.hits + 1)
     if prof.posts.body and not any(ex.first(box) for ex in prof.posts.body):
         author = next((el for el in box.iter() if id(el) in a_ids), None)
         date = next((d.el for el in box.iter() if (d := d_by_el.get(id(el))) is not None), None)
@@ -766,7 +814,21 @@ def _date_choice(blocks: list[Any], picks: list[_DateCand | None]) -> list[Field
     extra = {"attr": attr} if attr else ({"own": True} if attr == "" else None)
     chosen = _choose("date", blocks, [p.el if p is not None and p.attr == attr else None for p in picks], extra,
                      fallbacks=1)
+    timed = [p.time_el if p is not None and p.attr == attr else None for p in picks]
+    if chosen and attr == "" and sum(1 for t in timed if t is not None) * 2 >= len(blocks):
+        time = _choose("time", blocks, timed)
+        if time is not None:  # the date and the time beside it, read as one text
+            day_css = chosen.selector["css"] if isinstance(chosen.selector, dict) else chosen.selector[0]["css"]
+            both = (f"concat(normalize-space(({_css_xpath(day_css)})[1]/text()), ' ', "
+                    f"normalize-space(({_css_xpath(time.selector)})[1]))")
+            return [FieldChoice("date", {"xpath": both}, min(chosen.hits, time.hits))]
     return [chosen] if chosen else []
+
+
+def _css_xpath(css: str) -> str:
+    from forummod.forum.profile import _TRANSLATOR
+
+    return _TRANSLATOR.css_to_xpath(css, prefix="descendant-or-self::")
 
 
 def _name_inside(el: Any) -> Any:

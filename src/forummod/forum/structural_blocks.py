@@ -62,6 +62,20 @@ def body_letters(root: Any, banned: set[int]) -> dict[int, int]:
     return out
 
 
+def _posts_not_wrappers(members: list[Any]) -> list[Any]:
+    """Of an anonymous tag's members, the outermost that hold at most one other member (a post
+    table holding its header table), not the layout ones holding several posts."""
+    ids = {id(m) for m in members}
+    inner: dict[int, int] = {}
+    for m in members:
+        for a in m.iterancestors():
+            if id(a) in ids:
+                inner[id(a)] = inner.get(id(a), 0) + 1
+    posts = [m for m in members if inner.get(id(m), 0) <= 1]
+    post_ids = {id(m) for m in posts}
+    return [m for m in posts if not any(id(a) in post_ids for a in m.iterancestors())]
+
+
 def _letters(text: str | None) -> int:
     return sum(len(w) for w in _WORD.findall(text)) if text else 0
 
@@ -81,12 +95,14 @@ def rank_groups(groups: dict[tuple, list[Any]], a_below: dict[int, int], letters
         # a kind named by a class or id: its members of one post's size, outermost first; an
         # anonymous tag ("tr"): only members no other one holds, as the container's XPath will
         # find every one of them (a layout row holding the thread is no post, nor its inner rows)
-        small = members if anonymous else [m for m in members if a_below[id(m)] <= MAX_AUTHORS_IN_ONE_POST]
-        ids = {id(m) for m in small}
-        outer = [m for m in small if not any(id(a) in ids for a in m.iterancestors())]
         if anonymous:
+            outer = _posts_not_wrappers(members)
             outer = [m for m in outer if a_below[id(m)] <= MAX_AUTHORS_IN_ONE_POST]
-            ids = {id(m) for m in outer}
+        else:
+            small = [m for m in members if a_below[id(m)] <= MAX_AUTHORS_IN_ONE_POST]
+            small_ids = {id(m) for m in small}
+            outer = [m for m in small if not any(id(a) in small_ids for a in m.iterancestors())]
+        ids = {id(m) for m in outer}
         if not outer:
             continue
         complete = words = 0
