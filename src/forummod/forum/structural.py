@@ -524,6 +524,15 @@ def _number_choice(blocks: list[Any]) -> FieldChoice | None:
     return chosen if chosen is not None and chosen.hits * 2 >= len(blocks) else None
 
 
+def _distinct_in_blocks(blocks: list[Any], sel: dict[str, Any]) -> bool:
+    """Whether the selector reads a different value in every block that has one."""
+    from forummod.forum.profile import _compile_extractor
+
+    ex = _compile_extractor(sel, "id")
+    values = [v for v in (ex.first(b) for b in blocks) if v]
+    return len(set(values)) == len(values)
+
+
 def _post_id_choice(blocks: list[Any]) -> Any:
     """The block's numbered id, a numbered anchor inside it, or a permalink; else the position."""
     if all(_id_pattern(b) for b in blocks):
@@ -541,13 +550,13 @@ def _post_id_choice(blocks: list[Any]) -> Any:
                     kinds.append(f"{el.tag}[{attr}]|" + re.sub(r"\d+", "#", v))
                     break
         inner.update(set(kinds))
-    if inner:
-        key, n = inner.most_common(1)[0]
+    for key, n in inner.most_common(4):
         sel, pattern = key.split("|")
         pre = pattern.split("#")[0]
         tag, attr = sel.rstrip("]").split("[")
-        return {"css": f"{tag}[{attr}^='{pre}']" if pre else sel,
-                "attr": attr, "regex": r"(\d+)"}, n
+        choice = {"css": f"{tag}[{attr}^='{pre}']" if pre else sel, "attr": attr, "regex": r"(\d+)"}
+        if _distinct_in_blocks(blocks, choice):  # not a user's anchor (a#user_17), the same in their posts
+            return choice, n
     perma = re.compile(r"(?:#p|#post|#msg|[?&]p=|[?&]pid=|/post/|/posts/|#comment-|showpost\.php\?p=|#reply)(\d+)")
     hits = sum(1 for b in blocks if any(perma.search(a.get("href") or "") for a in b.iter("a")))
     if hits:
