@@ -215,3 +215,15 @@ def test_a_quote_of_an_unknown_engine_is_a_quote(quote):
     _, page = _read(f"<html><body>{_posts(rows, shape)}</body></html>")
     assert "vote bob" not in text_without_marks(page.posts[1].html)
     assert 'data-fm="quote"' in page.posts[1].html
+
+
+def test_a_deleted_posts_bare_anchor_row_is_no_post():
+    """A deleted post leaves its anchor row (no author, no date) among the header rows."""
+    row = ('<tr><td class="bold"><a name="{pid}"></a><a href="/t#{pid}">Re: Day 1</a> by '
+           '<a href="/{who}" class="user">{who}</a>: <span class="s">{when}</span></td></tr>'
+           '<tr><td class="body">{body}</td></tr>')
+    posts = _posts([("ann", "9:00am On Apr 24, 2020", "vote bob"), ("bob", "10:16am On Apr 24, 2020", "vote ann")], row)
+    html = (f"<html><body><div class='body'><table>{posts}<tr><td class='l'><a name='799'></a></td></tr>"
+            + _posts([("cy", "10:22am On Apr 24, 2020", "vote ann")], row).replace("700", "702") + "</table></div></body></html>")
+    _, page = _read(html)
+    assert [(p.post_id, p.author) for p in page.posts] == [("700", "ann"), ("701", "bob"), ("702", "cy")]

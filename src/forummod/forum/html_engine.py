@@ -917,6 +917,9 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
             no_author += 1
         printed: list[tuple[str, bool]] | None = [] if profile.date_flag_imprecise else None
         created = read_date(dates_in_order, el, ctx, memo, printed)
+        if created is None and not author and profile.need_author_or_date:
+            no_author -= 1
+            continue
         if created is None:
             missing_dates.append(len(posts))
         elif printed:

@@ -909,7 +909,7 @@ def profile_table(container: str, fields: dict[str, Any], why: str, name: str = 
         "name": name,
         "title": f"structural fallback ({why})",
         "verified": "inferred from one page by forummod's structural fallback",
-        "thread": {"posts": [f"xpath:{container}"], "title": ["h1", "title"]},
+        "thread": {"posts": [f"xpath:{container}"], "title": ["h1", "title"], "need_author_or_date": True},
         # inferred selectors may land on a date without its time: such a post is flagged, never silently wrong
         "dates": {"flag_imprecise": True},
         "post": post,
