@@ -219,13 +219,26 @@ def test_dates_a_profile_cannot_read_are_filled_from_the_repeated_blocks(profile
 
 
 def test_filled_dates_out_of_post_order_stay_guessed(profiles):
+    """The fallback itself flags the date out of order with its neighbours (issue 29): only the
+    dates that run in post order are filled, the odd one stays guessed."""
     from forummod.forum.structural import fill_from_structure
 
     html = _custom_phpbb(["17 Jul 2011 17:51", "05 Aug 2009 01:25", "18 Jul 2011 22:40"])
     page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
     filled = fill_from_structure(page, html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc, now=NOW)
-    assert all(p.date_guessed for p in filled.posts)
-    assert filled == page
+    assert [(p.post_id, p.date_guessed) for p in filled.posts] == [("20", False), ("21", True), ("22", False)]
+    assert filled.posts[1] == page.posts[1]
+
+
+def test_filled_dates_that_all_disagree_with_the_profiles_order_stay_guessed(profiles):
+    from forummod.forum.structural import fill_from_structure
+
+    html = _custom_phpbb(["17 Jul 2011 17:51", "18 Jul 2011 22:40", "19 Jul 2011 09:02"])
+    page = parse_thread_page(profiles["phpbb"], html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc,
+                             now=datetime(2011, 7, 18, 12, 0, tzinfo=timezone.utc))
+    filled = fill_from_structure(page, html, url="https://f.test/viewtopic.php?t=5", tz=timezone.utc,
+                                 now=datetime(2011, 7, 18, 12, 0, tzinfo=timezone.utc))
+    assert [p.date_guessed for p in filled.posts] == [False, True, True]  # two are after the fetch
 
 
 MYBB_LIKE_POST = """<div class="post" id="post_{pid}"><div class="post_author"><div class="author_information">

@@ -2,8 +2,10 @@
 
 Without --engine the engine is recognised from the page itself; a page that no profile
 recognises is read by the structural fallback (the page's repeated post blocks), and said so.
-`--explain` prints the selectors the fallback found (`forummod profile suggest` writes them
-out as a starter profile). A page with no repeated post blocks is an error (exit code 2).
+`--explain` prints the selectors the fallback found, how sure it is and the runner-up
+(`forummod profile suggest` writes them out as a starter profile). A page with no repeated
+post blocks, or whose blocks the fallback does not trust as posts, is an error (exit code 2)
+that says why; the fallback never answers with junk.
 """
 
 from __future__ import annotations
@@ -63,15 +65,24 @@ def run(args) -> int:
         engine = "structural"
     if args.explain or engine == "structural":
         from forummod.forum.html_engine import parse_html
-        from forummod.forum.structural import infer_structure
+        from forummod.forum.structural import StructureUnsure, infer_structure
 
         try:
             structure = infer_structure(parse_html(text), url=str(args.page))
+        except StructureUnsure as e:
+            if engine != "structural":
+                structure = e.structure  # --explain on a profile's page: shown, not used
+            else:
+                if args.explain:
+                    print("structural fallback found:\n  " + "\n  ".join(e.structure.explain()), file=sys.stderr)
+                raise UnknownEngine(f"{fallback_why}, and the structural fallback will not guess: {e.reason}. "
+                                    f"`forummod profile suggest {args.page}` writes its best reading as a starter "
+                                    "profile to correct by hand") from None
         except LayoutChanged:
             if engine != "structural":
                 raise
             raise UnknownEngine(f"{fallback_why}, and the page repeats no post block with an author and a date "
-                                "(the structural fallback found nothing to read)") from None
+                                "(the structural fallback found nothing to read; a saved thread page is needed)") from None
         if engine == "structural":
             prof = structure.profile()
     url = args.url or args.page.resolve().as_uri()
@@ -79,7 +90,7 @@ def run(args) -> int:
     if prof.adapter == "discourse" and is_json(text):
         page = parse_topic_json(prof, text, url=url, base_url=args.url or "https://discourse.invalid", tz=tz)
     else:
-        page = parse_thread_page(prof, text, url=url, tz=tz, now=now)
+        page = parse_thread_page(prof, text, url=url, tz=tz, now=now, clock_known=read_at_from != "now")
         if engine != "structural":
             from forummod.forum.structural import fill_from_structure
 
@@ -107,10 +118,13 @@ def run(args) -> int:
         print("structural fallback found:\n  " + "\n  ".join(explain))
     print(f"{args.page}: {engine}, {len(rows)} posts, page {page.page} of {page.last_page}"
           + (f", {page.title!r}" if page.title else ""))
+    imprecise = {i.message.split(":", 1)[0][5:] for i in page.issues if i.code == "date_imprecise"}
     for r in rows:
         edited = f" (edited {r['edited_at'] or ''})".replace(" )", ")") if r["edited"] else ""
         head = f"#{r['number']} [{r['id']}] {r['author']}" + (f" ({r['author_id']})" if r["author_id"] else "")
-        guessed = " (date not shown on the page: guessed, ordering only)" if r["date_guessed"] else ""
+        guessed = "" if not r["date_guessed"] else (
+            " (date as printed lacks the minute: guessed, ordering only)" if r["id"] in imprecise
+            else " (date not shown on the page: guessed, ordering only)")
         print(f"\n{head} {r['created_at']}{guessed}{edited}")
         body = r["text"]
         print("  " + (body[:500] + ("…" if len(body) > 500 else "")).replace("\n", "\n  "))

@@ -31,7 +31,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from forummod.forum.html_engine import parse_html, parse_thread_page
     from forummod.forum.http import decode_body
-    from forummod.forum.structural import infer_structure, to_toml
+    from forummod.forum.structural import StructureUnsure, infer_structure, to_toml
 
     if not re.fullmatch(r"[a-z][a-z0-9_-]*", args.name):
         raise UsageError(f"--name {args.name!r}: a profile name is lowercase letters, digits, - and _ (e.g. myforum)")
@@ -39,14 +39,25 @@ def run(args) -> int:
         text = decode_body(args.page.read_bytes(), None)
     except OSError as e:
         raise UsageError(f"cannot read {args.page}: {e.strerror}") from None
-    structure = infer_structure(parse_html(text), url=str(args.page))
+    try:
+        structure = infer_structure(parse_html(text), url=str(args.page))
+        doubt = ""
+    except StructureUnsure as e:  # the GM asked for a starting point: the best reading, marked as such
+        structure, doubt = e.structure, e.reason
     data = dict(structure.profile_data, name=args.name, title=f"{args.name} (suggested from {args.page.name})",
                 verified=f"suggested by forummod profile suggest from {args.page.name}: check it on more pages")
     from datetime import datetime, timezone
 
-    page = parse_thread_page(structure.profile(), text, url=args.page.resolve().as_uri(), tz=timezone.utc,
-                             now=datetime.now(timezone.utc))
-    head = ["# Suggested by `forummod profile suggest` from one saved page. Check it on other pages",
+    from forummod.errors import LayoutChanged
+
+    try:
+        posts = parse_thread_page(structure.profile(), text, url=args.page.resolve().as_uri(), tz=timezone.utc,
+                                  now=datetime.now(timezone.utc)).posts
+    except LayoutChanged:
+        posts = ()
+    warn = [f"# NOT TRUSTED: {doubt}.", "# forummod would not read the page with these selectors: correct them "
+            "by hand (see adapters/generic.example.toml)."] if doubt else []
+    head = [*warn, "# Suggested by `forummod profile suggest` from one saved page. Check it on other pages",
             "# (first, middle and last page of a thread) with", f"#     forummod parse PAGE.html --engine {args.name} "
             "--adapters DIR", "# and add [urls], [dates], [login], [inbox] and [reply] by hand (see "
             "adapters/generic.example.toml).", *(f"# {line}" for line in structure.explain()), ""]
@@ -56,8 +67,9 @@ def run(args) -> int:
             raise UsageError(f"{args.output} exists; choose another --output or remove it")
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(out, encoding="utf-8")
-        print(f"wrote {args.output}: {len(page.posts)} posts read on {args.page.name} "
-              f"({', '.join(sorted({p.author for p in page.posts if p.author})[:5])}…)")
+        print(f"wrote {args.output}: {len(posts)} posts read on {args.page.name} "
+              f"({', '.join(sorted({p.author for p in posts if p.author})[:5])}…)"
+              + (f"; NOT TRUSTED: {doubt}" if doubt else ""))
     else:
         sys.stdout.write(out)
     return 0

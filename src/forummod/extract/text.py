@@ -93,7 +93,7 @@ def _excluded_kind(el, tag: str, classes: list[str] | None = None, st: str | Non
             return "code"
         if "signature" in c or c in _SIG_CLASSES:
             return "signature"
-    if tag in ("blockquote", "q"):
+    if tag in ("blockquote", "q") or "quote" in tag:  # and an unknown engine's own <content-quote>
         return "quote"
     if st is None:
         st = _style(el)

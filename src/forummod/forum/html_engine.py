@@ -20,6 +20,7 @@ from lxml import etree
 from forummod.errors import LayoutChanged
 from forummod.forum.base import FM_ATTR, ParsedPage
 from forummod.forum.date_memo import DateShapes
+from forummod.forum.date_precision import imprecision, out_of_order
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.page_css import any_ancestor, visible_posts
 from forummod.forum.profile import Extractor, Fields, Profile, loose_test, probe_of
@@ -303,11 +304,12 @@ class DateMemo:
                 return
 
 
-def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext, memo: DateMemo | None = None
-              ) -> datetime | None:
+def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext, memo: DateMemo | None = None,
+              seen: list[tuple[str, bool]] | None = None) -> datetime | None:
     """The first date any extractor yields: attributes as ISO/Unix, text via the tolerant parser,
     dateparser only when nothing else understood any candidate (and never on a page whose
-    format an earlier post showed, see `DateMemo`)."""
+    format an earlier post showed, see `DateMemo`). `seen` gets the value read and whether it
+    was a machine-readable attribute (for `date_precision`)."""
     texts: list[str] = []
     formats = memo.formats if memo is not None else ctx.formats
     shapes = memo.shapes if memo is not None else None
@@ -316,7 +318,11 @@ def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext, memo: 
             if ex.attr:
                 dt = parse_attr_value(v, ctx.tz)
                 if dt is not None:
+                    if seen is not None:
+                        seen.append((v, True))
                     return dt
+            if seen is not None:
+                seen.append((v, False))
             if shapes is not None:
                 dt = shapes.read(v)  # the shape of an earlier post's date: one regex, not the whole parser
                 if dt is not None:
@@ -326,6 +332,8 @@ def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext, memo: 
                                       languages=ctx.languages, allow_dateparser=False)
             except DateNotUnderstood:
                 texts.append(v)
+                if seen is not None:
+                    seen.pop()
             else:
                 if memo is not None and (not memo.known or len(formats) > 1):
                     memo.worked(v)
@@ -337,10 +345,14 @@ def read_date(extractors: Sequence[Extractor], el: Any, ctx: DateContext, memo: 
         return None
     for v in texts[:1]:
         try:
-            return parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=formats,
-                                    languages=ctx.languages, allow_dateparser=True)
+            dt = parse_forum_date(v, tz=ctx.tz, now=ctx.now, order=ctx.order, formats=formats,
+                                  languages=ctx.languages, allow_dateparser=True)
         except DateNotUnderstood:
             pass
+        else:
+            if seen is not None:
+                seen.append((v, False))
+            return dt
     return None
 
 
@@ -848,8 +860,10 @@ def thread_id_of(profile: Profile, url: str) -> str | None:
 
 
 def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzinfo, now: datetime,
-                      first_number: int | None = None, root: Any = None) -> ParsedPage:
-    """Posts, page numbers and title of one thread page; LayoutChanged when no post is found."""
+                      first_number: int | None = None, root: Any = None, clock_known: bool = True) -> ParsedPage:
+    """Posts, page numbers and title of one thread page; LayoutChanged when no post is found.
+    `clock_known`: `now` is when the page was fetched or saved (False: a saved page read against
+    the present, so relative and year-less dates are guesses)."""
     utf8: bytes | None = None  # the page's UTF-8 bytes, when at hand
     if isinstance(html, bytes):
         from forummod.forum.http import decode_utf8_body
@@ -880,6 +894,8 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     posts: list[RawPost] = []
     seen: set[str] = set()
     missing_dates: list[int] = []
+    imprecise: dict[int, str] = {}  # post index -> why its printed date lacks the minute
+    exact: set[int] = set()  # posts dated by a machine-readable time (threaded replies may run out of order)
     no_author = 0
     f_id, f_author, f_author_id, f_number, f_body = (_Sticky(f.id), _Sticky(f.author), _Sticky(f.author_id),
                                                      _Sticky(f.number), _Sticky(f.body))
@@ -899,9 +915,21 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
         author = f_author.first(el) or ""
         if not author:
             no_author += 1
-        created = read_date(dates_in_order, el, ctx, memo)
+        printed: list[tuple[str, bool]] | None = [] if profile.date_flag_imprecise else None
+        created = read_date(dates_in_order, el, ctx, memo, printed)
+        if created is None and not author and profile.need_author_or_date:
+            no_author -= 1
+            continue
         if created is None:
             missing_dates.append(len(posts))
+        elif printed:
+            why = imprecision(printed[-1][0], created.astimezone(ctx.tz), from_attr=printed[-1][1],
+                              clock_known=clock_known, languages=ctx.languages,
+                              order_known=profile.date_pinned or bool(ctx.languages))
+            if why:
+                imprecise[len(posts)] = why
+            elif printed[-1][1]:
+                exact.add(len(posts))
         if _maybe_found(edits_probe, el):
             edited_at = read_date(f.edited_at, el, ctx) if f.edited_at else None
             edited = bool(edited_at) or any(ex.elements(el) for ex in f.edited)
@@ -928,6 +956,12 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
                             "the posts are kept without authors", severity="warning", details=url))
     if missing_dates:
         posts = _bound_missing_dates(posts, set(missing_dates), now, _sources(f.date), url, issues)
+    if profile.date_flag_imprecise:
+        dated = [i for i in range(len(posts)) if i not in missing_dates and i not in exact]
+        for j, why in out_of_order([posts[i].created_at for i in dated], now).items():
+            imprecise.setdefault(dated[j], why)
+    if imprecise:
+        posts = flag_imprecise(posts, imprecise, url, issues)
     title = first(profile.title_sel, root)
     return ParsedPage(posts=tuple(posts), page=info.current, last_page=info.last, next_url=info.next_url,
                       thread_id=thread_id_of(profile, url), title=title, issues=tuple(issues))
@@ -950,6 +984,21 @@ def unnest_posts(containers: list[Any]) -> list[Any]:
         anchor.addnext(c)  # lxml moves the element (with its tail) out of the post that swallowed it
         last_moved[id(outer)] = c
     return containers
+
+
+def flag_imprecise(posts: list[RawPost], why: dict[int, str], url: str, issues: list[Issue]) -> list[RawPost]:
+    """Posts whose printed date lacks the minute keep the date read, flagged `date_guessed` and
+    told to the GM with the reason: no date is silently wrong."""
+    from dataclasses import replace
+
+    out = list(posts)
+    for i, reason in sorted(why.items()):
+        out[i] = replace(posts[i], date_guessed=True)
+        issues.append(Issue("date_imprecise", f"post {posts[i].post_id}: {reason}; kept as "
+                            f"{posts[i].created_at:%Y-%m-%d %H:%M} UTC and flagged as guessed: its votes count in "
+                            "post order, and a deadline ruling that depends on it is yours",
+                            severity="warning", details=url))
+    return out
 
 
 def _bound_missing_dates(posts: list[RawPost], missing: set[int], now: datetime, sources: str, url: str,

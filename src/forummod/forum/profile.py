@@ -647,6 +647,12 @@ class Profile:
     date_order: str = "DMY"
     date_formats: tuple[str, ...] = ()
     date_pinned: bool = False  # dates.pin: the order holds whatever the page's lang says
+    # dates.flag_imprecise: a post whose printed date lacks the minute (no time, "3 weeks ago", no
+    # year on a saved page) is flagged date_guessed with the reason (the structural fallback's)
+    date_flag_imprecise: bool = False
+    # thread.need_author_or_date: a post container with neither is no post (a deleted post's bare
+    # anchor row found by an inferred container)
+    need_author_or_date: bool = False
     languages: tuple[str, ...] = ()
     title_sel: tuple[Extractor, ...] = ()
     posts: Fields = field(default_factory=Fields)
@@ -837,8 +843,10 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
         date_order=order,
         date_formats=tuple(dates.get("formats", ())),
         date_pinned=bool(dates.get("pin", False)),
+        date_flag_imprecise=bool(dates.get("flag_imprecise", False)),
         languages=tuple(dates.get("languages", ())),
         title_sel=_extractors(thread, "title", f"{where}: thread"),
+        need_author_or_date=bool(thread.get("need_author_or_date", False)),
         posts=_fields(post_fields, f"{where}: post"),
         remove=_extractors(body, "remove", f"{where}: body"),
         marks=_marks(body.get("marks", ()), f"{where}: body.marks"),

@@ -21,12 +21,13 @@ from typing import Any, Iterable
 from forummod.errors import LayoutChanged
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.profile import Profile, parse_profile
+from forummod.forum.structural_blocks import BlockGroup, body_letters, rank_groups
 
 # a link to a member's page, in the URL shapes forum software uses
 _PROFILE_HREF = re.compile(
     r"(memberlist\.php\?[^#]*mode=viewprofile|member\.php|/members?/|/members?\.php|[/.]profile[/.?]|profile\.php|"
     r"/users?/|/u/[^/]|showuser|space-uid|[?&](?:u|uid|userid|user_id|user)=\d|/author/|action=profile|"
-    r"/membre|/utente|/benutzer|/profil/|/user-\d|/usr/)",
+    r"/membre|/utente|/benutzer|/profil/|/user-\d|/usr/|user_?info\b|user_?profile|memberid=)",
     re.IGNORECASE,
 )
 # links that carry a user id but lead to an action on the user, not to the user (MyBB's
@@ -44,7 +45,9 @@ _NOT_POST_DATE = re.compile(
 )
 _DATEISH = re.compile(r"\d{1,2}[:h]\d\d|\b\d{4}\b|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|年|ago|前|fa\b|назад|geleden|"
                       r"today|yesterday|oggi|ieri|heute|gestern|hier|aujourd|сегодня|вчера|vandaag|gisteren|"
-                      r"今天|昨天|temu|wczoraj|dzisiaj|il y a|hace|vor \d", re.IGNORECASE)
+                      r"今天|昨天|temu|wczoraj|dzisiaj|il y a|hace|vor \d|"
+                      r"\b\d{1,2}(?:st|nd|rd|th|\.)?\s+[^\W\d_]{3,}|\b[^\W\d_]{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?\b",
+                      re.IGNORECASE)  # the last two: a day and a month without year or time ("Thursday 23rd April")
 _ID_DIGITS = re.compile(r"\d{2,}")
 _DATE_ATTRS = ("datetime", "content", "data-time", "data-timestamp", "data-datestring", "data-date", "title", "data-ts")
 _SKIP_TAGS = {"script", "style", "noscript", "head", "title", "option", "select", "textarea", "button"}
@@ -52,7 +55,8 @@ _BLOCK_TAGS = {"div", "article", "li", "tr", "table", "section", "dl", "tbody", 
 _USER_ID_RX = [re.compile(r"[?&;](?:u|uid|userid|user_id|user)=(\d+)"), re.compile(r"membre(\d+)"), re.compile(r"members?/(?:[^/?#]*\.)?(\d+)"),
                re.compile(r"members?/(\d+)-"), re.compile(r"/users?/(\d+)"),
                re.compile(r"member\.php\?(\d+)"), re.compile(r"/profile/(\d+)"), re.compile(r"profile\.php\?\d+,(\d+)"),
-               re.compile(r"space-uid-(\d+)")]
+               re.compile(r"space-uid-(\d+)"), re.compile(r"[?&;]member_?id=(\d+)", re.IGNORECASE),
+               re.compile(r"user_?(?:info|profile)\W(?:\w+\W)?(?:id=)?(\d+)", re.IGNORECASE)]
 _NOW = datetime(2100, 1, 1, tzinfo=timezone.utc)  # only whether a text reads as a date matters here
 
 
@@ -73,6 +77,9 @@ class Structure:
     blocks: int
     fields: tuple[FieldChoice, ...]
     profile_data: dict[str, Any]
+    confidence: float = 1.0  # 0..1, see `_confidence`
+    doubt: str = ""  # why the blocks are not trusted as posts ("" when they are)
+    runner_up: str = ""  # the next best kind of block, for --explain
 
     def profile(self) -> Profile:
         return parse_profile(self.profile_data)
@@ -81,6 +88,8 @@ class Structure:
         lines = [f"post blocks: {self.container}  ({self.blocks} found)"]
         for f in self.fields:
             lines.append(f"  {f.name:<9} {f.selector}  (in {f.hits} of {self.blocks} blocks)")
+        lines.append(f"confidence: {self.confidence:.0%}" + (f" (not trusted: {self.doubt})" if self.doubt else ""))
+        lines.append(f"runner-up: {self.runner_up or 'none (no other repeated block holds an author and a date)'}")
         return lines
 
 
@@ -117,7 +126,30 @@ def _signature(el: Any) -> tuple[str, tuple[str, ...], str | None]:
     return (el.tag, (), idp) if idp else (el.tag, _classes(el), None)
 
 
-def _container_xpath(sig: tuple[str, tuple[str, ...], str | None]) -> str:
+def _block_kind(el: Any) -> tuple:
+    """The grouping key of a candidate block: its signature, and for an anonymous tag ("tr") the
+    named ancestor it hangs from with the tags between ("table.tbl > tr" and "table.similar > tr"
+    are two kinds: the thread's rows and a list of other threads)."""
+    sig = _signature(el)
+    if sig[1] or sig[2]:
+        return sig
+    steps: list[str] = []
+    up = el.getparent()
+    for _ in range(3):
+        if up is None or not isinstance(up.tag, str):
+            break
+        usig = _signature(up)
+        if usig[1] or usig[2]:
+            return (*sig, (usig, tuple(reversed(steps))))
+        steps.append(up.tag)
+        up = up.getparent()
+    return sig
+
+
+def _container_xpath(sig: tuple) -> str:
+    if len(sig) > 3:  # an anonymous tag under a named ancestor
+        anchor, steps = sig[3]
+        return _container_xpath(anchor) + "".join(f"/{t}" for t in steps) + f"/{sig[0]}"
     tag, classes, idp = sig
     conds = [f"contains(concat(' ', normalize-space(@class)), ' {c[:-1]}')" if c.endswith("*")
              else f"contains(concat(' ', normalize-space(@class), ' '), ' {c} ')" for c in classes]
@@ -129,6 +161,36 @@ def _container_xpath(sig: tuple[str, tuple[str, ...], str | None]) -> str:
         if post:
             conds.append(f"substring(@id, string-length(@id) - {len(post) - 1}) = '{post}'")
     return f"//{tag}" + "".join(f"[{c}]" for c in conds)
+
+
+def _anchored_xpath(root: Any, sig: tuple, blocks: list[Any]) -> str:
+    """The container XPath; for an anonymous tag ("tr", "table") one that finds the blocks and
+    not the layout rows around them: the path from the nearest ancestor with a name (a class or
+    a numbered id) that every block shares ("//table[@class='posts']/tr"). The plain tag when
+    no such ancestor exists within four levels."""
+    plain = _container_xpath(sig)
+    if sig[1] or sig[2] or len(sig) > 3 or not blocks:
+        return plain
+    steps: list[str] = []
+    level = list(blocks)
+    for _ in range(4):
+        parents = [b.getparent() for b in level]
+        if any(p is None or not isinstance(p.tag, str) for p in parents):
+            break
+        psigs = {_signature(p) for p in parents}
+        if len(psigs) != 1:
+            break
+        psig = next(iter(psigs))
+        if psig[1] or psig[2]:
+            xp = _container_xpath(psig) + "".join(f"/{t}" for t in reversed(steps)) + f"/{sig[0]}"
+            found = root.xpath(xp)
+            ids = {id(b) for b in blocks}
+            if ids <= {id(f) for f in found} and not any(id(a) in ids for f in found for a in f.iterancestors()):
+                return xp
+            break
+        steps.append(psig[0])
+        level = parents
+    return plain
 
 
 def _css_step(el: Any) -> str:
@@ -207,6 +269,7 @@ class _DateCand:
     el: Any
     attr: str | None  # "": the element's own text; None: its whole text
     quality: int  # 3 machine-readable, 2 date and time, 1 date only
+    time_el: Any = None  # the element beside it holding its time of day ("<span class=time>")
 
 
 def _own_text(el: Any) -> str:
@@ -243,8 +306,33 @@ def _date_candidates(root: Any) -> list[_DateCand]:
                 continue
             if _labelled_as_other_date(el, own):
                 continue
-            out.append(_DateCand(el, kind, 2 if re.search(r"\d[:h]\d\d", own) else 1))
+            if _HAS_TIME.search(own):
+                out.append(_DateCand(el, kind, 2))
+                continue
+            beside = _time_beside(el)
+            if beside is el:  # the time is a child: the element's whole text holds both
+                out.append(_DateCand(el, None, 2))
+            else:
+                out.append(_DateCand(el, kind, 2, beside) if beside is not None else _DateCand(el, kind, 1))
     return out
+
+
+_HAS_TIME = re.compile(r"\d[:h]\d\d")
+_BARE_TIME = re.compile(r"\[?\(?\s*(?:at|um|à|alle|в)?\s*\d{1,2}[:h.]\d\d(?::\d\d)?\s*(?:[ap]\.?m\.?|uhr|h)?\s*\)?\]?",
+                        re.IGNORECASE)
+
+
+def _time_beside(el: Any) -> Any:
+    """Where the time of a date printed without one is: the date element itself when the time is
+    its child ("20. Apr 2004, <span class=time>09:16</span>"), else the element just after it
+    when that holds only a time ("<span>16 Jun 2020</span> <span>16:12</span>"); None when no
+    time is beside it (the date has no time of day)."""
+    if any(isinstance(c.tag, str) and _BARE_TIME.fullmatch(_short_text(c)) for c in el):
+        return el
+    nxt = _element_after(el)
+    if nxt is not None and _BARE_TIME.fullmatch(_short_text(nxt)):
+        return nxt
+    return None
 
 
 _INLINE = {"b", "strong", "i", "em", "span", "a", "abbr", "time", "small", "font", "u", "br"}
@@ -288,32 +376,27 @@ def _counts_below(cands: Iterable[Any]) -> dict[int, int]:
 # --------------------------------------------------------------------------- blocks
 
 
-def _best_blocks(root: Any, authors: list[Any], dates: list[_DateCand]) -> tuple[tuple, list[Any], dict[tuple, list[Any]]]:
+def _best_blocks(root: Any, authors: list[Any], dates: list[_DateCand]) -> list[BlockGroup]:
+    """The candidate kinds of post block, best first (see `structural_blocks`)."""
     a_below = _counts_below(authors)
     d_below = _counts_below(d.el for d in dates)
     groups: dict[tuple, list[Any]] = defaultdict(list)
     for el in root.iter(*_BLOCK_TAGS):
         if a_below.get(id(el)) and d_below.get(id(el)):
-            groups[_signature(el)].append(el)
-    best: tuple[tuple[int, int], tuple, list[Any]] | None = None
-    outers: dict[tuple, list[Any]] = {}
-    for sig, members in groups.items():
-        if not sig[1] and not sig[2] and sig[0] in ("div", "td", "dd", "ul", "form"):
-            continue  # an unclassed div repeats everywhere; it names no kind of block
-        ids = {id(m) for m in members}
-        outer = [m for m in members if not any(id(a) in ids for a in m.iterancestors())]
-        # a block of one post holds a bounded number of author candidates (quotes add a few)
-        outer = [m for m in outer if a_below[id(m)] <= 12]
-        if not outer:
-            continue
-        outers[sig] = outer
-        text = sum(len(m.text_content()) for m in outer)
-        key = (len(outer), text)
-        if best is None or key > best[0]:
-            best = (key, sig, outer)
-    if best is None:
-        return (), [], {}
-    return best[1], best[2], outers
+            groups[_block_kind(el)].append(el)
+    if not groups:
+        return []
+    # a date read from an attribute may sit on a whole post or page (`<article data-time>`), and
+    # short elements are the name or the date ("Post 2 by ann: vote today" reads as a date too)
+    banned = {id(a) for a in authors if len(a.text_content()) <= 60} | \
+        {id(d.el) for d in dates if (len(d.el) == 0 if d.attr else _mostly_date(d.el.text_content()))}
+    return rank_groups(groups, a_below, body_letters(root, banned), _element_after)
+
+
+def _mostly_date(text: str) -> bool:
+    """A text that is a date with at most a label ("erstellt: 21. Apr 2020, 19:40"), not a post
+    that mentions a day ("I vote somebody today")."""
+    return len(text) <= 60 and len(re.findall(r"[^\W\d_]{3,}", text)) <= 4
 
 
 def _relative_css(block: Any, el: Any) -> list[str]:
@@ -416,6 +499,40 @@ def _own_author_fields(blocks: list[Any]) -> list[FieldChoice]:
     return fields
 
 
+_POST_NUMBER = re.compile(r"(?:#|№|post\s*#?|beitrag\s*#?|reply\s*#?|msg\s*#?)\s*(\d{1,6})", re.IGNORECASE)
+
+
+def _number_choice(blocks: list[Any]) -> FieldChoice | None:
+    """The forum's own post number where each block prints one ("#11", "Post #11"): an element
+    whose whole text is that number, the same selector in most blocks, counting up by one from
+    block to block (a page of a thread starts anywhere). None when the page prints none."""
+    picks = []
+    for b in blocks:
+        pick = None
+        for el in b.iter("a", "span", "strong", "b", "em", "div", "small", "td", "li"):
+            t = _short_text(el)
+            if len(t) <= 16 and _POST_NUMBER.fullmatch(t) and not _in_quote(el, b):
+                pick = el
+                break
+        picks.append(pick)
+    nums = [int(_POST_NUMBER.fullmatch(_short_text(p)).group(1)) if p is not None else None for p in picks]
+    known = [n for n in nums if n is not None]
+    steps = sum(1 for a, b in zip(nums, nums[1:]) if a is not None and b is not None and b == a + 1)
+    if len(known) * 2 < len(blocks) or (len(known) > 1 and steps * 2 < len(known) - 1):
+        return None
+    chosen = _choose("number", blocks, picks, {"regex": _POST_NUMBER.pattern})
+    return chosen if chosen is not None and chosen.hits * 2 >= len(blocks) else None
+
+
+def _distinct_in_blocks(blocks: list[Any], sel: dict[str, Any]) -> bool:
+    """Whether the selector reads a different value in every block that has one."""
+    from forummod.forum.profile import _compile_extractor
+
+    ex = _compile_extractor(sel, "id")
+    values = [v for v in (ex.first(b) for b in blocks) if v]
+    return len(set(values)) == len(values)
+
+
 def _post_id_choice(blocks: list[Any]) -> Any:
     """The block's numbered id, a numbered anchor inside it, or a permalink; else the position."""
     if all(_id_pattern(b) for b in blocks):
@@ -433,13 +550,13 @@ def _post_id_choice(blocks: list[Any]) -> Any:
                     kinds.append(f"{el.tag}[{attr}]|" + re.sub(r"\d+", "#", v))
                     break
         inner.update(set(kinds))
-    if inner:
-        key, n = inner.most_common(1)[0]
+    for key, n in inner.most_common(4):
         sel, pattern = key.split("|")
         pre = pattern.split("#")[0]
         tag, attr = sel.rstrip("]").split("[")
-        return {"css": f"{tag}[{attr}^='{pre}']" if pre else sel,
-                "attr": attr, "regex": r"(\d+)"}, n
+        choice = {"css": f"{tag}[{attr}^='{pre}']" if pre else sel, "attr": attr, "regex": r"(\d+)"}
+        if _distinct_in_blocks(blocks, choice):  # not a user's anchor (a#user_17), the same in their posts
+            return choice, n
     perma = re.compile(r"(?:#p|#post|#msg|[?&]p=|[?&]pid=|/post/|/posts/|#comment-|showpost\.php\?p=|#reply)(\d+)")
     hits = sum(1 for b in blocks if any(perma.search(a.get("href") or "") for a in b.iter("a")))
     if hits:
@@ -455,16 +572,21 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     keep_alive = list(root.iter())  # noqa: F841
     authors = [a for a in _author_candidates(root) if not _in_quote(a)]
     dates = [d for d in _date_candidates(root) if not _in_quote(d.el)]
-    sig, blocks, groups = _best_blocks(root, authors, dates)
+    ranked = _best_blocks(root, authors, dates)
     weak = False
-    if not blocks:  # pages whose author links say nothing of profiles, or show names without links
-        weak = True
-        authors = _any_name_links(root) + _bold_names(root)
-        sig, blocks, groups = _best_blocks(root, authors, dates)
-    if not blocks:
+    if not ranked or ranked[0].share < SURE_SHARE:
+        # pages whose author links say nothing of profiles, or show names without links
+        weak_authors = _any_name_links(root) + _bold_names(root)
+        weak_ranked = _best_blocks(root, weak_authors, dates)
+        if weak_ranked and (not ranked or (weak_ranked[0].share, weak_ranked[0].words) > (ranked[0].share, ranked[0].words)):
+            weak, authors, ranked = True, weak_authors, weak_ranked
+    if not ranked:
         raise LayoutChanged("structural", url, "repeated blocks with an author and a date",
                             "no repeated post blocks found")
-    container = _container_xpath(sig)
+    best = ranked[0]
+    sig, blocks = best.sig, list(best.blocks)
+    groups = {g.sig: list(g.blocks) for g in ranked}
+    container = _anchored_xpath(root, sig, blocks)
     a_ids = {id(a) for a in authors}
     # a profile link names the author before any other candidate; among weak candidates (any link,
     # any bold) the first in the block does: the name heads a post, links in its body come later
@@ -488,9 +610,15 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
         body_picks.append(_body_of(b, [*others, a] if a is not None else others, d.el if d else None))
     fields: list[FieldChoice] = []
     id_sel, id_hits = _post_id_choice(blocks)
+    position = {"xpath": f"concat('n', count(preceding::{sig[0]}))"}
     if id_sel is None:
-        id_sel, id_hits = {"xpath": f"concat('n', count(preceding::{sig[0]}))"}, len(blocks)
+        id_sel, id_hits = position, len(blocks)
+    elif id_hits * 2 < len(blocks):  # an id in a few blocks (a permalink in some posts) is not the posts' id
+        id_sel, id_hits = [id_sel, position], len(blocks)
     fields.append(FieldChoice("id", id_sel, id_hits))
+    number = _number_choice(blocks)
+    if number is not None:
+        fields.append(number)
     own = _own_author_fields(blocks)
     fields.extend(own)
     author = _choose("author", blocks, author_picks, fallbacks=2)
@@ -516,15 +644,81 @@ def infer_structure(root: Any, *, url: str = "") -> Structure:
     order = _numeric_order([_short_text(d.el) if d.attr is None else _own_text(d.el) for d in date_picks
                             if d is not None and d.attr in ("", None)])
     if order:
-        data["dates"] = {"order": order, "pin": True}
+        data["dates"].update(order=order, pin=True)
     more = _same_shaped(data, sig, blocks, groups)
+    if not more:
+        opening = _opening_post(root, ranked, blocks, fields, a_ids, d_by_el)
+        if opening is not None:
+            more, fields = opening
     if more:  # the opening post often has a block of its own kind ("div.lead" before "li.reply")
         container = " | ".join([container, *(_container_xpath(s2) for s2, _ in more)])
         data = profile_table(container, {f.name: f.selector for f in fields}, f"{sig[0]} blocks")
         if order:
-            data["dates"] = {"order": order, "pin": True}
+            data["dates"].update(order=order, pin=True)
     n = len(blocks) + sum(len(m) for _, m in more)
-    return Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data)
+    runner = ranked[1] if len(ranked) > 1 else None
+    doubt = _doubt(best, fields) or _unnamed(root, container, blocks, fields)
+    found = Structure(container=container, blocks=n, fields=tuple(fields), profile_data=data,
+                      confidence=0.0 if doubt else _confidence(best, fields), doubt=doubt,
+                      runner_up=(f"{_container_xpath(runner.sig)}  ({len(runner.blocks)} found, {runner.complete} "
+                                 "with an author, a date and a body)") if runner else "")
+    if found.doubt:
+        raise StructureUnsure(found, url)
+    return found
+
+
+SURE_SHARE = 0.5  # below: most "posts" would lack an author, a date or a body
+
+
+def _confidence(best: BlockGroup, fields: list[FieldChoice]) -> float:
+    """How sure the fallback is: the share of blocks with an author, a date and a body, times the
+    share in which the chosen selectors read each of those (one block alone repeats nothing)."""
+    n = len(best.blocks)
+    hits = {f.name: f.hits for f in fields}
+    read = min(hits.get("author", 0), hits.get("date", 0), hits.get("body", 0)) / n if n else 0.0
+    return round(best.share * min(1.0, read) * (1.0 if n > 1 else 0.8), 2)
+
+
+def _doubt(best: BlockGroup, fields: list[FieldChoice]) -> str:
+    """Why the blocks found are not to be trusted as the thread's posts ("" when they are)."""
+    names = {f.name for f in fields}
+    missing = [k for k in ("author", "date", "body") if k not in names]
+    if missing:
+        return f"no selector reads the {' and the '.join(missing)} of the repeated blocks"
+    if best.share < SURE_SHARE:
+        return (f"only {best.complete} of the {len(best.blocks)} repeated blocks hold an author, a date and a "
+                "body: they look like a list, not posts")
+    return ""
+
+
+def _unnamed(root: Any, container: str, blocks: list[Any], fields: list[FieldChoice]) -> str:
+    """Why the container cannot be given as the posts' selector: the blocks carry no id and no
+    name finds them alone, so every other element the XPath finds (a layout row, a row inside a
+    post) would be read as a post numbered by its position."""
+    id_field = next(f for f in fields if f.name == "id")
+    sels = id_field.selector if isinstance(id_field.selector, list) else [id_field.selector]
+    if not any(isinstance(x, dict) and "xpath" in x for x in sels):
+        return ""  # elements without the posts' id are skipped
+    mine = {id(b) for b in blocks}
+    around = {id(a) for b in blocks for a in b.iterancestors()}
+    inside = {id(el) for b in blocks for el in b.iter()}
+    # a layout element around the posts or a part of one; a post beside them is a post
+    extra = sum(1 for el in root.xpath(container.split(" | ")[0])
+                if id(el) not in mine and (id(el) in around or id(el) in inside))
+    if extra:
+        return (f"the {len(blocks)} post blocks have no id and no class or named ancestor that finds them alone "
+                f"(their selector finds {extra} other elements)")
+    return ""
+
+
+class StructureUnsure(LayoutChanged):
+    """The fallback's best reading of a page is too unsure to give as its posts; `structure`
+    holds it for `forummod profile suggest` to write out as a starting point."""
+
+    def __init__(self, structure: Structure, url: str):
+        self.structure = structure
+        self.reason = structure.doubt
+        LayoutChanged.__init__(self, "structural", url, structure.container, structure.doubt)
 
 
 _NUMERIC_DATE = re.compile(r"(?<![\d.:/-])(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})(?![\d./-])")
@@ -561,6 +755,54 @@ def _same_shaped(data: dict[str, Any], sig: tuple, blocks: list[Any], groups: di
     return [(s2, ms) for s2, ms in out if not any(id(a) in chosen for m in ms for a in m.iterancestors())]
 
 
+def _opening_post(root: Any, ranked: list[BlockGroup], blocks: list[Any], fields: list[FieldChoice],
+                  a_ids: set[int], d_by_el: dict[int, _DateCand]) -> tuple[list, list[FieldChoice]] | None:
+    """The opening post printed in a box of its own before the replies (a lead article, then a
+    list of answers): a lone block with an author and a date before the first reply, widened to
+    the largest box around it that holds no reply (its body often sits beside its header). Its
+    body selector is added after the replies' own when theirs does not read it."""
+    order = {id(el): i for i, el in enumerate(root.iter())}
+    first = order[id(blocks[0])]
+    in_blocks = {id(el) for b in blocks for el in b.iter()}
+    above = {id(a) for b in blocks for a in b.iterancestors()}
+    lone = next((g.blocks[0] for g in ranked if len(g.blocks) == 1 and order[id(g.blocks[0])] < first
+                 and id(g.blocks[0]) not in in_blocks and id(g.blocks[0]) not in above), None)
+    if lone is None:
+        return None
+    box = lone
+    while box.getparent() is not None and id(box.getparent()) not in above:
+        box = box.getparent()
+    sig = _signature(box)
+    if not (sig[1] or sig[2]) or len(root.xpath(_container_xpath(sig))) != 1:
+        return None  # no name that finds this box alone
+    prof = parse_profile(profile_table(_container_xpath(sig), {f.name: f.selector for f in fields}, "opening post"))
+    if not all(any(ex.first(box) for ex in fs) for fs in (prof.posts.author, prof.posts.date) if fs):
+        return None
+    first_reply = [next((ex.first(blocks[0]) for ex in fs if ex.first(blocks[0])), None)
+                   for fs in (prof.posts.author, prof.posts.date)]
+    if first_reply == [next((ex.first(box) for ex in fs if ex.first(box)), None)
+                       for fs in (prof.posts.author, prof.posts.date)]:
+        return None  # the thread's header ("started by ann, 5 May") repeating its first post
+    out = list(fields)
+    if prof.posts.id and not any(ex.first(box) for ex in prof.posts.id):  # no id of the replies' kind
+        old_id = next(f for f in out if f.name == "id")
+        # the position, for this box only (a fallback the replies would also match would stick)
+        only_here = "self::" + _container_xpath(sig)[2:]
+        sels = [*(old_id.selector if isinstance(old_id.selector, list) else [old_id.selector]),
+                {"xpath": f"substring(concat('n', count(preceding::{box.tag})), 1, 99 * boolean({only_here}))"}]
+        out[out.index(old_id)] = FieldChoice("id", sels, old_id.hits + 1)
+    if prof.posts.body and not any(ex.first(box) for ex in prof.posts.body):
+        author = next((el for el in box.iter() if id(el) in a_ids), None)
+        date = next((d.el for el in box.iter() if (d := d_by_el.get(id(el))) is not None), None)
+        body = _body_of(box, [author] if author is not None else [], date)
+        if body is None:
+            return None
+        old = next(f for f in out if f.name == "body")
+        sels = [*(old.selector if isinstance(old.selector, list) else [old.selector]), _relative_css(box, body)[-1]]
+        out[out.index(old)] = FieldChoice("body", sels, old.hits + 1)
+    return [(sig, [box])], out
+
+
 def _author_id_selector(author_sel: Any, hrefs: list[str]) -> list[dict[str, Any]]:
     """The author link's user id: the id pattern that most of this page's author links follow,
     else the last path segment of a profile-like link (a name in the URL)."""
@@ -581,7 +823,21 @@ def _date_choice(blocks: list[Any], picks: list[_DateCand | None]) -> list[Field
     extra = {"attr": attr} if attr else ({"own": True} if attr == "" else None)
     chosen = _choose("date", blocks, [p.el if p is not None and p.attr == attr else None for p in picks], extra,
                      fallbacks=1)
+    timed = [p.time_el if p is not None and p.attr == attr else None for p in picks]
+    if chosen and attr == "" and sum(1 for t in timed if t is not None) * 2 >= len(blocks):
+        time = _choose("time", blocks, timed)
+        if time is not None:  # the date and the time beside it, read as one text
+            day_css = chosen.selector["css"] if isinstance(chosen.selector, dict) else chosen.selector[0]["css"]
+            both = (f"concat(normalize-space(({_css_xpath(day_css)})[1]/text()), ' ', "
+                    f"normalize-space(({_css_xpath(time.selector)})[1]))")
+            return [FieldChoice("date", {"xpath": both}, min(chosen.hits, time.hits))]
     return [chosen] if chosen else []
+
+
+def _css_xpath(css: str) -> str:
+    from forummod.forum.profile import _TRANSLATOR
+
+    return _TRANSLATOR.css_to_xpath(css, prefix="descendant-or-self::")
 
 
 def _name_inside(el: Any) -> Any:
@@ -634,6 +890,12 @@ GENERIC_MARKS: list[dict[str, Any]] = [
     {"kind": "quote", "css": "blockquote:not([class*='postcontent']):not([class*='messageText']):not([class*='messagetext'])"
                              ":not([class*='bbWrapper']):not([class*='message-body']), div[class*='quote'], table[class*='quote']",
      "author": [{"css": "cite", "regex": r"^@?(.+?)(?:\s+(?:wrote|said|schrieb|ha scritto|a écrit|написал|schreef)\b.*)?:?$"}]},
+    # any engine's quote: an element whose class (in any case: "forumQuote") or own name (a custom
+    # <content-quote>) says quote, or <q>; a vote quoted from another player must not count
+    {"kind": "quote", "xpath": ".//*[(contains(translate(@class, 'QUOTE', 'quote'), 'quote') or "
+                               "contains(local-name(), 'quote') or self::q) and not(" + " or ".join(
+                                   f"contains(@class, '{c}')" for c in ("postcontent", "messageText", "messagetext",
+                                                                        "bbWrapper", "message-body")) + ")]"},
     {"kind": "spoiler", "css": "[class*='spoiler']"},
     {"kind": "code", "css": "pre, code"},
     {"kind": "signature", "css": "[class*='signature'], div.sig"},
@@ -647,7 +909,9 @@ def profile_table(container: str, fields: dict[str, Any], why: str, name: str = 
         "name": name,
         "title": f"structural fallback ({why})",
         "verified": "inferred from one page by forummod's structural fallback",
-        "thread": {"posts": [f"xpath:{container}"], "title": ["h1", "title"]},
+        "thread": {"posts": [f"xpath:{container}"], "title": ["h1", "title"], "need_author_or_date": True},
+        # inferred selectors may land on a date without its time: such a post is flagged, never silently wrong
+        "dates": {"flag_imprecise": True},
         "post": post,
         "body": {"remove": ["script", "style"], "marks": GENERIC_MARKS},
         "pagination": {"links": ["a[href*='page'], a[href*='start=']"]},
