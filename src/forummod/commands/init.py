@@ -84,7 +84,7 @@ gm = ["YourGMAccount"]
 start = "{start}"   # {start_note}
 
 [games.{game}.votes]
-forms = []                      # empty = the ruleset's: bold 'VOTE: X', [vote]X[/vote] (one-night: and PM votes, ON-V1); or list them, e.g. ["bold", "tag", "plain"]
+forms = []                      # empty = the ruleset's: bold 'VOTE: X', [vote]X[/vote] (one-night: and PM votes, ON-V1); or list them, e.g. ["bold", "tag", "plain"], or a community's preset: ["mafiascum"], ["mafiauniverse"], ["teamliquid"]
 """
 
 STARTER_PLAYERS = '''roles_file = ""                 # keep secret roles in a separate file: Name = "role"

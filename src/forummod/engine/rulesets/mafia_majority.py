@@ -78,6 +78,7 @@ class MafiaMajority(Ruleset):
         "lynched": "player: lynched (role revealed in the death list)",
         "no_lynch": "reason: no_votes | tie | majority_no_lynch | half_no_lynch | deadline_no_majority | below_half_majority | plurality_no_lynch",
         "hammer": "player, votes: a majority was reached and the day ends now",
+        "hammer_hidden": "player: the same, when a hidden extra vote is in the wagon (no number told)",
         "death": "player, cause: a death announced at dawn",
         "nobody_died": "nobody died in the night",
         "cop_result": "target, verdict (guilty | not_guilty): private to the cop",
@@ -169,8 +170,16 @@ class MafiaMajority(Ruleset):
             return self.propose_no_lynch(st, phase, run, reason=reason)
         st = self.propose_lynch(st, phase, (top.name,), run)
         prop = st.proposal(f"lynch:{phase.name}")
-        return st.put_proposal(replace(prop, facts=(Fact.of("hammer", player=top.name, votes=int(top.total)),)
-                                       + prop.facts))
+        return st.put_proposal(replace(prop, facts=(self.hammer_fact(st, top, ev.at),) + prop.facts))
+
+    def hammer_fact(self, st: GameState, top: Candidate, at) -> Fact:
+        """The day-end post's hammer line: with its number of votes, unless a hidden extra vote is
+        in the wagon (the thread's count shows fewer votes: the number would tell the secret)."""
+        if not self.public_weights:
+            shown = next((c for c in self.tally(st, at, public=True).candidates if c.name == top.name), None)
+            if shown is not None and shown.total != top.total:
+                return Fact.of("hammer_hidden", player=top.name)
+        return Fact.of("hammer", player=top.name, votes=int(top.total))
 
     def resolve_day(self, st: GameState, phase: Phase, run: RunContext) -> GameState:
         """The deadline: plurality (optionally only from half a majority), the tie rule, or nobody."""
