@@ -682,6 +682,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     stalled = stall(plan.sample_phases(), last_activity(inputs, now), now)
     if stalled is not None:
         plan.stop_after = stalled.cutoff
+    plan.gm_posts = gm_post_times(game_posts, roster, now, when)
     setup = game_setup(ruleset, game, inputs.seed, seats.first_names())
     # before post N: not even a boundary pinned right after a post of the same instant
     until = (all_post_times[until_post], RANK_INPUT, float(until_post)) if until_post in all_post_times else None
@@ -689,6 +690,17 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
                    until=until, lang=game.language or ruleset.language)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
                         fresh, stalled_since=stalled.since if stalled else None)
+
+
+def gm_post_times(posts: Iterable[Post], roster: Roster, now: datetime,
+                  when: Mapping[str, datetime]) -> tuple[datetime, ...] | None:
+    """When the GM posted in the game thread up to `now` (a day's dawn post opens its night's
+    action window, LUP D17); None when the config names no GM, so nobody's posts are known."""
+    if not roster.gms:
+        return None
+    times = (when.get(p.post_id, p.created_at) for p in posts
+             if roster.is_gm(p.author) and (p.deleted_at is None or p.deleted_at > now))
+    return tuple(sorted(t for t in times if t <= now))
 
 
 def last_activity(inputs: GameInputs, now: datetime) -> datetime | None:
