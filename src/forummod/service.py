@@ -636,6 +636,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     issues: list[Issue] = []
     intents: list[Any] = []
     resumed_at = resume_start(game, post_times)
+    seats = SeatHistory.build(game, roster, inputs.events, post_times)
     for p in game_posts:
         if p.deleted_at is not None and p.deleted_at <= now:
             continue
@@ -650,9 +651,11 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         else:
             ex = extract_post(p, ctx)
             fresh[key] = encode(ex)
+        at = when.get(p.post_id)
+        if ex.intents or ex.issues:
+            ex = _unless_departed(ex, p.author, seats, (at or p.created_at, RANK_INPUT, float(p.number or 0)), ctx)
         if ex.issues:
             issues.extend(ex.issues)
-        at = when.get(p.post_id)
         if at is not None:
             issues.append(_guessed_date_issue(p, at))
         if ex.intents:
@@ -665,11 +668,12 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         if resumed_at is not None and m.created_at < resumed_at:
             continue
         ex = extracted(message_cache_key(m), lambda m=m: extract_message(m, ctx))
+        if ex.intents or ex.issues:
+            ex = _unless_departed(ex, m.sender, seats, (m.created_at, RANK_INPUT, 1e12 + i), ctx)
         issues.extend(ex.issues)
         for it in ex.intents:
             intents.append(it)
             events.append(_intent_event(it, 1e12 + i))
-    seats = SeatHistory.build(game, roster, inputs.events, post_times)
     # the seat changes first: every event at a replacement's own point already names the new
     # holder (SeatHistory.holder), and the fold keeps the input order among equal keys, so a
     # kill at the replacement's post must not come before the seat has that name (issue 27, 9)
@@ -701,6 +705,16 @@ def gm_post_times(posts: Iterable[Post], roster: Roster, now: datetime,
     times = (when.get(p.post_id, p.created_at) for p in posts
              if roster.is_gm(p.author) and (p.deleted_at is None or p.deleted_at > now))
     return tuple(sorted(t for t in times if t <= now))
+
+
+def _unless_departed(ex: Any, author: str, seats: "SeatHistory", key: tuple, ctx: Any) -> Any:
+    """`ex`, or when its author had left the seat by `key`, nothing and a finding (issue 28)."""
+    holder = seats.left(author, key)
+    if holder is None:
+        return ex
+    from forummod.extract.departed import departed_extraction
+
+    return departed_extraction(ex, author, holder, ctx.language)
 
 
 def last_activity(inputs: GameInputs, now: datetime) -> datetime | None:
@@ -841,6 +855,28 @@ class SeatHistory:
             if until is None or key < until:
                 return holder
         return name
+
+    def left(self, account: str, key: tuple) -> str | None:
+        """The seat's holder at `key` when `account` had left its seat by then (a replaced player
+        posting after the replacement: it counts for nobody, issue 28); else None."""
+        if self.nobody_replaced:
+            return None
+        seat = self._seat_of.get(account.casefold())
+        if seat is None:
+            return None
+        start, ended = None, False
+        for holder, until in self.chains[seat]:
+            if holder.casefold() == account.casefold() and (start is None or key >= start) \
+                    and (until is None or key < until):
+                return None  # holding the seat at `key`
+            if holder.casefold() == account.casefold() and until is not None and until <= key:
+                ended = True
+            start = until
+        return self.holder(seat, key) if ended else None
+
+    @cached_property
+    def _seat_of(self) -> dict[str, str]:
+        return {acc.casefold(): seat for acc, seat in self.account_seat.items()}
 
     def first_names(self) -> dict[str, str]:
         """Every account and seat name -> the seat's first holder (who the setup deals to)."""
