@@ -192,6 +192,8 @@ class Ruleset:
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    #: Facts of the final reveal the game-over post shows besides its role list (ON D15: the centre cards).
+    game_over_facts: ClassVar[frozenset[str]] = frozenset()
     language: ClassVar[str] = "en"
     Options: ClassVar[type]  # frozen dataclass with schema.setting fields (defaults documented)
     ROLES: ClassVar[Mapping[str, RoleSpec]] = {}

@@ -506,8 +506,10 @@ def build_game_over(gv: GameView, pb: Phrasebook) -> GameOverPost | None:
                  died=pb.phase(p.death.phase) if p.death is not None and p.death.phase else "",
                  winner=p.name in winners, replaced=p.replaced)
         for p in sorted(st.players, key=lambda p: p.seat))
+    shown = getattr(gv.ruleset, "game_over_facts", frozenset())
+    reveals = tuple(pb.fact(f) for _, f in gv.run.facts if f.key in shown)
     return GameOverPost(head=head(gv, pb, st.phase.name if st.phase else ""), result=pb.fact(fact),
-                        result_key=out.result, winners=tuple(out.winners), roles=roles)
+                        result_key=out.result, winners=tuple(out.winners), roles=roles, reveals=reveals)
 
 
 def _faction(gv: GameView, pb: Phrasebook, role: str) -> str:

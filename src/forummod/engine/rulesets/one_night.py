@@ -124,6 +124,7 @@ class OneNight(Ruleset):
     late_action_rule = "ON-N9"  # a late action is no action (D16)
     activity_blocks = True  # ON-D2 (checked by the checks module, D12)
     max_phases = 2  # ON-D1: one night, then one day; the game ends with that day
+    game_over_facts = frozenset({"centre_card"})  # D15: the game-over post shows the centre cards too
     TIMING = Timing(first_phase="night", action_deadline="24h", night_end="24h",
                     vote_close="72h", day_end="72h")  # ON-D1: one night, then one 72 h day
     ROLES = {
