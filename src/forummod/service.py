@@ -463,6 +463,7 @@ class GameInputs:
     messages: tuple[Message, ...]
     events: tuple[Any, ...]  # StoredEvent
     seed: int
+    pm_others: tuple[Any, ...] = ()  # pm_routing.GameWindow of the config's other games on this inbox
 
 
 @frozen
@@ -502,7 +503,28 @@ def load_inputs(ws: Workspace, game_id: str) -> GameInputs:
     if not seed:
         seed = ws.store.game_seed(game_id) or ws.store.set_game_seed(game_id, random.SystemRandom().randrange(1, 2**31),
                                                                       ws.clock())
-    return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), seed)
+    return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), seed,
+                      pm_others=_pm_windows(ws, game_id))
+
+
+def _pm_windows(ws: Workspace, game_id: str) -> tuple[Any, ...]:
+    """The config's other games that read the same inbox, as PM routing sees them (issue 28)."""
+    from forummod.pm_routing import GameWindow
+
+    site = ws.cfg.game(game_id).site
+    out = []
+    for gid, other in ws.cfg.games.items():
+        if gid == game_id or other.site != site:
+            continue
+        first, last = ws.store.post_span(site, stored_thread_id(ws, gid, ThreadRef(other.thread, "game")))
+        roster = roster_with_events(other.roster(), ws.store.events(gid))
+        out.append(GameWindow(gid, other.schedule.start or other.resume.at or first,
+                              None if other.active else last, _accounts(roster), other.pm_tag.casefold()))
+    return tuple(out)
+
+
+def _accounts(roster: Roster) -> frozenset[str]:
+    return frozenset(a.casefold() for slot in roster.players for a in slot.all_accounts)
 
 
 def _thread_id_key(ws: Workspace, game_id: str, ref: ThreadRef) -> list[str]:
@@ -664,8 +686,14 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
                 intents.append(it)
                 ev = _intent_event(it, seq)
                 events.append(ev if at is None else replace(ev, at=at))
+    inbox = _pm_window(inputs, roster)
     for i, m in enumerate(inputs.messages):
         if resumed_at is not None and m.created_at < resumed_at:
+            continue
+        note = _not_ours(m, inbox, inputs.pm_others, ctx.language, game.tz)
+        if note is not False:
+            if note is not None:
+                issues.append(note)
             continue
         ex = extracted(message_cache_key(m), lambda m=m: extract_message(m, ctx))
         if ex.intents or ex.issues:
@@ -705,6 +733,31 @@ def gm_post_times(posts: Iterable[Post], roster: Roster, now: datetime,
     times = (when.get(p.post_id, p.created_at) for p in posts
              if roster.is_gm(p.author) and (p.deleted_at is None or p.deleted_at > now))
     return tuple(sorted(t for t in times if t <= now))
+
+
+def _pm_window(inputs: GameInputs, roster: Roster) -> Any:
+    """This game as PM routing sees it: its start (the config's, else its first post), players, tag."""
+    from forummod.pm_routing import GameWindow
+
+    game = inputs.game
+    firsts = [p.created_at for p in inputs.posts.get("game", ())]
+    start = game.schedule.start or (min(firsts) if firsts else None)
+    return GameWindow(inputs.game_id, start, None, _accounts(roster), game.pm_tag.casefold())
+
+
+def _not_ours(m: Message, me: Any, others: tuple[Any, ...], lang: str, tz: Any) -> Issue | None | bool:
+    """False for a PM of this game; else the GM's note on it (None: another game's, said nowhere)."""
+    from forummod.extract import inbox_notes
+    from forummod.pm_routing import route
+
+    r = route(m, me, others)
+    if r.verdict == "ours":
+        return False
+    if r.verdict == "before_start":
+        return inbox_notes.before_start(m, me.start.astimezone(tz), lang)
+    if r.verdict == "unclear":
+        return inbox_notes.unclear(m, r.games, lang)
+    return inbox_notes.other_tag(m, lang) if r.games == ("",) else None
 
 
 def _unless_departed(ex: Any, author: str, seats: "SeatHistory", key: tuple, ctx: Any) -> Any:

@@ -556,6 +556,12 @@ class Store:
         keyed.sort()  # thread order (the index keeps equal keys in reading order, as a stable sort would)
         return [post for _, _, post in keyed]
 
+    def post_span(self, site: str, thread: str) -> tuple[datetime | None, datetime | None]:
+        """When a thread's first and last stored posts were written (None, None when it has none)."""
+        lo, hi = self.db.execute("SELECT min(created_at), max(created_at) FROM posts WHERE site=? AND thread=?",
+                                 (site, thread)).fetchone()
+        return from_iso(lo), from_iso(hi)
+
     def post_count(self, site: str, thread: str) -> int:
         return self.db.execute("SELECT count(DISTINCT post_id) FROM posts WHERE site=? AND thread=?",
                                (site, thread)).fetchone()[0]
