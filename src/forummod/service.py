@@ -319,6 +319,11 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
         ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
     if error:  # the command or the pass line reports it; a warning here would say it twice
         log.debug("%s: poll failed: %s", game_id, error)
+    from forummod.redate import redate_after_zone_change
+
+    redated = redate_after_zone_change(ws, game_id, adapter, [tid for _, tid in thread_ids], now)  # issue 28
+    if redated is not None:
+        issues.append(redated)
     from forummod.publish import settle_uncertain
 
     settle_uncertain(ws, game_id, adapter)  # an uncertain publication's post may have appeared
@@ -464,6 +469,7 @@ class GameInputs:
     events: tuple[Any, ...]  # StoredEvent
     seed: int
     pm_others: tuple[Any, ...] = ()  # pm_routing.GameWindow of the config's other games on this inbox
+    site_zone: str = ""  # the site's `timezone`, the zone its pages' dates were read in
 
 
 @frozen
@@ -504,7 +510,7 @@ def load_inputs(ws: Workspace, game_id: str) -> GameInputs:
         seed = ws.store.game_seed(game_id) or ws.store.set_game_seed(game_id, random.SystemRandom().randrange(1, 2**31),
                                                                       ws.clock())
     return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), seed,
-                      pm_others=_pm_windows(ws, game_id))
+                      pm_others=_pm_windows(ws, game_id), site_zone=ws.cfg.sites[game.site].timezone)
 
 
 def _pm_windows(ws: Workspace, game_id: str) -> tuple[Any, ...]:
@@ -659,6 +665,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     intents: list[Any] = []
     resumed_at = resume_start(game, post_times)
     seats = SeatHistory.build(game, roster, inputs.events, post_times)
+    inbox = _pm_window(inputs, roster)
     for p in game_posts:
         if p.deleted_at is not None and p.deleted_at <= now:
             continue
@@ -676,6 +683,8 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         at = when.get(p.post_id)
         if ex.intents or ex.issues:
             ex = _unless_departed(ex, p.author, seats, (at or p.created_at, RANK_INPUT, float(p.number or 0)), ctx)
+        if ex.intents and game.schedule.start is not None and (at or p.created_at) < game.schedule.start:
+            issues.append(_early_votes(p, ex, inputs, ctx.language))  # issue 28: never dropped silently
         if ex.issues:
             issues.extend(ex.issues)
         if at is not None:
@@ -686,7 +695,6 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
                 intents.append(it)
                 ev = _intent_event(it, seq)
                 events.append(ev if at is None else replace(ev, at=at))
-    inbox = _pm_window(inputs, roster)
     for i, m in enumerate(inputs.messages):
         if resumed_at is not None and m.created_at < resumed_at:
             continue
@@ -743,6 +751,14 @@ def _pm_window(inputs: GameInputs, roster: Roster) -> Any:
     firsts = [p.created_at for p in inputs.posts.get("game", ())]
     start = game.schedule.start or (min(firsts) if firsts else None)
     return GameWindow(inputs.game_id, start, None, _accounts(roster), game.pm_tag.casefold())
+
+
+def _early_votes(p: Post, ex: Any, inputs: GameInputs, lang: str) -> Issue:
+    from forummod.extract.early_votes import before_start
+
+    game = inputs.game
+    zone = inputs.site_zone or game.timezone
+    return before_start(p, ex, game.schedule.start, game.site, zone, game.tz, lang)
 
 
 def _not_ours(m: Message, me: Any, others: tuple[Any, ...], lang: str, tz: Any) -> Issue | None | bool:
