@@ -137,7 +137,7 @@ _MIGRATIONS: dict[int, str] = {
     # issue 28: a post's date read again from its saved page after `sites.x.timezone` changed;
     # the posts rows keep the date as first read (history), this one is what the game uses
     8: """
-    CREATE TABLE post_dates (
+    CREATE TABLE IF NOT EXISTS post_dates (
         site TEXT NOT NULL, thread TEXT NOT NULL, post_id TEXT NOT NULL, created_at TEXT NOT NULL,
         zone TEXT NOT NULL, derived_at TEXT NOT NULL,
         PRIMARY KEY (site, thread, post_id));
