@@ -698,7 +698,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     for i, m in enumerate(inputs.messages):
         if resumed_at is not None and m.created_at < resumed_at:
             continue
-        note = _not_ours(m, inbox, inputs.pm_others, ctx.language, game.tz)
+        note = False if roster.is_gm(m.sender) else _not_ours(m, inbox, inputs.pm_others, ctx.language, game.tz)
         if note is not False:
             if note is not None:
                 issues.append(note)
