@@ -194,6 +194,10 @@ class Ruleset:
     title: ClassVar[str] = ""
     #: Facts of the final reveal the game-over post shows besides its role list (ON D15: the centre cards).
     game_over_facts: ClassVar[frozenset[str]] = frozenset()
+
+    def game_over_shown(self, st: "GameState") -> frozenset[str] | None:
+        """The players whose role the game-over post lists; None: every player (ON D15 option)."""
+        return None
     language: ClassVar[str] = "en"
     Options: ClassVar[type]  # frozen dataclass with schema.setting fields (defaults documented)
     ROLES: ClassVar[Mapping[str, RoleSpec]] = {}

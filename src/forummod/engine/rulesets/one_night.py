@@ -715,6 +715,12 @@ class OneNight(Ruleset):
             facts += [Fact.of("centre_card", "D15", position=pos, card=c) for pos, c in st.x.centre]
         return tuple(facts)
 
+    def game_over_shown(self, st: GameState) -> frozenset[str] | None:
+        """D15 option `killed_and_winners`: the game-over post lists only their cards too."""
+        if self.options.reveal == "all":
+            return None
+        return frozenset(p.name for p in st.players if not p.alive) | frozenset(st.outcome.winners if st.outcome else ())
+
     @staticmethod
     def _final_card(st: GameState, p: Player) -> Fact:
         """D15: `moved` says whether the card in front of the player is not the one dealt to them
