@@ -248,6 +248,7 @@ class GameConfig:
     markup: Markup = setting("bbcode", "markup of drafted posts: bbcode or markdown")
     timezone: str = setting("UTC", "the game's timezone (deadlines, activity blocks)")
     gm: tuple[str, ...] = setting((), "forum names of the moderators (their posts are not votes)")
+    pm_tag: str = setting("", "a tag this game's PMs carry in their subject, e.g. '[Lupus 7]': ties a PM to this game when one account runs several; empty = by sender and time")
     active: bool = setting(True, "poll this game in tick/run")
     seed: int = setting(0, "random seed for deals and draws; 0 = choose one and record it in the log")
     roles_file: Path | None = setting(None, "TOML file mapping player name -> role, kept apart from this config")

@@ -9,7 +9,7 @@ and who still owes a required action. Pure: a function of a `service.GameAnalysi
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Mapping
 
 from forummod.engine.events import ActionEvent
 from forummod.engine.ruleset import GmNote
@@ -92,8 +92,9 @@ def night_of_interest(a: Any) -> Phase | None:
 
 
 def received_actions(a: Any, night: Phase) -> tuple[ReceivedAction, ...]:
-    """Every action intent sent in the night's window, each marked counted, replaced or rejected.
-    A faction's shared choice (`Ruleset.factional_actions`) is replaced by any member's later PM."""
+    """Every action intent the engine took for this night (or found too late for it), received up
+    to the analysis's `now`, each marked counted, replaced or rejected. A faction's shared choice
+    (`Ruleset.factional_actions`) is replaced by any member's later PM."""
     rs = a.ruleset
 
     def slot(i: ActionIntent) -> tuple[str, str]:
@@ -102,8 +103,9 @@ def received_actions(a: Any, night: Phase) -> tuple[ReceivedAction, ...]:
         return (i.actor, rs.action_slot(ActionEvent.of(i, 0.0)))
 
     rejections = {(r.kind, r.actor, r.source): r for r in a.run.rejections}
+    nights = by_source(a.run)
     inside = [i for i in (*a.intents, *gm_entered_actions(a)) if isinstance(i, ActionIntent)
-              and i.at >= night.start and (night.end is None or i.at < night.end)]
+              and i.at <= a.now and action_night(a.run, i, nights) == night.name]
     inside.sort(key=lambda i: i.at)
     last: dict[tuple[str, str], ActionIntent] = {}
     for i in inside:
@@ -119,6 +121,26 @@ def received_actions(a: Any, night: Phase) -> tuple[ReceivedAction, ...]:
             status, reason, rule, msg = ("counts" if counts else "replaced"), "", None, ""
         out.append(ReceivedAction(i.actor, i.action, i.targets, i.at, _label(i.source), status, reason, rule, msg))
     return tuple(out)
+
+
+def action_night(run: Any, i: ActionIntent, nights: Mapping[tuple[str, Any], str]) -> str:
+    """The night an action belongs to as the engine took it (LUP D17: PMs sent during the day
+    before count for the night after it; a late one shows on the night it was late for). An
+    action the engine never took as a night action (a refused thread post, a day power, one the
+    run did not reach) shows on the night whose hours it was sent in. `nights`: `by_source(run)`."""
+    known = nights.get((i.action, i.source)) if i.source is not None else None
+    if known:
+        return known
+    for ph in run.phases:
+        if ph.kind == "night" and ph.start <= i.at and (ph.end is None or i.at < ph.end):
+            return ph.name
+    return ""
+
+
+def by_source(run: Any) -> dict[tuple[str, Any], str]:
+    """`GameRun.action_nights` keyed by (action, source): the engine names the seat's holder at
+    the time, extraction the seat's latest name, and a source is one PM or post either way."""
+    return {(action, src): night for (action, _actor, src), night in getattr(run, "action_nights", {}).items()}
 
 
 def gm_entered_actions(a: Any) -> tuple[ActionIntent, ...]:

@@ -319,6 +319,11 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
         ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
     if error:  # the command or the pass line reports it; a warning here would say it twice
         log.debug("%s: poll failed: %s", game_id, error)
+    from forummod.redate import redate_after_zone_change
+
+    redated = redate_after_zone_change(ws, game_id, adapter, [tid for _, tid in thread_ids], now)  # issue 28
+    if redated is not None:
+        issues.append(redated)
     from forummod.publish import settle_uncertain
 
     settle_uncertain(ws, game_id, adapter)  # an uncertain publication's post may have appeared
@@ -463,6 +468,8 @@ class GameInputs:
     messages: tuple[Message, ...]
     events: tuple[Any, ...]  # StoredEvent
     seed: int
+    pm_others: tuple[Any, ...] = ()  # pm_routing.GameWindow of the config's other games on this inbox
+    site_zone: str = ""  # the site's `timezone`, the zone its pages' dates were read in
 
 
 @frozen
@@ -508,7 +515,28 @@ def load_inputs(ws: Workspace, game_id: str) -> GameInputs:
     if not seed:
         seed = ws.store.game_seed(game_id) or ws.store.set_game_seed(game_id, random.SystemRandom().randrange(1, 2**31),
                                                                       ws.clock())
-    return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), seed)
+    return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), seed,
+                      pm_others=_pm_windows(ws, game_id), site_zone=ws.cfg.sites[game.site].timezone)
+
+
+def _pm_windows(ws: Workspace, game_id: str) -> tuple[Any, ...]:
+    """The config's other games that read the same inbox, as PM routing sees them (issue 28)."""
+    from forummod.pm_routing import GameWindow
+
+    site = ws.cfg.game(game_id).site
+    out = []
+    for gid, other in ws.cfg.games.items():
+        if gid == game_id or other.site != site:
+            continue
+        first, last = ws.store.post_span(site, stored_thread_id(ws, gid, ThreadRef(other.thread, "game")))
+        roster = roster_with_events(other.roster(), ws.store.events(gid))
+        out.append(GameWindow(gid, other.schedule.start or other.resume.at or first,
+                              None if other.active else last, _accounts(roster), other.pm_tag.casefold()))
+    return tuple(out)
+
+
+def _accounts(roster: Roster) -> frozenset[str]:
+    return frozenset(a.casefold() for slot in roster.players for a in slot.all_accounts)
 
 
 def _thread_id_key(ws: Workspace, game_id: str, ref: ThreadRef) -> list[str]:
@@ -664,6 +692,8 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     issues: list[Issue] = []
     intents: list[Any] = []
     resumed_at = resume_start(game, post_times)
+    seats = SeatHistory.build(game, roster, inputs.events, post_times)
+    inbox = _pm_window(inputs, roster)
     for p in game_posts:
         if p.deleted_at is not None and p.deleted_at <= now:
             continue
@@ -678,9 +708,13 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
         else:
             ex = extract_post(p, ctx)
             fresh[key] = encode(ex)
+        at = when.get(p.post_id)
+        if ex.intents or ex.issues:
+            ex = _unless_departed(ex, p.author, seats, (at or p.created_at, RANK_INPUT, float(p.number or 0)), ctx)
+        if ex.intents and game.schedule.start is not None and (at or p.created_at) < game.schedule.start:
+            issues.append(_early_votes(p, ex, inputs, ctx.language))  # issue 28: never dropped silently
         if ex.issues:
             issues.extend(ex.issues)
-        at = when.get(p.post_id)
         if at is not None:
             issues.append(_guessed_date_issue(p, at))
         if ex.intents:
@@ -692,12 +726,18 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     for i, m in enumerate(inputs.messages):
         if resumed_at is not None and m.created_at < resumed_at:
             continue
+        note = False if roster.is_gm(m.sender) else _not_ours(m, inbox, inputs.pm_others, ctx.language, game.tz)
+        if note is not False:
+            if note is not None:
+                issues.append(note)
+            continue
         ex = extracted(message_cache_key(m), lambda m=m: extract_message(m, ctx))
+        if ex.intents or ex.issues:
+            ex = _unless_departed(ex, m.sender, seats, (m.created_at, RANK_INPUT, 1e12 + i), ctx)
         issues.extend(ex.issues)
         for it in ex.intents:
             intents.append(it)
             events.append(_intent_event(it, 1e12 + i))
-    seats = SeatHistory.build(game, roster, inputs.events, post_times)
     # the seat changes first: every event at a replacement's own point already names the new
     # holder (SeatHistory.holder), and the fold keeps the input order among equal keys, so a
     # kill at the replacement's post must not come before the seat has that name (issue 27, 9)
@@ -710,6 +750,7 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     stalled = stall(plan.sample_phases(), last_activity(inputs, now), now)
     if stalled is not None:
         plan.stop_after = stalled.cutoff
+    plan.gm_posts = gm_post_times(game_posts, roster, now, when)
     setup = game_setup(ruleset, game, inputs.seed, seats.first_names())
     # before post N: not even a boundary pinned right after a post of the same instant
     until = (all_post_times[until_post], RANK_INPUT, float(until_post)) if until_post in all_post_times else None
@@ -734,6 +775,60 @@ def _name_proposals(issues: list[Issue], intents: list[Any], roster: Roster, sto
     from forummod.names_settled import name_proposals
 
     return name_proposals(alias_guesses(issues, intents, roster), stored, auto_names)
+
+
+def gm_post_times(posts: Iterable[Post], roster: Roster, now: datetime,
+                  when: Mapping[str, datetime]) -> tuple[datetime, ...] | None:
+    """When the GM posted in the game thread up to `now` (a day's dawn post opens its night's
+    action window, LUP D17); None when the config names no GM, so nobody's posts are known."""
+    if not roster.gms:
+        return None
+    times = (when.get(p.post_id, p.created_at) for p in posts
+             if roster.is_gm(p.author) and (p.deleted_at is None or p.deleted_at > now))
+    return tuple(sorted(t for t in times if t <= now))
+
+
+def _pm_window(inputs: GameInputs, roster: Roster) -> Any:
+    """This game as PM routing sees it: its start (the config's, else its first post), players, tag."""
+    from forummod.pm_routing import GameWindow
+
+    game = inputs.game
+    firsts = [p.created_at for p in inputs.posts.get("game", ())]
+    start = game.schedule.start or (min(firsts) if firsts else None)
+    return GameWindow(inputs.game_id, start, None, _accounts(roster), game.pm_tag.casefold())
+
+
+def _early_votes(p: Post, ex: Any, inputs: GameInputs, lang: str) -> Issue:
+    from forummod.extract.early_votes import before_start
+
+    game = inputs.game
+    zone = inputs.site_zone or game.timezone
+    return before_start(p, ex, game.schedule.start, game.site, zone, game.tz, lang)
+
+
+def _not_ours(m: Message, me: Any, others: tuple[Any, ...], lang: str, tz: Any) -> Issue | None | bool:
+    """False for a PM of this game; else the GM's note on it (None: another game's, said nowhere)."""
+    from forummod.extract import inbox_notes
+    from forummod.pm_routing import route
+
+    r = route(m, me, others)
+    if r.verdict == "ours":
+        return False
+    if r.verdict == "before_start":
+        return inbox_notes.before_start(m, me.start.astimezone(tz), lang)
+    if r.verdict == "unclear":
+        return inbox_notes.unclear(m, r.games, lang)
+    return inbox_notes.other_tag(m, lang) if r.games == ("",) else None
+
+
+def _unless_departed(ex: Any, author: str, seats: "SeatHistory", key: tuple, ctx: Any) -> Any:
+    """`ex`, or when its author had left the seat by `key`, nothing and a finding (issue 28)."""
+    holder = seats.left(author, key)
+    if holder is None:
+        return ex
+    from forummod.extract.departed import departed_extraction
+
+    return departed_extraction(ex, author, holder, ctx.language)
 
 
 def last_activity(inputs: GameInputs, now: datetime) -> datetime | None:
@@ -884,6 +979,28 @@ class SeatHistory:
             if until is None or key < until:
                 return holder
         return name
+
+    def left(self, account: str, key: tuple) -> str | None:
+        """The seat's holder at `key` when `account` had left its seat by then (a replaced player
+        posting after the replacement: it counts for nobody, issue 28); else None."""
+        if self.nobody_replaced:
+            return None
+        seat = self._seat_of.get(account.casefold())
+        if seat is None:
+            return None
+        start, ended = None, False
+        for holder, until in self.chains[seat]:
+            if holder.casefold() == account.casefold() and (start is None or key >= start) \
+                    and (until is None or key < until):
+                return None  # holding the seat at `key`
+            if holder.casefold() == account.casefold() and until is not None and until <= key:
+                ended = True
+            start = until
+        return self.holder(seat, key) if ended else None
+
+    @cached_property
+    def _seat_of(self) -> dict[str, str]:
+        return {acc.casefold(): seat for acc, seat in self.account_seat.items()}
 
     def first_names(self) -> dict[str, str]:
         """Every account and seat name -> the seat's first holder (who the setup deals to)."""

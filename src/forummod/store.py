@@ -18,10 +18,11 @@ import sqlite3
 import stat
 import zlib
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timezone
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from forummod.errors import StoreError
 from forummod.model import Message, Post, PostVersion, stored_record
@@ -30,7 +31,7 @@ from forummod.records import frozen
 if TYPE_CHECKING:  # built only by the poller's methods, which import them (a recount never does)
     from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -133,6 +134,14 @@ _MIGRATIONS: dict[int, str] = {
     7: """
     CREATE INDEX IF NOT EXISTS post_status_page ON post_status(site, thread, page);
     """,
+    # issue 28: a post's date read again from its saved page after `sites.x.timezone` changed;
+    # the posts rows keep the date as first read (history), this one is what the game uses
+    8: """
+    CREATE TABLE IF NOT EXISTS post_dates (
+        site TEXT NOT NULL, thread TEXT NOT NULL, post_id TEXT NOT NULL, created_at TEXT NOT NULL,
+        zone TEXT NOT NULL, derived_at TEXT NOT NULL,
+        PRIMARY KEY (site, thread, post_id));
+    """,
 }
 
 
@@ -155,6 +164,15 @@ def write_failure(path: Path, e: sqlite3.Error) -> StoreError | None:
                           "opened read-only); nothing was written. Make it writable for this user, or use a "
                           "command that only reads (tally, status, drafts)")
     return None
+
+
+def _redated(posts: list[Post], dates: Mapping[str, str]) -> list[Post]:
+    """`posts` with the dates re-read after a zone change (`post_dates`), in thread order again."""
+    out = [replace(p, created_at=datetime.fromisoformat(dates[p.post_id])) if p.post_id in dates else p
+           for p in posts]
+    if any(p.number is None for p in out):
+        out.sort(key=lambda p: (p.number if p.number is not None else 1 << 62, p.created_at))
+    return out
 
 
 def iso(dt: datetime | None) -> str | None:
@@ -483,10 +501,13 @@ class Store:
                 # the few deleted posts apart: a join would look up every post's status row
                 deleted = dict(cur.execute("SELECT post_id, deleted_at FROM post_status WHERE site=? AND thread=?"
                                            " AND deleted_at IS NOT NULL", (site, thread)).fetchall())
+                redated = dict(cur.execute("SELECT post_id, created_at FROM post_dates WHERE site=? AND thread=?",
+                                           (site, thread)).fetchall())
             finally:
                 if own:
                     cur.execute("COMMIT")
-            return self._posts_from_rows(site, thread, rows, deleted)
+            posts = self._posts_from_rows(site, thread, rows, deleted)
+            return _redated(posts, redated) if redated else posts
         finally:
             if collecting:
                 gc.enable()
@@ -555,6 +576,42 @@ class Store:
                  for k, p in enumerate(posts)]
         keyed.sort()  # thread order (the index keeps equal keys in reading order, as a stable sort would)
         return [post for _, _, post in keyed]
+
+    def redate_posts(self, site: str, thread: str, dates: Mapping[str, datetime], zone: str, at: datetime) -> int:
+        """Record the dates re-read for these posts under `zone` (a date equal to the one first
+        stored drops the record); the stored versions are untouched. Returns how many changed."""
+        firsts = dict(self.db.execute("SELECT post_id, created_at FROM posts WHERE site=? AND thread=? AND version=1",
+                                      (site, thread)).fetchall())
+        known = dict(self.db.execute("SELECT post_id, created_at FROM post_dates WHERE site=? AND thread=?",
+                                     (site, thread)).fetchall())
+        changed = 0
+        with self.transaction():
+            for pid, when in dates.items():
+                first = firsts.get(pid)
+                if first is None:
+                    continue
+                new = iso(when)
+                if new == first:
+                    if self.db.execute("DELETE FROM post_dates WHERE site=? AND thread=? AND post_id=?",
+                                       (site, thread, pid)).rowcount:
+                        changed += 1
+                elif known.get(pid) != new:
+                    self.db.execute("INSERT OR REPLACE INTO post_dates(site, thread, post_id, created_at, zone,"
+                                    " derived_at) VALUES (?,?,?,?,?,?)", (site, thread, pid, new, zone, iso(at)))
+                    changed += 1
+        return changed
+
+    def page_bodies(self, site: str) -> Iterator[tuple[str, str, datetime]]:
+        """(url, body, fetched_at) of every saved page of a site, one at a time."""
+        for url, body, fetched in self.db.execute("SELECT url, body, fetched_at FROM pages WHERE site=? ORDER BY url",
+                                                  (site,)).fetchall():
+            yield url, zlib.decompress(body).decode("utf-8", "surrogatepass") if body else "", from_iso(fetched)
+
+    def post_span(self, site: str, thread: str) -> tuple[datetime | None, datetime | None]:
+        """When a thread's first and last stored posts were written (None, None when it has none)."""
+        lo, hi = self.db.execute("SELECT min(created_at), max(created_at) FROM posts WHERE site=? AND thread=?",
+                                 (site, thread)).fetchone()
+        return from_iso(lo), from_iso(hi)
 
     def post_count(self, site: str, thread: str) -> int:
         return self.db.execute("SELECT count(DISTINCT post_id) FROM posts WHERE site=? AND thread=?",

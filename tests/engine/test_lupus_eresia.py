@@ -1,7 +1,8 @@
 """lupus-eresia: every scenario LUP-X1..X22 of the spec, then the rules and decisions they do not
 cover, then each option's non-default behaviour. Phases come from the ruleset's own default
 schedule in Europe/Rome (night 1 opens 1 Dec 2026 18:00; votes close 22:00, days end 22:15,
-actions are due 22:30, dawn 09:00)."""
+actions are due and the night ends at 22:30, D20); the GM posts each dawn at 09:00 the next
+morning, which opens the next night's action window (D17)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,16 @@ class Lupus(Scenario):
         super().__init__("lupus-eresia", list(roles), roles, options=options)
         timing = self.rs.default_timing(self.rs.options)
         self.phases = list(build_phases(timing, start=START, tz=ROME, now=START + timedelta(days=12)))
+        self.dawn_posts: list[datetime] | None = [self.at(p.name, "09:00") for p in self.phases if p.kind == "day"]
+
+    def run(self, now: datetime | None = None, approve_all: bool = True) -> GameRun:
+        """The run with the GM's dawn posts known (D17: each opens the next night's window)."""
+        from forummod.engine.core import ListPlan, run_game
+
+        plan = ListPlan(self.phases)
+        plan.gm_posts = tuple(sorted(self.dawn_posts)) if self.dawn_posts is not None else None
+        end = now or self.phases[-1].end + timedelta(seconds=1)
+        return run_game(self.rs, self.setup, plan, list(self.events), now=end, approve_all=approve_all)
 
     def ph(self, name: str):
         return next(p for p in self.phases if p.name == name)
@@ -446,15 +457,53 @@ def test_LUP_G6_G7_no_taverns_and_medium_difficulty():
     assert not any("tavern" in verb for verb in catalog.ACTIONS["lupus-eresia"])
 
 
-def test_LUP_T1_T2_T3_T4_default_schedule_and_dawn():
+def test_LUP_T1_T2_T3_T4_D20_default_schedule_the_night_ends_at_LUP_T3_the_same_evening():
     """LUP-T1, LUP-T2, LUP-T3, LUP-T4, D20: votes close 22:00, the day ends 22:15, the night's
-    actions are due 22:30 the same evening; dawn (night end) is 09:00."""
+    actions are due and the night ends at 22:30 the same evening (night 1: the first 22:30 after
+    the opening post); the next day runs from there to 22:15 of the next evening."""
     g = Lupus()
     local = lambda dt: dt.astimezone(ROME).strftime("%d %H:%M")  # noqa: E731
     n1, d1, n2 = g.ph("N1"), g.ph("D1"), g.ph("N2")
-    assert local(n1.action_deadline) == "01 22:30" and local(n1.end) == "02 09:00"
-    assert local(d1.start) == "02 09:00" and local(d1.vote_close) == "02 22:00" and local(d1.end) == "02 22:15"
-    assert local(n2.start) == "02 22:15" and local(n2.action_deadline) == "02 22:30" and local(n2.end) == "03 09:00"
+    assert local(n1.action_deadline) == "01 22:30" and local(n1.end) == "01 22:30"
+    assert local(d1.start) == "01 22:30" and local(d1.vote_close) == "02 22:00" and local(d1.end) == "02 22:15"
+    assert local(n2.start) == "02 22:15" and local(n2.action_deadline) == "02 22:30" and local(n2.end) == "02 22:30"
+
+
+def test_D20_option_a_longer_night_is_the_gms_schedule_setting():
+    """D20 option: `[schedule] night_end = "09:00"` keeps the night to the next morning (actions
+    still due at LUP-T3); with `action_deadline` too ("24h15m") the night runs to the next LUP-T3."""
+    from forummod.engine.schedule import merged_timing
+
+    local = lambda dt: dt.astimezone(ROME).strftime("%d %H:%M")  # noqa: E731
+    timing = LupusEresia.default_timing(LupusEresia().options)
+    morning = build_phases(merged_timing(timing, {"night_end": "09:00"}), start=START, tz=ROME,
+                           now=START + timedelta(days=3))
+    n2 = next(p for p in morning if p.name == "N2")
+    assert local(n2.action_deadline) == "02 22:30" and local(n2.end) == "03 09:00"
+    long = build_phases(merged_timing(timing, {"night_end": "24h15m", "action_deadline": "24h15m"}),
+                        start=START, tz=ROME, now=START + timedelta(days=4))
+    n2 = next(p for p in long if p.name == "N2")
+    assert local(n2.start) == "02 22:15" and local(n2.action_deadline) == "03 22:30" and local(n2.end) == "03 22:30"
+
+
+def test_LUP_X22_D17_a_pm_after_LUP_T3_and_before_the_dawn_post_counts_for_no_night():
+    """D17, D20: the night ends at 22:30; a PM at 23:00, before the GM's dawn post of 09:00, is
+    late for night 2 (rule D17) and not used on night 3; one after the dawn post is for night 3."""
+    g = Lupus().a("N2", "23:00", "Gemma", "protect", "Chiara").a("D2", "10:00", "Gino", "protect", "Carlo")
+    run = g.run(now=g.at("D2", "12:00"))
+    late = [r for r in run.rejections if r.actor == "Gemma"]
+    assert [(r.reason, r.rule) for r in late] == [("late", "D17")]
+    nights = {actor: night for (_, actor, _), night in run.action_nights.items()}
+    assert nights == {"Gemma": "N2", "Gino": "N3"}
+
+
+def test_D17_without_known_gm_posts_the_day_opens_the_next_nights_window():
+    """D17: when the GM's posts are not known (no GM in the config), the day's start opens it."""
+    g = Lupus().a("N2", "23:00", "Gemma", "protect", "Chiara")
+    g.dawn_posts = None
+    run = g.run(now=g.at("D2", "12:00"))
+    assert not [r for r in run.rejections if r.actor == "Gemma"]
+    assert list(run.action_nights.values()) == ["N3"]
 
 
 def test_LUP_F1_role_table_matches_the_spec():
@@ -799,7 +848,7 @@ def test_pending_lynch_holds_the_dawn_and_the_templare_deadline_stays_at_the_vot
     g.decide("night:N1", at=g.at("D1", "08:00")).decide("lynch:D1", at=g.at("N2", "23:00"))
     before = g.run(now=g.at("N2", "22:45"), approve_all=False)
     assert dead(before) == set() and before.state.proposal("night:N2") is None  # the dawn waits
-    run = g.run(now=g.ph("N2").end, approve_all=False)
+    run = g.run(now=g.at("N2", "23:01"), approve_all=False)
     assert dead(run) == {"Teo", "Vera"} and run.state.proposal("night:N2").status == "pending"
     assert "Carlo" in run.state.proposal("night:N2").summary
 

@@ -30,6 +30,7 @@ from forummod.checks.dates import check_guessed_dates
 from forummod.checks.names import check_name_proposals
 from forummod.checks.findings import Finding
 from forummod.checks.prod import PlayerPosts, check_prod, post_counts, prod_list
+from forummod.checks.reading import check_reading
 from forummod.checks.rules import CODES
 from forummod.checks.verbatim import check_verbatim
 from forummod.i18n import gm_language, pgettext
@@ -49,6 +50,7 @@ CHECKS: tuple[Check, ...] = (
     check_missing_actions,
     check_guessed_dates,
     check_name_proposals,
+    check_reading,
 )
 
 _EPOCH = datetime.min.replace(tzinfo=timezone.utc)

@@ -54,6 +54,18 @@ class Seat:
                 return account
         return self.holders[-1][0]
 
+    def left(self, account: str, t: datetime) -> bool:
+        """`account` held this seat before `t` and no longer does at `t` (a replaced player)."""
+        start: datetime | None = None
+        ended = False
+        for holder, until in self.holders:
+            if holder.casefold() == account.casefold():
+                if (start is None or t >= start) and (until is None or t < until):
+                    return False
+                ended = ended or (until is not None and until <= t)
+            start = until
+        return ended
+
     def joined_at(self) -> datetime | None:
         """When the current occupant took the seat (None: from the start)."""
         return self.holders[-2][1] if len(self.holders) > 1 else None
@@ -278,8 +290,8 @@ class CheckContext:
         for role in roles:
             for p in self.thread(role):
                 who = self.player_of(p.author)
-                if who is not None:
-                    out.setdefault(who, []).append(p)
+                if who is not None and not self.seats[who].left(p.author, p.created_at):
+                    out.setdefault(who, []).append(p)  # a replaced player's later posts are nobody's
         for ps in out.values():
             ps.sort(key=lambda p: p.created_at)
         return out

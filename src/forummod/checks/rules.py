@@ -30,6 +30,11 @@ CODES: dict[str, str] = {
     "alias_proposed": "a name no player matches probably means a player (evidence given): its votes count once you approve",
     "check_failed": "a check crashed on this game's data (a bug: please report it)",
     "template_error": "a post template (yours, in templates_dir) does not compile or render: its file, line and error",
+    "replaced_player_post": "a replaced player voted or acted after the replacement: it counts for nobody",
+    "vote_before_start": "a vote posted before the game's start: not counted (check sites.x.timezone)",
+    "pm_before_start": "a PM received before the game's start: ignored, never alerted",
+    "pm_other_game": "a PM tied to another game of the config (its subject tag, seat or time): not this game's",
+    "pm_game_unclear": "a PM that could be this game's or another's: not used until you enter it (gm action)",
 }
 
 #: code -> ruleset name -> rule id cited when the engine gives none.

@@ -229,7 +229,8 @@ def _zone_of_thread(adapter, gid: str, game, site, where: str) -> Finding:
     from forummod.forum.base import ThreadRef
     from forummod.forum.html_engine import first_page_url, parse_html, read_pagination
     from forummod.forum.html_write import page_url
-    from forummod.forum.page_locale import check_zone, same_offset, stated_zone
+    from forummod.forum.page_locale import check_zone, same_offset
+    from forummod.forum.page_zone import page_zone, zone_name
 
     first = first_page_url(adapter.profile, adapter.thread_url(ThreadRef(game.thread, "game")))
     f = adapter._get_remembering_date(first)
@@ -239,17 +240,21 @@ def _zone_of_thread(adapter, gid: str, game, site, where: str) -> Finding:
         if last:
             f = adapter._get_remembering_date(last)
     key = f"set {where} to the zone your forum account shows times in"
-    zone, said = stated_zone(f.text)
     now = adapter.now()
-    if zone is not None:
-        if same_offset(zone, site.tz, now):
+    http_date = getattr(adapter, "_http_date", None)
+    # the page's own word first: a zone in words, <time> elements, or its clock against the
+    # server's (issue 28: a post a minute old under a wrong zone looks an hour old)
+    found = page_zone(adapter.profile, f.text, http_date=http_date, now=now)
+    if found is not None:
+        said = found.label + ("" if found.how == "stated" else f" ({found.how})")
+        if same_offset(found.zone, site.tz, now):
             return Finding("zone", True, f"{gid}: the forum states its times are {said}, as {where} = {site.timezone!r}")
-        hint = f" (e.g. {where} = \"{said}\")" if "/" in said else ""
+        name = zone_name(found, "", now)
+        hint = f" (e.g. {where} = \"{name}\")" if name else ""
         return Finding("zone", False, f"{gid}: the forum states its times are {said}, but {where} is "
                        f"{site.timezone!r}: {key}{hint}", where)
     page = adapter.parse_page(f.text, f.url)
     dated = [p for p in page.posts if not p.date_guessed]
-    http_date = getattr(adapter, "_http_date", None)
     if not dated or http_date is None:
         return Finding("zone", True, f"{gid}: cannot tell the forum's zone (the page states none and gives no "
                        f"dated post or server clock); make sure {where} = {site.timezone!r} is the zone your "

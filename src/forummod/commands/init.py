@@ -12,7 +12,8 @@ what is left to fill in.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timezone
+from typing import Any
 from pathlib import Path
 
 from forummod.errors import UsageError
@@ -67,7 +68,7 @@ STARTER = """# forummod config — written by 'forummod init'. Every setting, it
 [sites.myforum]
 engine = "{engine}"             # {engines}
 base_url = "{base_url}"
-timezone = "{timezone}"         # the timezone the forum shows times in
+timezone = "{site_timezone}"         # the timezone the forum shows times in{site_zone_note}
 language = "{language}"         # language of the forum's date words
 username = "YourGMAccount"
 {auth}
@@ -139,10 +140,16 @@ def run(args) -> int:
     if how:
         print(f"engine: {engine} ({how}; --engine NAME to choose another)")
     survey = thread_survey(engine, thread) if args.from_thread else None
-    text = starter_text(engine=engine, ruleset=args.example or args.ruleset, thread=thread,
+    ruleset = args.example or args.ruleset
+    site_zone = survey_zone(survey, ruleset) if survey else None
+    if survey:
+        print(f"timezone: {site_zone} (stated by the thread page: {survey.zone.label}, {survey.zone.how})" if site_zone
+              else "timezone: the thread page states no zone: set sites.myforum.timezone to the zone your forum "
+              "account shows times in ('forummod doctor' checks it)")
+    text = starter_text(engine=engine, ruleset=ruleset, thread=thread,
                         example=bool(args.example), store=_store_name(args.path),
                         posters=survey.posters if survey else None,
-                        opened_at=survey.opened_at if survey else None)
+                        opened_at=survey.opened_at if survey else None, site_zone=site_zone)
     _check_loads(text, args.path)
     args.path.write_text(text, encoding="utf-8")
     todo = ("the forum, the account and the players" if not thread else
@@ -257,6 +264,7 @@ class ThreadSurvey:
 
     posters: tuple[str, ...]
     opened_at: datetime | None
+    zone: Any = None  # forum.page_zone.PageZone: the zone the last page states, if it states one
 
 
 def thread_posters(engine: str, url: str) -> list[str]:
@@ -279,6 +287,7 @@ def thread_survey(engine: str, url: str) -> ThreadSurvey:
     try:
         adapter = make_adapter("init", site, cookie_store=StoreCookieJar(scratch))
         poll = adapter.poll_thread(ThreadRef(url, "game"), None)
+        zone = _stated_zone(adapter, poll)
     except ForummodError as e:
         raise UsageError(f"could not read {url}: {e}") from None
     finally:
@@ -291,12 +300,35 @@ def thread_survey(engine: str, url: str) -> ThreadSurvey:
         raise UsageError(f"{url} shows no posts")
     first = ordered[0]
     opened = None if getattr(first, "date_guessed", False) else first.created_at
-    return ThreadSurvey(tuple(seen), opened)
+    return ThreadSurvey(tuple(seen), opened, zone)
+
+
+def _stated_zone(adapter: Any, poll: Any) -> Any:
+    """The zone the thread's last page states (in words, `<time>` elements or its clock against
+    the server's), for `sites.x.timezone` (issue 28); None when it states none or the engine
+    gives times in UTC (JSON engines)."""
+    from forummod.forum.page_zone import page_zone
+
+    if not poll.pages or not hasattr(adapter, "profile") or not hasattr(adapter, "parse_page"):
+        return None
+    return page_zone(adapter.profile, poll.pages[-1][1], http_date=getattr(adapter, "_http_date", None),
+                     now=adapter.now())
+
+
+def survey_zone(survey: ThreadSurvey, ruleset: str) -> str | None:
+    """The `sites.x.timezone` to write: the zone the page states, named (the ruleset's zone when
+    its offset agrees now, since an IANA name knows summer time); None when the page states none."""
+    from forummod.forum.page_zone import zone_name
+
+    if survey.zone is None:
+        return None
+    _lang, tz = DEFAULTS.get(ruleset, ("en", "UTC"))
+    return zone_name(survey.zone, tz, datetime.now(timezone.utc))
 
 
 def starter_text(*, engine: str, ruleset: str, thread: str | None = None, example: bool = False,
                  store: str = "forummod.sqlite", posters: list[str] | None = None,
-                 opened_at: datetime | None = None) -> str:
+                 opened_at: datetime | None = None, site_zone: str | None = None) -> str:
     from forummod.engine.registry import ruleset_names
     from forummod.forum.registry import get_profile
 
@@ -324,7 +356,9 @@ def starter_text(*, engine: str, ruleset: str, thread: str | None = None, exampl
     else:
         players = _example_players(ruleset, gid) if example else STARTER_PLAYERS.format(game=gid)
     return STARTER.format(engine=engine, engines=", ".join(e for e in known_engines() if e not in ("archive", "auto")),
-                          base_url=base, timezone=tz, language=lang, auth=auth, game=gid, thread=thread,
+                          base_url=base, timezone=tz, site_timezone=site_zone or tz,
+                          site_zone_note=" (read from the thread page)" if site_zone else "",
+                          language=lang, auth=auth, game=gid, thread=thread,
                           ruleset=ruleset, rulesets=", ".join(ruleset_names()), markup=markup, players=players,
                           store=store, start=_start_text(opened_at, tz),
                           start_note="the GM's opening post, read from the thread" if opened_at

@@ -85,7 +85,7 @@ seed = 7
 {players}
 [games.demo.schedule]
 start = "{S.GAME[0].at.isoformat()}"
-night_end = "09:00"
+night_end = "09:00"  # the GM's longer night (LUP D20 option): the dawn the next morning
 
 [games.demo.checks]
 prod_after = "20h"

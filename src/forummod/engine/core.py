@@ -79,6 +79,7 @@ class ListPlan:
     def __init__(self, phases: Iterable[Phase]):
         self.phases = tuple(phases)
         self.night_first = not self.phases or self.phases[0].kind == "night"
+        self.gm_posts: tuple[datetime, ...] | None = None  # see PhasePlan.gm_posts
 
     def first_phase(self) -> Phase | None:
         return self.phases[0] if self.phases else None
@@ -128,6 +129,7 @@ class _Driver:
         self.approve_all = approve_all
         self.produced: list[Phase] = []  # the phases the fold opened, with their real boundaries
         self.run = RunContext(self.produced, now, plan.night_first)  # type: ignore[arg-type]
+        self.run.gm_posts = getattr(plan, "gm_posts", None)
         self.standing: dict[str, Decision] = {}  # decisions that arrived before their proposal
         self.deferred: list[Event] = []  # resolutions waiting for a pending proposal
         self.timeline: _Timeline | None = None
@@ -590,4 +592,5 @@ def _run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *
                    rejections=tuple(run.rejections),
                    log=tuple(run.log), facts=tuple(run.facts), private=tuple(run.private), issues=tuple(issues),
                    upcoming=tuple(e for e in driver.future if not isinstance(e, (VoteEvent, UnvoteEvent, ActionEvent))),
-                   waiting=tuple(driver.deferred), paused_since=driver.paused_at)
+                   waiting=tuple(driver.deferred), paused_since=driver.paused_at,
+                   action_nights=dict(run.action_nights))

@@ -127,6 +127,20 @@ class RunContext:
         self.event_index = 0  # position of the event being processed in the timeline (ordering only)
         self.event_stamp = ""  # a stable token of that event, for proposal keys (see core._stamp)
         self.end_requests: list[tuple[str, datetime, int | None]] = []
+        self.gm_posts: tuple[datetime, ...] | None = None  # the GM's game-thread posts (PhasePlan.gm_posts)
+        self.action_nights: dict[tuple[str, str, Any], str] = {}  # GameRun.action_nights
+
+    def opening_post(self, phase: Phase) -> datetime | None:
+        """The GM's first game-thread post at or after `phase` started (its dawn post), or None
+        when the GM has not posted since; `phase.start` when the GM's posts are not known."""
+        if self.gm_posts is None:
+            return phase.start
+        return next((t for t in self.gm_posts if t >= phase.start), None)
+
+    def night_before(self, phase: Phase) -> Phase | None:
+        """The night that ended before `phase` began (the one a PM during the day may be late for)."""
+        nights = [p for p in self.phases if p.kind == "night" and p.start < phase.start]
+        return nights[-1] if nights else None
 
     # ---- reporting
     def reject(self, kind: str, actor: str, reason: str, *, at: datetime | None = None,
@@ -178,6 +192,12 @@ class Ruleset:
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    #: Facts of the final reveal the game-over post shows besides its role list (ON D15: the centre cards).
+    game_over_facts: ClassVar[frozenset[str]] = frozenset()
+
+    def game_over_shown(self, st: "GameState") -> frozenset[str] | None:
+        """The players whose role the game-over post lists; None: every player (ON D15 option)."""
+        return None
     language: ClassVar[str] = "en"
     Options: ClassVar[type]  # frozen dataclass with schema.setting fields (defaults documented)
     ROLES: ClassVar[Mapping[str, RoleSpec]] = {}
@@ -464,6 +484,18 @@ class Ruleset:
             return None if f"actions:{ph.name}" in st.closed else ph.id
         return run.next_night_id(ph)
 
+    @staticmethod
+    def _late_for(st: GameState, run: RunContext) -> str:
+        """The night an action without a night came too late for: the current one, or during a
+        day the one before it ("" when there is none)."""
+        ph = st.phase
+        if ph is None:
+            return ""
+        if ph.kind == "night":
+            return ph.name
+        before = run.night_before(ph)
+        return before.name if before is not None else ""
+
     def action_problem(self, st: GameState, ev: ActionEvent, night: PhaseId | None
                        ) -> tuple[str, str | None, str] | None:
         """(reason, rule, message) for an invalid action; None if it may be queued."""
@@ -478,6 +510,7 @@ class Ruleset:
         if spec.when == "day":
             return self.on_day_action(st, ev, run)
         night = self.action_phase(st, ev, run)
+        run.action_nights[(ev.action, ev.actor, ev.source)] = str(night) if night is not None else self._late_for(st, run)
         problem = self._generic_action_problem(st, ev, spec, night) or self.action_problem(st, ev, night)
         if problem is not None:
             code, rule, msg = problem

@@ -89,6 +89,9 @@ class PhasePlan:
                 e.close if e.close is not None else old.close)
         self.night_first = timing.first_phase != "day"
         self.stop_after: datetime | None = None  # a stalled game opens no phase after this (issue 14)
+        #: when the GM posted in the game thread (None: the GM's posts are not known): the post
+        #: that opens a day opens its night-action window where a ruleset says so (LUP D17)
+        self.gm_posts: tuple[datetime, ...] | None = None
 
     def first_id(self) -> PhaseId:
         return self.first or PhaseId(1, "night" if self.night_first else "day")

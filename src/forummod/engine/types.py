@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Mapping
 
 from forummod.model import Source
 from forummod.records import frozen
@@ -407,6 +407,9 @@ class GameRun:
     waiting: tuple[Any, ...] = ()  # resolutions held until the GM decides a pending proposal
     public_tallies: tuple[Tally, ...] = ()  # the thread's view of each day at its vote close
     paused_since: datetime | None = None  # the GM paused every deadline at this instant
+    #: (action, actor, source) of every action the ruleset took in -> the night it was for, or
+    #: the night it came too late for: what the night desk lists per night (one source of truth)
+    action_nights: Mapping[tuple[str, str, Any], str] = field(default_factory=dict)
 
     def tally_for(self, phase: str) -> Tally | None:
         found = None

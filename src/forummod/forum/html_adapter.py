@@ -168,6 +168,16 @@ class HtmlAdapter(FormWriter):
         issue = self._zone_check(page, text)
         return replace(page, issues=(*page.issues, issue)) if issue else page
 
+    def parse_page_at(self, text: str, url: str, at: datetime):
+        """A saved page read again as of `at`, when it was fetched ("Today, 10:47" and "5 minutes
+        ago" mean what they meant then): `redate` reads the stored pages in a changed zone."""
+        clock, http_date = self._clock, getattr(self, "_http_date", None)
+        self._clock, self._http_date = (lambda: at), None
+        try:
+            return self.parse_page(text, url)
+        finally:
+            self._clock, self._http_date = clock, http_date
+
     def _zone_check(self, page: Any, text: str) -> Issue | None:
         """On the thread's last page of a forum that states no zone: does the configured zone put
         the newest post in the future of the server's clock (HTTP Date)? Then it is wrong, and

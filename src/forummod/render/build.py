@@ -510,14 +510,17 @@ def build_game_over(gv: GameView, pb: Phrasebook) -> GameOverPost | None:
     fact = next((f for _, f in reversed(gv.run.facts) if f.key == "game_over"), None)
     fact = fact or Fact.of("game_over", result=out.result, winners=out.winners)
     winners = set(out.winners)
+    shown = gv.ruleset.game_over_shown(st) if hasattr(gv.ruleset, "game_over_shown") else None
     roles = tuple(
         RoleLine(player=p.name, role=pb.role(p.role), role_id=p.role,
                  faction=_faction(gv, pb, p.role), alive=p.alive,
                  died=pb.phase(p.death.phase) if p.death is not None and p.death.phase else "",
                  winner=p.name in winners, replaced=p.replaced)
-        for p in sorted(st.players, key=lambda p: p.seat))
+        for p in sorted(st.players, key=lambda p: p.seat) if shown is None or p.name in shown)
+    shown = getattr(gv.ruleset, "game_over_facts", frozenset())
+    reveals = tuple(pb.fact(f) for _, f in gv.run.facts if f.key in shown)
     return GameOverPost(head=head(gv, pb, st.phase.name if st.phase else ""), result=pb.fact(fact),
-                        result_key=out.result, winners=tuple(out.winners), roles=roles)
+                        result_key=out.result, winners=tuple(out.winners), roles=roles, reveals=reveals)
 
 
 def _faction(gv: GameView, pb: Phrasebook, role: str) -> str:

@@ -265,6 +265,7 @@ class GameOverPost:
     result_key: str  # outcome key, e.g. "town", "mafia", "draw"
     winners: tuple[str, ...]
     roles: tuple[RoleLine, ...]  # seat order
+    reveals: tuple[Safe, ...] = ()  # what else the final reveal shows, as sentences (ON D15: the centre cards)
 
 
 ViewModel = (VoteCountPost | DayStartPost | DayEndPost | RolePMPost | NightResultPMPost | WarningsPost

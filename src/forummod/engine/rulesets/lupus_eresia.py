@@ -10,8 +10,11 @@ blocks the next kill. Three factions can win: the Pack, Heresy, Inquisition (Con
 either; the Martire with whoever wins if the wolves ate it).
 
 Default schedule (local time of the game): 22:00 vote close, 22:15 day end, 22:30 action
-deadline, dawn 09:00 (D20: the spec fixes no dawn; 09:00 is this module's default, the config's
-`night_end` changes it).
+deadline and the night's end (D20: the night after a day ends at LUP-T3 of the same evening, and
+night 1 at the first LUP-T3 after the GM's opening post; the next day starts there and runs to
+22:15 of the next evening, LUP-T4). A longer night is the GM's option: the config's
+`[schedule] night_end` (e.g. "09:00": the dawn the next morning; actions stay due at LUP-T3) or
+`action_deadline` with it (e.g. both "24h15m": until LUP-T3 of the next day).
 """
 
 from __future__ import annotations
@@ -113,9 +116,9 @@ class LupusEresia(Ruleset):
     vote_rule = "LUP-V1"
     late_vote_rule = "LUP-T1"  # votes at or after 22:00 do not count (D18)
     late_action_rule = "LUP-T3"  # actions at or after 22:30 are late (D17, D18)
-    # LUP-T1 vote close, LUP-T2 day end, LUP-T3 action deadline; dawn 09:00 (D20, see module doc)
+    # LUP-T1 vote close, LUP-T2 day end, LUP-T3 action deadline and, by D20, the night's end
     TIMING = Timing(first_phase="night", vote_close="22:00", day_end="22:15", action_deadline="22:30",
-                    night_end="09:00")
+                    night_end="22:30")
     ROLES = {  # LUP-R1..R11 (LUP-F1 factions)
         "seer": RoleSpec("seer", ERESIA, INNOCENTE, UMANO, "LUP-R1", unique=True),
         "postman": RoleSpec("postman", ERESIA, INNOCENTE, UMANO, "LUP-R2", unique=True),
@@ -554,7 +557,30 @@ class LupusEresia(Ruleset):
             return st
         if ev.action == "designate":
             return self._designate(st, ev, run)
+        if self._before_dawn_post(st, ev, run):
+            return self._reject_before_dawn_post(st, ev, run)
         return super().on_action(st, ev, run)
+
+    def _before_dawn_post(self, st: GameState, ev: ActionEvent, run: RunContext) -> bool:
+        """D17, D20: the night ends at LUP-T3 and the next night's window opens with the GM's
+        post opening the day (its dawn post); a PM in between is late for the night that ended
+        and is not carried to the next one (LUP-X22). A GM-entered action always counts."""
+        ph = st.phase
+        spec = self.actions.get(ev.action)
+        if ph is None or ph.kind != "day" or ev.by_gm or spec is None or spec.when != "night":
+            return False
+        if run.night_before(ph) is None:
+            return False  # the game's first day (D1 option): its window opens with the game
+        opened = run.opening_post(ph)
+        return opened is None or ev.at < opened
+
+    def _reject_before_dawn_post(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
+        before = run.night_before(st.phase)
+        run.action_nights[(ev.action, ev.actor, ev.source)] = before.name if before is not None else ""
+        run.reject(ev.action, ev.actor, "late", at=ev.at, source=ev.source, target=ev.target, rule="D17",
+                   message=pgettext("gm-rejection", "after the night's deadline and before your post opening "
+                                    "%(day)s: it counts for no night", day=phase_label(st.phase.id)), public=False)
+        return st
 
     def _designate(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         """LUP-R8: keep every designation; the one that applies is chosen at the Templare's death."""

@@ -124,6 +124,7 @@ class OneNight(Ruleset):
     late_action_rule = "ON-N9"  # a late action is no action (D16)
     activity_blocks = True  # ON-D2 (checked by the checks module, D12)
     max_phases = 2  # ON-D1: one night, then one day; the game ends with that day
+    game_over_facts = frozenset({"centre_card"})  # D15: the game-over post shows the centre cards too
     TIMING = Timing(first_phase="night", action_deadline="24h", night_end="24h",
                     vote_close="72h", day_end="72h")  # ON-D1: one night, then one 72 h day
     ROLES = {
@@ -713,6 +714,12 @@ class OneNight(Ruleset):
         if everyone:
             facts += [Fact.of("centre_card", "D15", position=pos, card=c) for pos, c in st.x.centre]
         return tuple(facts)
+
+    def game_over_shown(self, st: GameState) -> frozenset[str] | None:
+        """D15 option `killed_and_winners`: the game-over post lists only their cards too."""
+        if self.options.reveal == "all":
+            return None
+        return frozenset(p.name for p in st.players if not p.alive) | frozenset(st.outcome.winners if st.outcome else ())
 
     @staticmethod
     def _final_card(st: GameState, p: Player) -> Fact:
