@@ -181,12 +181,18 @@ def _set_votes(game: Any, players: set[str], player: str, votes: Any, at: dateti
 
 
 def record(ws: Any, gid: str, rec: GmRecord) -> GmDone:
-    """Append `rec`'s event (nothing for a no-op); after an undo, correction drafts for published
-    posts the game no longer supports."""
+    """Append `rec`'s event (nothing for a no-op); after an undo, correction drafts for the
+    published posts whose stated facts (a death, a role, a lynch, a deadline) the undo changed."""
     if rec.noop:
         return GmDone(rec, None, rec.noop)
+    published = _published(ws, gid) if rec.kind == "undo" else []
+    before = None
+    if published:  # the game as the published posts may have stated it, to compare facts with
+        from forummod.service import analyse_game
+
+        before = analyse_game(ws, gid)
     eid = ws.store.append_event(gid, rec.at, rec.kind, dict(rec.payload), actor="gm")
-    corrections = tuple(_corrections(ws, gid)) if rec.kind == "undo" else ()
+    corrections = tuple(_corrections(ws, gid, before, published)) if published else ()
     return GmDone(rec, eid, describe(rec.command, rec.payload), corrections)
 
 
@@ -257,34 +263,19 @@ def _undo(ws: Any, gid: str, number: int) -> dict:
     return {"event": number, "kind": ev.kind, "what": ev.payload}
 
 
-def _corrections(ws: Any, gid: str) -> list[dict]:
-    """Published one-shot posts (day end, dawn, game over) that the game no longer supports
-    after an undo: each gets a correction draft for the GM to read and publish."""
-    from forummod.drafting import ONE_SHOT, draft_now
+def _published(ws: Any, gid: str) -> list[Any]:
+    from forummod.corrections import CORRECTABLE
 
-    out: list[dict] = []
-    published = [r for r in ws.store.drafts(gid, status="published") if r.kind in ONE_SHOT and r.kind != "role_pm"]
-    if not published:
-        return out
+    return [r for r in ws.store.drafts(gid, status="published") if r.kind in CORRECTABLE]
+
+
+def _corrections(ws: Any, gid: str, before: Any, rows: list[Any]) -> list[Mapping[str, Any]]:
+    """Correction drafts for the published `rows` whose facts the undo just recorded changed."""
+    from forummod.corrections import due_corrections, store_corrections
     from forummod.service import analyse_game
 
-    a = analyse_game(ws, gid)
-    for r in published:
-        fresh = draft_now(ws, gid, r.kind, analysis=a, phase=r.phase, store=False)
-        bodies = [body for _, d, body in fresh if d.slot == r.slot]
-        if bodies and bodies[0] != r.body or not bodies:
-            did = _store_correction(ws, gid, r, bodies[0] if bodies else None)
-            out.append({"kind": r.kind, "phase": r.phase, "draft": did, "published": r.id})
-    return out
-
-
-def _store_correction(ws: Any, gid: str, r: Any, body: str | None) -> int:
-    text = ("[b]Correction[/b] to the earlier post: " + ("" if body else "it no longer applies.")) + \
-           ("\n\n" + body if body else "")
-    did, _ = ws.store.upsert_draft(game=gid, kind=r.kind, phase=r.phase, slot=f"{r.slot}:correction" if r.slot
-                                   else "correction", target=r.target, markup=r.markup, lang=r.lang,
-                                   title=f"Correction: {r.title}", body=text, at=ws.clock())
-    return did
+    after = analyse_game(ws, gid)
+    return store_corrections(ws, gid, after, due_corrections(ws, gid, before, after, rows))
 
 
 def _aliases(ruleset: str):

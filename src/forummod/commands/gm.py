@@ -150,6 +150,6 @@ def run(args) -> int:
         else:
             print(f"recorded #{done.event_id}: {done.message}")
             for c in corrections:
-                print(f"  published {c['kind']} {c['phase']} no longer matches the game: correction draft {c['draft']}")
+                print(f"  published {c['kind']} {c['phase']} states a fact the undo changed: correction draft {c['draft']}")
         return 0
 

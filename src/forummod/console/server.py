@@ -150,7 +150,7 @@ class ConsoleServer(PreviewServer):
             done = record(self.ws, gid, plan(self.ws, gid, cmd, gm_params(cmd, form), self._at(gid, form)))
         if done.event_id is None:
             return done.message
-        extra = "".join(f"; published {c['kind']} {c['phase']} no longer matches the game: correction draft "
+        extra = "".join(f"; published {c['kind']} {c['phase']} states a fact the undo changed: correction draft "
                         f"{c['draft']}" for c in done.corrections)
         return self.words(gid)("recorded", id=done.event_id, what=f"{done.message}{extra}")
 
