@@ -75,3 +75,4 @@ def test_undo_of_an_extension_corrects_the_published_deadline_and_a_note_changes
     assert cli(capsys, "gm", *c, "--at", at(T0 + 10 * H), "note", "a quiet day")[0] == 0
     assert _undo(capsys, cfg, _event_id(capsys, cfg, T0 + 11 * H, "override"), T0 + 11 * H) == []
     assert _undo(capsys, cfg, _event_id(capsys, cfg, T0 + 12 * H, "extend"), T0 + 12 * H) == [("day_start", "D1")]
+
