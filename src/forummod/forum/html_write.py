@@ -41,6 +41,7 @@ from forummod.forum.write import (
     marker_outside_quotes,
     page_charset,
     site_key,
+    smileys_as_text,
 )
 from forummod.logsafe import register_secret
 from forummod.adapter_records import RawPost
@@ -224,8 +225,8 @@ class FormWriter:
             referer, shown_at = shown.page.url, shown.shown_at
         else:  # a bare POST endpoint (no form page): only constant fields
             action = self.http.absolute(spec.action.format(**variables))
-            data = dict(spec.fields) | dict(spec.submit)
-            data[spec.body[0] if spec.body else "message"] = body
+            data = dict(spec.fields) | dict(spec.no_smileys) | dict(spec.submit)
+            data[spec.body[0] if spec.body else "message"] = smileys_as_text(body, spec.smileys)
             if subject is not None and spec.subject:
                 data[spec.subject[0]] = subject
             if to is not None and spec.to:

@@ -610,6 +610,12 @@ class WriteSpec:
     recipient_added: tuple[Extractor, ...] = ()  # present once the recipient step accepted the name
     submit: Mapping[str, str] = field(default_factory=dict)  # the submit button's name = value
     fields: Mapping[str, str] = field(default_factory=dict)  # constant fields sent as given
+    # the form's own "disable smileys" option, sent with every write: a count's "(8)" or a ":)" in a
+    # name stays text, as the preview shows it (issue 28, item 9)
+    no_smileys: Mapping[str, str] = field(default_factory=dict)
+    # smiley codes a form without that option turns into images anyway (SMF's PM form): each is kept
+    # text by a WORD JOINER (U+2060, invisible) after its first character
+    smileys: tuple[str, ...] = ()
     drop: tuple[str, ...] = ()  # controls never to send (a rich editor's HTML twin, preview buttons)
     csrf_meta: str = ""  # a <meta name=...> holding a token the form lacks
     csrf_field: str = "csrf_token"  # the field that token goes into
@@ -715,7 +721,7 @@ def _marks(data: Any, where: str) -> tuple[Mark, ...]:
 
 
 _WRITE_KEYS = {"url", "link", "form", "action", "body", "subject", "to", "add_recipient", "recipient_added",
-               "submit", "fields", "drop", "csrf_meta", "csrf_field", "min_form_age", "flood_interval", "id",
+               "submit", "fields", "no_smileys", "smileys", "drop", "csrf_meta", "csrf_field", "min_form_age", "flood_interval", "id",
                "links", "error", "success", "refused", "post_url", "sent", "sent_rows", "raw_url", "raw",
                "verified", "notes"}
 
@@ -763,6 +769,8 @@ def _write_spec(data: Mapping[str, Any], where: str) -> WriteSpec:
         recipient_added=_extractors(data, "recipient_added", where),
         submit=_str_table(data.get("submit", {}), f"{where}.submit"),
         fields=_str_table(data.get("fields", {}), f"{where}.fields"),
+        no_smileys=_str_table(data.get("no_smileys", {}), f"{where}.no_smileys"),
+        smileys=_names(data.get("smileys", ()), f"{where}.smileys"),
         drop=_names(data.get("drop", ()), f"{where}.drop"),
         csrf_meta=str(data.get("csrf_meta", "")),
         csrf_field=str(data.get("csrf_field", "csrf_token")),
