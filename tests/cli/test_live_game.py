@@ -311,3 +311,18 @@ def test_an_extension_recorded_as_of_before_a_passed_deadline_reopens_the_vote(t
     cli(capsys, "gm", *c, "--at", at(T0 + 5 * H), "extend", "D1", "--until", at(T0 + 12 * H))
     rep = cli_json(capsys, "tally", *c, "--now", at(T0 + 9 * H))
     assert rep["phase"] == "D1" and rep["rejected_votes"] == [] and counts(rep)["Bob"] == ["Eve", "Dan"]
+
+
+def test_tally_at_after_a_post_counts_it_also_after_the_last_post(tmp_path, capsys):
+    """Issue 28, item 10: `--at N` is the count before post N; the count after the last post is
+    asked as `--at after N`, `N+` or one past the last number."""
+    cfg = make_game(tmp_path, SLOW)
+    c = ("--config", cfg)
+    before_last = counts(cli_json(capsys, "tally", *c, "--at", 8))
+    assert before_last == {"Ann": ["Bob", "Cat"], "Bob": ["Eve"]}
+    after_last = {"Ann": ["Bob", "Cat"], "Bob": ["Eve", "Dan"]}  # Dan's vote in the last post, 8
+    for spelled in ("after 8", "8+", "9", "AFTER:8"):
+        assert counts(cli_json(capsys, "tally", *c, "--at", spelled)) == after_last, spelled
+    assert counts(cli_json(capsys, "tally", *c, "--at", "after 7")) == before_last  # = before post 8
+    rc, _, err = cli(capsys, "tally", *c, "--at", 10)
+    assert rc == 2 and "the last is 8: '--at after 8' or '--at 9'" in err
