@@ -78,6 +78,10 @@ def test_poll_and_tick_speak_english_plurals_and_tick_is_quiet_when_nothing_need
     assert rc == 0 and "2 new posts" in out and "0 new PMs" in out and "(1 request," in out
     rc, first, err = out_of(capsys, "tick", "--config", str(game), "--no-publish")
     assert rc == 0 and len([l for l in first.splitlines() if l.startswith("g: ")]) == 1 and err == ""
+    # "N new findings" names each of them (issue 28, item 10)
+    said = first.split(" new finding")[0].rsplit(", ", 1)[-1]
+    named = [l for l in first.splitlines() if l.startswith("  new finding ")]
+    assert said.isdigit() and len(named) == int(said) > 0, first
     # news: said once, on stdout only
     rc, second, err = out_of(capsys, "tick", "--config", str(game), "--no-publish")
     assert rc == 0 and second == "" and err == ""  # nothing new: cron mails nothing
