@@ -186,11 +186,13 @@ h1{font-size:1.4em} h2{margin-top:2em;border-bottom:1px solid #ccc}
 .draft.published{opacity:.75} .draft.discarded{opacity:.5}
 .draft.stale{border-color:#c60} .stale-note{background:#fff0e0;border:1px solid #c60;padding:.4em .8em}
 .todo{font-weight:bold;color:#1a5e3a} .past-note{background:#eef;border:1px solid #99b;padding:.4em .8em}
-pre.diff{background:#f4f4f4;font:13px/1.4 ui-monospace,monospace;overflow-x:auto;padding:.5em}
+pre.diff{background:#f4f4f4;font:13px/1.4 ui-monospace,monospace;padding:.5em;white-space:pre-wrap;overflow-wrap:anywhere}
+code{overflow-wrap:anywhere;word-break:break-word}
 .meta{color:#595959;font-size:.9em} .status{font-weight:bold}
 .rendered{border-left:3px solid #88a;padding:.3em 1em;margin:.6em 0;overflow-wrap:anywhere}
 .rendered.live{border-left-color:#1e7a4f;background:#fafffa}
 .mismatch{background:#fde2e1;border:1px solid #d88;padding:.4em .8em}
+.rendered pre,.rendered code{white-space:pre-wrap;overflow-wrap:anywhere} .rendered table{max-width:100%}
 .rendered blockquote{border-left:3px solid #ccc;margin:.5em 0;padding-left:.8em;color:#444}
 textarea{width:100%;box-sizing:border-box;font:13px/1.4 ui-monospace,monospace;min-height:8em}
 form.inline{display:inline} button{margin:.2em .4em .2em 0}
