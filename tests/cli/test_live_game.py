@@ -326,3 +326,32 @@ def test_tally_at_after_a_post_counts_it_also_after_the_last_post(tmp_path, caps
     assert counts(cli_json(capsys, "tally", *c, "--at", "after 7")) == before_last  # = before post 8
     rc, _, err = cli(capsys, "tally", *c, "--at", 10)
     assert rc == 2 and "the last is 8: '--at after 8' or '--at 9'" in err
+
+
+# D2 after the D1 hammer on Ann (approved) and a night without actions: a hammer on Gus at post 12
+D2_HAMMER = HAMMER + [("Mod", "Day 2 begins"), ("Bob", "[b]vote: Gus[/b]"), ("Cat", "[b]vote: Gus[/b]"),
+                      ("Dan", "[b]vote: Gus[/b]"), ("Eve", "[b]vote: Gus[/b]")]
+
+
+def test_after_a_rejected_d2_lynch_draft_day_end_never_remakes_d1_and_a_second_day_end_is_warned(tmp_path, capsys):
+    """Issue 28, item 10: `draft day_end` after a rejected D2 lynch re-made D1's day-end, and
+    nothing warned before a second day-end of a day."""
+    cfg = make_game(tmp_path, D2_HAMMER)
+    c = ("--config", cfg)
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 6 * H), "approve", "lynch:D1")[0] == 0
+    rc, out, err = cli(capsys, "draft", *c, "day_end", "--now", at(T0 + 6 * H))
+    d1 = int(out.split()[1].rstrip(":"))
+    assert rc == 0 and " D1 " in out and "warning" not in err
+    assert cli(capsys, "publish", *c, d1)[0] == 0
+    assert cli(capsys, "gm", *c, "start", "D2", "--post", 8)[0] == 0
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 8 * H), "approve", "night:N1")[0] == 0  # nobody died
+    st = cli_json(capsys, "status", *c, "--now", at(T0 + 12 * H))
+    assert [p["key"] for p in st["pending"]] == ["lynch:D2"]
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 12 * H), "reject", "lynch:D2")[0] == 0
+    rc, out, err = cli(capsys, "draft", *c, "day_end", "--now", at(T0 + 13 * H))
+    assert " D1 " not in out and "End of Day 1" not in out  # D2's, or nothing: never D1's again
+    rc, out, err = cli(capsys, "draft", *c, "day_end", "--phase", "D1", "--now", at(T0 + 13 * H))
+    again = int(out.split()[1].rstrip(":"))
+    assert f"a day_end of D1 was already published (draft {d1}" in err and f"forummod discard {again}" in err
+    rc, _, err = cli(capsys, "publish", *c, again, "--dry-run")
+    assert rc == 0 and "already published" in err

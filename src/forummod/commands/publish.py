@@ -28,6 +28,7 @@ def run(args) -> int:
         if not args.dry_run:
             _secrets_first(ws, args.id)
         for did in args.id:
+            _warn_second(ws, did)
             r = publish(ws, did, dry_run=args.dry_run, resend=args.resend, stale_ok=args.stale_ok)
             results.append(r)
             if args.json:
@@ -50,6 +51,19 @@ def run(args) -> int:
              "draft_state": r.state.to_json() if r.state is not None else None}
             for r in results]})
     return 0
+
+
+def _warn_second(ws, did: int) -> None:
+    """Say so before a second day-end (dawn, night result, game over) of a phase goes out."""
+    import sys
+
+    from forummod.commands.draft import second_of_kind
+
+    r = ws.store.draft(did)
+    if r is not None and r.status == "draft":
+        again = second_of_kind(ws, r.game, r.kind, r.phase, r.slot, did)
+        if again:
+            print(again, file=sys.stderr)
 
 
 def _secrets_first(ws, draft_ids) -> None:

@@ -281,10 +281,11 @@ def build_day_start(gv: GameView, pb: Phrasebook, phase: str | None = None) -> D
 
 
 def lynch_day(gv: GameView) -> Phase | None:
-    """The latest day with a lynch decision (pending or approved)."""
+    """The latest day with a lynch decision (pending, approved or rejected): after a rejected D2
+    lynch the day-end is D2's (what the GM entered instead, or nothing yet), never D1's again."""
     best: Phase | None = None
     for p in gv.state.proposals:
-        if p.kind != "lynch" or p.status not in ("pending", "approved"):
+        if p.kind != "lynch" or p.status not in ("pending", "approved", "rejected"):
             continue
         ph = gv.phase(p.phase)
         if ph is not None and ph.kind == "day" and (best is None or gv.order(ph.name) > gv.order(best.name)):
