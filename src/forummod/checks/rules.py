@@ -27,6 +27,7 @@ CODES: dict[str, str] = {
     "missing_action": "a compulsory action or PM vote still owed before the deadline (WH-I2, WH-C3, D11)",
     "date_guessed": "a post whose date the forum page did not show: counted in post order",
     "date_guessed_deadline": "a deadline falls between a guessed-date post's neighbours: the GM rules if it was late",
+    "no_role": "a seat has no role while the game deals or reveals roles: its role PM, actions and reveal need one",
     "check_failed": "a check crashed on this game's data (a bug: please report it)",
     "template_error": "a post template (yours, in templates_dir) does not compile or render: its file, line and error",
 }
