@@ -35,6 +35,7 @@ from forummod.forum.write import (
     fill_form,
     find_form,
     flood_gate,
+    flood_interval,
     follow_answer,
     form_action,
     has_marker,
@@ -233,7 +234,8 @@ class FormWriter:
                 data[spec.to[0]] = to
             charset, referer, shown_at = "utf-8", action, self.http.clock()
         gate = self._gate()
-        waited = gate.reserve(spec.flood_interval, shown_at + spec.min_form_age, self.http.clock, self.http.sleep)
+        waited = gate.reserve(flood_interval(self.site, spec), shown_at + spec.min_form_age, self.http.clock,
+                              self.http.sleep)
         if waited:
             log.info("%s: waited %.1f s for the forum's flood interval before posting", self.site_name, waited)
         try:

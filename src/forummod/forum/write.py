@@ -165,6 +165,13 @@ def fill_form(spec: WriteSpec, form: Any, root: Any, page_url: str, *, body: str
     return form_action(form, page_url), data
 
 
+def flood_interval(site: Any, spec: WriteSpec) -> float:
+    """Seconds between two writes of the account: `sites.x.flood_interval` when set (a board
+    configured otherwise, a moderator exempt), else the engine profile's."""
+    own = getattr(site, "flood_interval", None)
+    return spec.flood_interval if own is None else float(own)
+
+
 #: Invisible, unbreakable and not a space: a smiley code with it inside is no longer the code.
 WORD_JOINER = "\u2060"
 
