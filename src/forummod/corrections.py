@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 from forummod.freshness import draft_settings
 from forummod.records import frozen
 from forummod.render import game_view, phrasebook_for, plan_kind, render_post
-from forummod.render.facts import correction_body, facts_changed
+from forummod.render.facts import correction_body, correction_title, facts_changed
 from forummod.render.plan import END, GM, SETUP, THREAD
 
 #: The published kinds a correction may be due for (a vote count or a prod states nothing lasting).
@@ -68,7 +68,7 @@ def store_corrections(ws: Any, gid: str, after: Any, due: Iterable[Due]) -> list
         pb = phrasebook_for(lang, s.ruleset, markup, s.user_dir)
         body = None if d.post is None else render_post(r.kind, d.post, markup, lang, s.user_dir,
                                                        small_form=s.small_form if markup == s.markup else "")
-        title = pb.pgettext("correction", "Correction: %(title)s") % {"title": d.title}
+        title = correction_title(pb, d.title)
         did, _ = ws.store.upsert_draft(game=gid, kind=r.kind, phase=r.phase, slot=r.slot + SUFFIX, target=r.target,
                                        markup=markup, lang=lang, title=title,
                                        body=correction_body(pb, markup, body), at=ws.clock())

@@ -355,3 +355,19 @@ def test_after_a_rejected_d2_lynch_draft_day_end_never_remakes_d1_and_a_second_d
     assert f"a day_end of D1 was already published (draft {d1}" in err and f"forummod discard {again}" in err
     rc, _, err = cli(capsys, "publish", *c, again, "--dry-run")
     assert rc == 0 and "already published" in err
+
+
+def test_a_replacements_role_pm_speaks_of_now_and_stays_fresh_while_nothing_changes(tmp_path, capsys):
+    """Issue 28, item 10: a replacement's role PM spoke of the game's opening (Day 1 and its
+    deadline, moved by the hammer), stale as soon as it was drafted; it names the seat's earlier
+    holder and the phase the game is in."""
+    cfg = make_game(tmp_path, HAMMER)
+    c = ("--config", cfg)
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 6 * H), "approve", "lynch:D1")[0] == 0
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 6 * H), "replace", "Dan", "Zed", "--post", 7)[0] == 0
+    rc, out, _ = cli(capsys, "draft", *c, "role_pm", "--to", "Zed", "--print", "--now", at(T0 + 7 * H))
+    assert rc == 0 and "[fresh]" in out and "The game opens with" not in out
+    assert "You take over the seat of Dan. The game is in Night 1; the next deadline is" in out
+    did = int(out.split()[1].rstrip(":"))
+    row = next(r for r in cli_json(capsys, "drafts", *c)["drafts"] if r["id"] == did)
+    assert row["draft_state"]["state"] == "fresh" and row["past"] is None

@@ -339,12 +339,18 @@ def build_role_pm(gv: GameView, pb: Phrasebook, player: str) -> RolePMPost | Non
         partners = ()
     first = gv.run.phases[0] if gv.run.phases else None
     due = (first.actions_due_at() if first.kind == "night" else first.votes_close_at()) if first else None
+    now_phase, now_due = "", None
+    if p.replaced and st.phase is not None:  # a replacement joins the game as it is now
+        cur = st.phase
+        now_phase = pb.phase(cur.name)
+        now_due = cur.actions_due_at() if cur.kind == "night" else cur.votes_close_at()
     return RolePMPost(
         head=head(gv, pb, "setup"), player=player, role=pb.role(p.role), role_id=p.role,
         description=pb.role_desc(p.role, player=player), faction=pb.faction(faction) if faction else "",
         partners=partners, first_phase=pb.phase(first.name) if first else "",
         first_deadline=pb.when(due, gv.tz, "deadline"),
-        notes=tuple(pb.fact(f) for f in gv.ruleset.role_pm_facts(st, player)))
+        notes=tuple(pb.fact(f) for f in gv.ruleset.role_pm_facts(st, player)),
+        replaces=tuple(p.replaced), now_phase=now_phase, now_deadline=pb.when(now_due, gv.tz, "deadline"))
 
 
 def result_phase(gv: GameView) -> str | None:

@@ -70,5 +70,10 @@ def correction_body(pb: Any, markup: str, body: str | None) -> str:
     return _bold(pb.pgettext("correction", "Correction to an earlier post:"), markup) + "\n\n" + body
 
 
+def correction_title(pb: Any, title: str) -> str:
+    """The title (a PM's subject) of a correction draft, in the game's language."""
+    return pb.pgettext("correction", "Correction: %(title)s") % {"title": title}
+
+
 def _bold(text: str, markup: str) -> str:
     return f"**{text}**" if markup == "markdown" else f"[b]{text}[/b]" if markup == "bbcode" else text
