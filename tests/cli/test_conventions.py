@@ -319,6 +319,8 @@ def test_init_from_thread_lists_the_threads_posters_as_candidate_players_and_sta
 
     assert game.schedule.start == datetime(2024, 3, 1, 12, 1, tzinfo=timezone.utc)
     assert "read from the thread" in path.read_text()
+    # the game is named in its posts after the thread's title, its id after the thread's id (issue 28, 11)
+    assert game.title == "Game" and 'title = "Game"' in path.read_text()
 
 
 def test_doctor_reports_a_login_that_fails_in_one_line(tmp_path, capsys, monkeypatch):
