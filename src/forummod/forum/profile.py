@@ -557,6 +557,9 @@ class Pagination:
     path_template: str = ""  # how to write page N into the path (with {n})
     per_page: int = 0  # posts per page when the page does not say
     per_page_of: tuple[Extractor, ...] = ()  # where the page says it (IPS 4's data-ipsPagination-perPage)
+    # the number the forum prints for a thread's opening post: SMF's "Reply #N" counts it 0, so a
+    # GM who types the number the page shows means the same post (issue 28, item 10)
+    first_number: int = 1
 
 
 @dataclass(frozen=True)
@@ -861,6 +864,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
             path_template=pag.get("path_template", ""),
             per_page=int(pag.get("per_page", 0)),
             per_page_of=_extractors(pag, "per_page_of", f"{where}: pagination"),
+            first_number=int(pag.get("first_number", 1)),
         ),
         login=LoginSpec(
             url=login.get("url", ""),
