@@ -310,16 +310,16 @@ def describe_for(game: Any, cmd: str, p: Mapping[str, Any]) -> str:
         return describe(cmd, p, game.tz)
 
 
-def corrections_words(game: Any, corrections: Any) -> str:
-    """"; published day_end D1 states a fact the undo changed: correction draft 7" per correction,
-    in the game's language."""
+def correction_lines(game: Any, corrections: Any) -> list[str]:
+    """"published day_end D1 states a fact the undo changed: correction draft 7", one per
+    correction, in the game's language."""
     from forummod.engine.registry import get_ruleset_class
     from forummod.i18n import gm_language, pgettext, phase_label
 
     with gm_language(game.language or get_ruleset_class(game.ruleset).language):
-        return "".join("; " + pgettext("gm-confirm", "published %(kind)s %(phase)s states a fact the undo changed: "
-                                       "correction draft %(draft)s", kind=c["kind"], phase=phase_label(c["phase"]),
-                                       draft=c["draft"]) for c in corrections)
+        return [pgettext("gm-confirm", "published %(kind)s %(phase)s states a fact the undo changed: "
+                         "correction draft %(draft)s", kind=c["kind"], phase=phase_label(c["phase"]), draft=c["draft"])
+                for c in corrections]
 
 
 def describe(cmd: str, p: Mapping[str, Any], tz: Any = None) -> str:

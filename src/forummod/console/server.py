@@ -150,9 +150,9 @@ class ConsoleServer(PreviewServer):
             done = record(self.ws, gid, plan(self.ws, gid, cmd, gm_params(cmd, form), self._at(gid, form)))
         if done.event_id is None:
             return done.message
-        from forummod.gm_actions import corrections_words
+        from forummod.gm_actions import correction_lines
 
-        extra = corrections_words(self.ws.cfg.game(gid), done.corrections)
+        extra = "".join("; " + line for line in correction_lines(self.ws.cfg.game(gid), done.corrections))
         return self.words(gid)("recorded", id=done.event_id, what=f"{done.message}{extra}")
 
     def words(self, gid: str | None) -> Labels:
