@@ -41,6 +41,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--peer", action="store_true", help="run the peer vote counter (donbot-python) on the same days")
     p.add_argument("--peer-python", default="/tmp/peer-venv/bin/python",
                    help="the Python of the venv where donbot-python is installed")
+    p.add_argument("--peer-cmd", default="",
+                   help="a peer vote counter behind a command speaking the forummod-peer/1 JSON protocol "
+                        "(benchmarks/accuracy/peer.py): run once per game on the days and moderator counts "
+                        "forummod is scored on, e.g. \"node /work/peer/jv-adapter/dist/adapter.js\"")
     return p
 
 
@@ -48,19 +52,27 @@ _CORPUS: Corpus | None = None
 
 
 _APPROVE_NAMES = False
+_PEER_CMD = ""
 
 
-def _init(root: str, approve_names: bool = False) -> None:
-    global _CORPUS, _APPROVE_NAMES
+def _init(root: str, approve_names: bool = False, peer_cmd: str = "") -> None:
+    global _CORPUS, _APPROVE_NAMES, _PEER_CMD
     _CORPUS = Corpus.open(Path(root))
     _APPROVE_NAMES = approve_names
+    _PEER_CMD = peer_cmd
 
 
 def _one(thread: str):
+    """forummod's report of one game and, with a peer command, the peer's on the same days."""
     from benchmarks.accuracy.game import evaluate
 
     assert _CORPUS is not None
-    return evaluate(_CORPUS, thread, approve_names=_APPROVE_NAMES)
+    fm = evaluate(_CORPUS, thread, approve_names=_APPROVE_NAMES)
+    if not _PEER_CMD:
+        return fm, None
+    from benchmarks.accuracy.peer import evaluate_peer
+
+    return fm, evaluate_peer(_CORPUS, thread, fm, _PEER_CMD)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,28 +98,43 @@ def main(argv: list[str] | None = None) -> int:
     # the biggest games first, so a worker is not left with one long game at the end
     order = sorted(ids, key=lambda t: -(root / f"{t}.jsonl.xz").stat().st_size)
     if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs, initializer=_init, initargs=(str(root), args.approve_names)) as ex:
+        with ProcessPoolExecutor(args.jobs, initializer=_init,
+                                 initargs=(str(root), args.approve_names, args.peer_cmd)) as ex:
             done = dict(zip(order, ex.map(_one, order)))
     else:
-        _init(str(root), args.approve_names)
+        _init(str(root), args.approve_names, args.peer_cmd)
         done = {t: _one(t) for t in order}
-    games = [done[t] for t in ids]
+    games = [done[t][0] for t in ids]
     peer = None
     if args.peer:
         from benchmarks.accuracy.peer import run_peer
 
         peer = run_peer(corpus, games, args.peer_python)
+    if args.peer_cmd:
+        from benchmarks.accuracy.peer import command_summary
+
+        cmd_peer = command_summary(args.peer_cmd, [done[t][1] for t in ids])
+        peer = {**cmd_peer, "donbot_python": peer} if peer else cmd_peer
     import forummod
 
     meta = {"started": started.isoformat(timespec="seconds"), "wall_seconds": time.time() - t0, "jobs": args.jobs,
             "corpus": str(root), "forummod_version": getattr(forummod, "__version__", ""),
-            "approve_names": args.approve_names, "ids": ids}
+            "approve_names": args.approve_names, "ids": ids, "peer_cmd": args.peer_cmd}
     report.write(args.out, games, meta, peer)
     tot = report.totals(games)
     print(f"{len(games)} games in {meta['wall_seconds']:.0f} s: days right {tot['days_right']}/{tot['days_with_outcome']}, "
           f"counts exact {tot['counts_exact']}/{tot['counts']} (strict {tot['counts_strict']}), "
           f"moderator errors {tot['moderator_errors']}; report in {args.out}")
+    if peer and "all" in peer:
+        pt = peer["all"]
+        print(f"peer {peer.get('peer', {}).get('name', args.peer_cmd)}: days right {pt['days_right']}/{pt['days_with_outcome']}, "
+              f"counts exact {pt['counts_exact']}/{pt['counts']} (forummod on the same: {pt['forummod_days_right']} days, "
+              f"{pt['forummod_counts_exact']} counts); {pt['failed_games']} games failed")
     for g in games:
         if g.error:
             print(f"  {g.thread}: {g.error.splitlines()[0]}")
+    if peer and "games" in peer:
+        for pg in peer["games"]:
+            if pg["error"]:
+                print(f"  peer {pg['thread']}: {pg['error'].splitlines()[0] if pg['error'] else ''}")
     return 0
