@@ -10,8 +10,10 @@ Two ways, both optional:
   protocol below. Nothing of the peer lives in this repository: the command, its build and its
   adapter are the operator's (benchmarks/README.md, "Peers").
 
-The protocol: the harness runs CMD once per game, writes one JSON object on its stdin and reads
-one JSON object from its stdout (stderr is kept for the report when it fails; exit status 0).
+The protocol: the harness runs CMD (split like a shell command line, no shell) once per game,
+writes one JSON object on its stdin and reads the answer, one JSON object, from the last non-empty
+line of its stdout (earlier lines are ignored: a peer's own logging). A non-zero exit status is a
+failed game, reported with the end of its stderr.
 
 Request::
 
