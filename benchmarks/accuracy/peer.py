@@ -42,14 +42,16 @@ Answer::
     {"protocol": "forummod-peer/1",
      "peer": {"name": "owner/repo", "commit": "...", "licence": "..."},
      "days": [{"day": 1,
-               "counts": [{"after": 120, "votes": {"Antihero": "Beefster", "Dekes": null}}],
+               "counts": [{"after": 120, "votes": {"Antihero": "Beefster", "Dekes": null},
+                           "no_lynch": ["Mariyta"]}],   # voters on no lynch (optional)
                "lynch": "Beefster",               # the player the peer has lynched (majority), or null
                "no_lynch": false,                 # true: the peer decided no lynch
                "hammer_post": 480}],              # where that was decided, or null
      "notes": ["..."]}
 
-`votes` maps a voter to its target (null: not voting); names are any name of the request's
-players (the harness maps them back to seats, case-insensitively). A count the peer cannot give
+`votes` maps a voter to its target (null: not voting), `no_lynch` lists the voters on no lynch;
+names are any name of the request's players (the harness maps them back to seats,
+case-insensitively; a name it cannot map counts as a wrong entry). A count the peer cannot give
 is `"votes": null` (with an optional `"why"`). Extra keys are kept in the report's JSON.
 """
 
@@ -289,6 +291,8 @@ def evaluate_peer(corpus: Any, thread: str, fm: Any, cmd: str | Sequence[str]) -
             answered.add(c.post)
             for v, t in got["votes"].items():
                 votes[seat(v)] = seat(t)
+            for v in got.get("no_lynch") or ():
+                votes[seat(v)] = NO_LYNCH
         standings[c.post] = Standing(c.post, phase, votes, living)
     checks = check_counts(counts, standings, seat_posts(derived, records))
     pcounts = tuple(PeerCount(k.post, k.phase, k.exact and k.post in answered, k.strict and k.post in answered,

@@ -114,6 +114,18 @@ def peer_lines(peer: Mapping[str, Any]) -> list[str]:
     """The report's Peer section: a peer command's figures next to forummod's on the same days and
     counts (`peer.command_summary`), and/or the donbot-python probe's finding."""
     lines = [peer.get("summary", "")]
+    for run in peer.get("commands", ()):
+        lines += ["", f"### {(run.get('peer') or {}).get('name') or run['command']}", ""] + command_lines(run)
+    if "all" in peer:
+        lines += command_lines(peer)
+    if peer.get("donbot_python"):
+        lines += ["", "donbot-python (`--peer`): " + peer["donbot_python"].get("summary", "")]
+    return lines
+
+
+def command_lines(peer: Mapping[str, Any]) -> list[str]:
+    """One peer command's figures next to forummod's, per half and per game."""
+    lines = [peer.get("summary", "")]
     if "all" in peer:
         info = peer.get("peer") or {}
         about = ", ".join(f"{k} {info[k]}" for k in ("name", "commit", "licence", "version") if info.get(k))
@@ -145,6 +157,4 @@ def peer_lines(peer: Mapping[str, Any]) -> list[str]:
                          f"{sum(1 for d in sd if d['forummod_right'])}/{len(sd)} | "
                          f"{sum(1 for c in g['counts'] if c['exact'])}/{len(g['counts'])} | "
                          f"{sum(1 for c in g['counts'] if c['forummod_exact'])}/{len(g['counts'])} | {err} |")
-    if peer.get("donbot_python"):
-        lines += ["", "donbot-python (`--peer`): " + peer["donbot_python"].get("summary", "")]
     return lines

@@ -147,13 +147,13 @@ def test_a_wrong_standing_is_not_exact_and_a_failing_peer_is_reported(tiny: Path
 def test_the_command_line_puts_the_peer_next_to_forummod(tiny: Path, tmp_path: Path, capsys):
     cmd, _ = fake_cmd(tmp_path)
     out = tmp_path / "out"
-    assert main(["--corpus", str(tiny), "--peer-cmd", cmd, "--out", str(out)]) == 0
+    assert main(["--corpus", str(tiny), "--peer-cmd", cmd, "--peer-cmd", cmd, "--out", str(out)]) == 0  # two peers
     assert "peer fake/peer: days right 1/1, counts exact 1/1" in capsys.readouterr().out
     data = json.loads((out / "accuracy.json").read_text())
-    assert data["meta"]["peer_cmd"] == cmd and data["peer"]["all"]["counts_exact"] == 1
+    assert data["meta"]["peer_cmd"] == [cmd, cmd] and [r["all"]["counts_exact"] for r in data["peer"]["commands"]] == [1, 1]
     md = (out / "accuracy.md").read_text()
     assert "| peer: days right / days with an outcome | 1/1 (100.0%)" in md
-    assert "| forummod on the same counts | 1/1 (100.0%)" in md
+    assert "| forummod on the same counts | 1/1 (100.0%)" in md and md.count("### fake/peer") == 2
 
 
 def test_the_donbot_python_probe_still_says_what_it_found(tiny: Path, tmp_path: Path):
