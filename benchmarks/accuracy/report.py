@@ -70,9 +70,7 @@ def markdown(games: Sequence[GameReport], data: Mapping[str, Any]) -> str:
     for label, f in rows:
         lines.append(f"| {label} | " + " | ".join(f(t) for t in cols) + " |")
     if peer:
-        lines += ["", "## Peer", "", peer.get("summary", "")]
-        if peer.get("days_with_outcome"):
-            lines.append(f"\nPeer days right: {_pct(peer['days_right'], peer['days_with_outcome'])}.")
+        lines += ["", "## Peer", ""] + peer_lines(peer)
     lines += ["", "## Miss classes (voter entries of counts, moderator errors apart)", "",
               "| class | all | tune | check |", "|---|---:|---:|---:|"]
     for cls, n in data["all"]["miss_classes"].items():
@@ -110,3 +108,53 @@ def markdown(games: Sequence[GameReport], data: Mapping[str, Any]) -> str:
 
 def _t(x: str) -> str:
     return {"__no_lynch__": "no lynch", "__not_voting__": "not voting"}.get(x, x)
+
+
+def peer_lines(peer: Mapping[str, Any]) -> list[str]:
+    """The report's Peer section: a peer command's figures next to forummod's on the same days and
+    counts (`peer.command_summary`), and/or the donbot-python probe's finding."""
+    lines = [peer.get("summary", "")]
+    for run in peer.get("commands", ()):
+        lines += ["", f"### {(run.get('peer') or {}).get('name') or run['command']}", ""] + command_lines(run)
+    if "all" in peer:
+        lines += command_lines(peer)
+    if peer.get("donbot_python"):
+        lines += ["", "donbot-python (`--peer`): " + peer["donbot_python"].get("summary", "")]
+    return lines
+
+
+def command_lines(peer: Mapping[str, Any]) -> list[str]:
+    """One peer command's figures next to forummod's, per half and per game."""
+    lines = [peer.get("summary", "")]
+    if "all" in peer:
+        info = peer.get("peer") or {}
+        about = ", ".join(f"{k} {info[k]}" for k in ("name", "commit", "licence", "version") if info.get(k))
+        if about:
+            lines += ["", f"Peer: {about}."]
+        cols = [peer["all"], peer["halves"]["tune"], peer["halves"]["check"]]
+        lines += ["", "| | all | tune | check |", "|---|---|---|---|"]
+        rows = [("peer: days right / days with an outcome", lambda t: _pct(t["days_right"], t["days_with_outcome"])),
+                ("forummod on the same days", lambda t: _pct(t["forummod_days_right"], t["days_with_outcome"])),
+                ("peer: days it decided nothing (no majority reached, no lynch)", lambda t: str(t["days_undecided"])),
+                ("days right by both / the peer only / forummod only",
+                 lambda t: f"{t['days_both_right']} / {t['days_peer_only']} / {t['days_forummod_only']}"),
+                ("peer: moderator counts exact (moderator errors set aside)", lambda t: _pct(t["counts_exact"], t["counts"])),
+                ("peer: the same, strict", lambda t: _pct(t["counts_strict"], t["counts"])),
+                ("forummod on the same counts", lambda t: _pct(t["forummod_counts_exact"], t["counts"])),
+                ("counts the peer answered", lambda t: f"{t['counts_answered']}/{t['counts']}"),
+                ("games the peer failed", lambda t: f"{t['failed_games']} of {t['games']}")]
+        for label, f in rows:
+            lines.append(f"| {label} | " + " | ".join(f(t) for t in cols) + " |")
+        notes = sorted({n for g in peer.get("games", ()) for n in (g.get("extra") or {}).get("notes", ())})
+        if notes:
+            lines += [""] + [f"- {n}" for n in notes]
+        lines += ["", "| thread | half | peer days right | forummod days right | peer counts exact | forummod counts exact | peer error |",
+                  "|---|---|---|---|---|---|---|"]
+        for g in peer.get("games", ()):
+            sd = [d for d in g["days"] if d["right"] is not None]
+            err = (g["error"].splitlines()[0] if g["error"] else "").replace("|", "/")[:160]
+            lines.append(f"| {g['thread']} | {g['half']} | {sum(1 for d in sd if d['right'])}/{len(sd)} | "
+                         f"{sum(1 for d in sd if d['forummod_right'])}/{len(sd)} | "
+                         f"{sum(1 for c in g['counts'] if c['exact'])}/{len(g['counts'])} | "
+                         f"{sum(1 for c in g['counts'] if c['forummod_exact'])}/{len(g['counts'])} | {err} |")
+    return lines
