@@ -26,9 +26,8 @@ rule                      what it checks (on folded names, aliases, replaced    
 ``letters``               the name's first letter, then the others in order,      >= 3 letters
                           never side by side ("rbt" Riceballtail, "womc"
                           WeaponsofMassConstruction)
-``capitals``              a two-letter spelling written in capitals ("TS"), as    backs a rule
-                          abbreviations are: backs the weak rule that fits it
-                          (2 points when it fits one seat only, else 1)
+``capitals``              a two-letter spelling written in capitals ("TS"), as    ranks only
+                          abbreviations are
 ``voter_vote``            the voter's own nearest vote (before or after, later    backs a rule
                           first) went to that seat
 ``same_spelling``         other players wrote the same spelling                   ranks only
@@ -38,7 +37,7 @@ A rule that fits more than `MAX_CANDIDATES` seats says nothing; a spelling holdi
 whole name ("scum Hiraki", "Ann or Bob") is the vote's wording, not a nickname. A seat is
 proposed with `NEEDED` points (`points`): a specific rule alone, or a weak one (two letters:
 a prefix or letters in order) backed by the voter's own vote for that seat, or written in
-capitals and fitting that seat alone ("HF" havingfitz), or in capitals by two players. The seats with the
+capitals by two players. The seats with the
 best score are the candidates: one is a plain proposal; two or three tie and the GM picks.
 Nothing here counts a vote: the GM's approval (an `alias` event in the log) does.
 
@@ -232,12 +231,10 @@ def points(e: Evidence) -> int:
     typed exactly 4 (ahead of a likeness: "aceofspades" is theaceofspades, not jackofspades), another
     specific rule 3, a weak one 1, the voter's own vote 2 (only behind a seat whose text evidence
     is weak: a voter changes votes, so it never outweighs the letters typed), other voters writing
-    the same spelling 1, two letters in capitals 2 when they fit one seat only, else 1."""
+    the same spelling 1, two letters in capitals 1."""
     if e.rule == "voter_vote":
         return 2
-    if e.rule == "capitals":
-        return 2 if e.value == 1 else 1  # value: how many seats the capitals fit
-    if e.rule == "same_spelling":
+    if e.rule in ("same_spelling", "capitals"):
         return 1
     if e.rule in ("initials", "word") or (e.rule in ("prefix", "part") and e.value >= LONG_PART):
         return 4
@@ -335,9 +332,7 @@ def guess(spelling: str, uses: tuple[NameUse, ...], roster: Roster,
         if len(voters) >= 2:
             found += [Evidence("same_spelling", seat, "", len(voters)) for seat in seats]
         if len(compact(chunk)) == 2 and chunk.isupper():
-            fits = [e for e in found if e.rule in ("prefix", "letters")]
-            seats_fit = len({e.player for e in fits})
-            found += [Evidence("capitals", e.player, e.form, seats_fit) for e in fits]
+            found += [Evidence("capitals", e.player, e.form, 2) for e in found if e.rule in ("prefix", "letters")]
         scores = {seat: score(e for e in found if e.player == seat) for seat in seats}
         best = max(scores.values())
         top = [seat for seat in seats if scores[seat] == best]
