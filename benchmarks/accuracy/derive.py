@@ -12,7 +12,9 @@ Nothing here knows a game: every rule reads the archive entry, the transitions a
   and any other account that holds no seat and posts at least two vote counts or phase posts
   ("X has been lynched", "Day 2 begins"): co-moderators and second accounts.
 * Replacements: at the first moderator post after the previous one that names both accounts
-  and a replacement word ("replac", "in for", "subbing", ...); else the new account's first post.
+  and a replacement word ("replac", "in for", "subbing", ...), after the leaving account's first
+  post (the opening post, edited after the game, lists every replacement); else the new account's
+  first post.
 * Phases. Day N ends at its transition post (transitions.tsv). Day 1 starts after the first
   moderator post before it that starts the game ("Day 1 begins", "the game has started"),
   else at post 1. Night N runs from the post after day N's end to its dawn post, the first
@@ -404,8 +406,11 @@ def _replacement_post(prev: Account, new: Account, lo: int, records: Sequence[Ma
         return any(words_of(n) in words or (len(key(n)) >= 4 and key(n) in words.replace(" ", ""))
                    for n in {acc.shown, acc.archive_name})
 
+    # the opening post is often edited after the game (the final roster, "B replaced A"): an
+    # announcement comes after the leaving player's first post, when they posted at all
+    first = min(posters[prev.user_id].numbers, default=lo) if prev.user_id and prev.user_id in posters else lo
     for n in mod_numbers:
-        if n <= lo:
+        if n <= max(lo, first):
             continue
         w = mod_words[n]
         if _REPLACE_WORD.search(w) and named(w, prev) and named(w, new):
