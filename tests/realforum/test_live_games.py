@@ -1,0 +1,373 @@
+"""Whole live games of the five rulesets on real local forums (issue 28, "Done means").
+
+Each game is played on a seeded engine as it would be on a real board: the players write their
+votes in the game thread and send their night actions to the GM through the engine's own
+forms (HTTP, logged in), and the GM's desk drives forummod through its CLI (`poll`, `tally`,
+`status --json`, `check`, `gm replace / extend / undo / end / approve`, `draft`, `publish`)
+with a config this module writes. Every game has
+
+* a hammer or a deadline (the deadline reached with `gm end` or `--now`: nothing sleeps),
+* a replacement, after which the player who left posts a vote that must count for nobody,
+* an extension and an undo, each checked by what it changes,
+* a PM sent before the game's start (listed once as `pm_before_start`, never an action),
+* a PM of a second game run from the same GM account (configured beside it on the same site,
+  played in the cemetery thread by other accounts): never this game's action,
+* the GM's published posts read back from the forum's own thread pages over HTTP and checked
+  against the rules: who died, the count, no smiley in place of "(8)" or "8)".
+
+Expected values come from the rules files (../shared/rules/*.md) and the moves below, never
+from forummod's own output. The engines' PM pages give times to the minute, so a PM sent
+"before the game" is sent through the form and then dated an hour before the game's start in
+the forum's database (the forum's clock cannot be turned back); everything else keeps the
+time the forum gave it, and the game's start is set half an hour before the test runs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from .base import ForumPost, RealForum
+from .gm_desk import PASSWORD_ENV, CliResult, GMDesk
+
+pytestmark = pytest.mark.realforum
+
+UTC = timezone.utc
+H = timedelta(hours=1)
+M = timedelta(minutes=1)
+GAME = "g"
+OTHER = "other"
+#: the accounts of the second game on the same GM account (cemetery thread)
+OTHER_PLAYERS = ("Gina", "Ugo", "Lia", "Zeno")
+#: of a flood wait forummod asks for, the part really slept (see `flood_waits`)
+REAL_WAIT = 3.1
+
+
+def iso(t: datetime) -> str:
+    return t.isoformat()
+
+
+# --------------------------------------------------------------------------- the forum side
+
+
+def backdate_pm(forum: RealForum, pm_id: int, to: datetime) -> None:
+    """Date a PM already sent (its id as `send_pm` returned it) at `to`, in every mailbox."""
+    ts = int(to.timestamp())
+    if forum.engine == "phpbb":
+        forum.execute("UPDATE phpbb_privmsgs SET message_time = ? WHERE msg_id = ?", (ts, pm_id))
+    elif forum.engine == "mybb":
+        (row,) = forum.query("SELECT dateline FROM mybb_privatemessages WHERE pmid = ?", (pm_id,))
+        forum.execute("UPDATE mybb_privatemessages SET dateline = ? WHERE dateline = ?", (ts, row[0]))
+    elif forum.engine == "smf":
+        forum.execute("UPDATE smf_personal_messages SET msgtime = ? WHERE id_pm = ?", (ts, pm_id))
+    else:  # pragma: no cover - the games run on the PHP engines
+        raise NotImplementedError(forum.engine)
+
+
+@dataclass
+class Table:
+    """The players at the forum: one logged-in session each (logins are slow on SMF and phpBB)."""
+
+    forum: RealForum
+    sessions: dict[str, requests.Session] = field(default_factory=dict)
+
+    def session(self, name: str) -> requests.Session:
+        if name not in self.sessions:
+            self.sessions[name] = self.forum.login(name)
+        return self.sessions[name]
+
+    def post(self, name: str, text: str) -> int:
+        """`name` replies in the game thread; the post's number in the thread."""
+        pid = self.forum.reply(name, text, session=self.session(name))
+        return self.number_of(pid)
+
+    def number_of(self, pid: int) -> int:
+        ids = [p.id for p in self.forum.db_posts("game")]
+        return ids.index(pid) + 1
+
+    def pm(self, sender: str, subject: str, text: str) -> int:
+        return self.forum.send_pm(sender, self.forum.gm.name, subject, text, session=self.session(sender))
+
+    def thread(self) -> list[ForumPost]:
+        """Every post after the seed as the players see it: the thread's own pages over HTTP."""
+        n = len(self.forum.db_posts("game"))
+        per = self.forum.script.per_page
+        first = len(self.forum.seeded_posts("game")) // per + 1
+        s = self.forum.session()
+        seeded = {p.id for p in self.forum.seeded_posts("game")}
+        shown: dict[int, ForumPost] = {}
+        for page in range(first, math.ceil(n / per) + 1):
+            for p in self.forum.http_posts(page, session=s):
+                shown[p.id] = p
+        return [p for p in shown.values() if p.id not in seeded]
+
+
+# --------------------------------------------------------------------------- the GM's desk
+
+
+@dataclass
+class Game:
+    """One game on one engine: the forum, the players' table and the GM's desk (a config with
+    this game and a second game on the same site and account)."""
+
+    forum: RealForum
+    folder: Path
+    ruleset: str
+    players: list[dict[str, Any]]
+    start: datetime
+    timezone: str = "UTC"
+    language: str = "en"
+    extra: str = ""
+    other_ruleset: str = "mafia-majority"
+    table: Table = field(init=False)
+    desk: GMDesk = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.table = Table(self.forum)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.desk = GMDesk(self.forum, self.folder)
+        self.desk.config_path.write_text(self.config(), encoding="utf-8")
+
+    def config(self) -> str:
+        f, q = self.forum, json.dumps
+        lines = [
+            "[workspace]", f"store = {q(str(self.desk.store_path))}", "",
+            "[sites.forum]", f"engine = {q(f.engine)}", f"base_url = {q(f.base_url)}",
+            f"timezone = {q(f.page_timezone)}", f"language = {q(f.page_language)}",
+            f"username = {q(f.gm.login)}", f"password_env = {q(PASSWORD_ENV)}",
+            "request_interval = 0.0", "retries = 1", "timeout = 20.0", "",
+            f"[games.{GAME}]", 'site = "forum"', f"thread = {q(f.thread_url())}", f"ruleset = {q(self.ruleset)}",
+            f"language = {q(self.language)}", f"markup = {q(f.markup)}", f"timezone = {q(self.timezone)}",
+            f"gm = [{q(f.gm.name)}]", "seed = 7", "",
+        ]
+        for p in self.players:
+            lines += [f"[[games.{GAME}.players]]"] + [f"{k} = {q(v)}" for k, v in p.items()] + [""]
+        lines += [f"[games.{GAME}.schedule]", f"start = {q(iso(self.start))}", "", self.extra, ""]
+        # the second game of the same GM account: other players, the cemetery thread
+        lines += [f"[games.{OTHER}]", 'site = "forum"', f"thread = {q(f.graveyard_url())}",
+                  f"ruleset = {q(self.other_ruleset)}", f"gm = [{q(f.gm.name)}]", "seed = 3",
+                  "players = [" + ", ".join(f"{{ name = {q(n)}, role = {q(r)} }}" for n, r in
+                                            zip(OTHER_PLAYERS, ("mafia", "cop", "town", "town"))) + "]",
+                  f"[games.{OTHER}.schedule]", f"start = {q(iso(self.start))}", ""]
+        return "\n".join(lines)
+
+    # ---- forummod, as the GM types it
+    def cli(self, command: str, *args: str) -> CliResult:
+        if command in ("poll", "publish", "discard"):
+            return self.desk.cli(command, *args)
+        return self.desk.cli(command, "--game", GAME, *args)
+
+    def json(self, command: str, *args: str, ok: tuple[int, ...] = (0,)) -> Any:
+        res = self.cli(command, "--json", *args)
+        assert res.rc in ok, f"forummod {command} {' '.join(args)} -> {res.rc}\n{res.err}\n{res.out}"
+        return json.loads(res.out)
+
+    def poll(self) -> None:
+        res = self.desk.cli("poll")
+        assert res.rc == 0, res
+
+    def gm(self, *args: str) -> dict:
+        return self.json("gm", *args)
+
+    def status(self, *args: str) -> dict:
+        return self.json("status", *args)
+
+    def tally(self, *args: str) -> dict:
+        return self.json("tally", *args)
+
+    def findings(self, *args: str) -> list[dict]:
+        """Every current finding (`check --all`)."""
+        return self.json("check", "--all", *args, ok=(0, 1))["findings"]
+
+    def new_findings(self) -> list[dict]:
+        """What a plain `check` lists: the findings not listed before."""
+        return self.json("check", ok=(0, 1))["findings"]
+
+    def actions_read(self, game: str = GAME) -> list[tuple[str, str, tuple[str, ...]]]:
+        """(sender, verb, targets) of every PM or post forummod read as a night action of `game`."""
+        from forummod.model import ActionIntent
+        from forummod.service import analyse_game
+
+        with self.desk.workspace() as ws:
+            a = analyse_game(ws, game)
+        return [(i.actor, i.action, tuple(i.targets)) for i in a.intents if isinstance(i, ActionIntent)]
+
+    def event_id(self, summary_start: str) -> int:
+        """The id of the newest GM event whose summary starts so (what `status` lists)."""
+        events = [e for e in self.status()["gm_events"] if e["summary"].startswith(summary_start)]
+        assert events, summary_start
+        return events[-1]["id"]
+
+    def approve(self, key: str) -> None:
+        self.gm("approve", key)
+
+    def publish(self, kind: str, *args: str) -> list[dict]:
+        """Draft `kind` and publish every draft made; returns the publications."""
+        made = self.json("draft", kind, *args)["drafts"]
+        assert made, f"no {kind} draft"
+        done = self.json("publish", *[str(d["id"]) for d in made])["publications"]
+        assert [p["status"] for p in done] == ["sent"] * len(made), done
+        return done
+
+    def published_posts(self) -> dict[str, ForumPost]:
+        """The GM's published posts by remote id, as the thread's pages show them."""
+        return {str(p.id): p for p in self.table.thread() if p.author == self.forum.gm.name}
+
+
+def text(post: ForumPost) -> str:
+    return " ".join(post.body.split())
+
+
+def no_smiley(post: ForumPost) -> None:
+    """The forum showed the post as typed: no smiley image in place of "(8)" or "8)"."""
+    assert not re.search(r"<img[^>]*(smil|emoji|icon_)", post.html, re.I), post.html
+
+
+def early_pm(findings: list[dict], words: str) -> list[dict]:
+    """The `pm_before_start` findings of the PM saying `words`."""
+    return [f for f in findings if f["code"] == "pm_before_start" and words in (f["details"] or "") + f["message"]]
+
+
+def actions_from(status: dict, actor: str) -> list[dict]:
+    desk = status["night_desk"] or {}
+    return [a for a in desk.get("actions", []) if a.get("actor") == actor or a.get("player") == actor]
+
+
+@pytest.fixture
+def flood_waits(monkeypatch) -> list[float]:
+    """The GM's writes wait the engine's flood interval through forummod's flood gate: the wait
+    is recorded and at most REAL_WAIT of it slept (phpBB checks a form's age against its own
+    clock; SMF keeps 2 s per IP for moderators, counted in whole seconds)."""
+    import time
+
+    from forummod.forum import write as forum_write
+
+    forum_write.reset_flood_gates()
+    waits: list[float] = []
+    reserve = forum_write.FloodGate.reserve
+
+    def short(self, interval, not_before, clock, sleep):
+        def record(seconds: float) -> None:
+            waits.append(seconds)
+            time.sleep(min(seconds, REAL_WAIT))
+        return reserve(self, interval, not_before, clock, record)
+
+    monkeypatch.setattr(forum_write.FloodGate, "reserve", short)
+    yield waits
+    forum_write.reset_flood_gates()
+
+
+@pytest.fixture
+def start() -> datetime:
+    """The games' start: half an hour ago, to the second."""
+    return datetime.now(UTC).replace(microsecond=0) - 30 * M
+
+
+# =========================================================================== mafia-majority (phpBB)
+
+
+def test_mafia_majority_whole_game_on_phpbb(phpbb_fresh, tmp_path, start, flood_waits):
+    """mafia-majority on phpBB: D1 ends at the hammer post (a majority of the living, half plus
+    one: 4 of 6); the replaced player's later vote counts for nobody; the cop's check and the
+    doctor's protection resolve N1 (the protected victim lives); D2's hammer lynches the last
+    mafioso and town wins. The day-end, dawn and game-over posts are read back from phpBB."""
+    forum = phpbb_fresh
+    roles = {"Aldo": "mafia", "Bianca": "mafia", "Carlo": "cop", "Dora": "doctor", "Elio": "town", "Fede": "town"}
+    g = Game(forum, tmp_path / "desk", "mafia-majority", [{"name": n, "role": r} for n, r in roles.items()], start)
+    t = g.table
+
+    # before the game: a sign-up PM that reads like an action
+    early = t.pm("Carlo", "Iscrizione", "Ci sono! check Aldo")
+    backdate_pm(forum, early, start - H)
+    g.poll()
+    assert len(early_pm(g.new_findings(), "Ci sono")) == 1
+    # the GM extends D1 (72 h by default) to 96 h from the start, and takes back a kill typed by mistake
+    g.gm("extend", "D1", "--until", iso(start + 96 * H))
+    assert g.status()["phase_end_at"] == iso(start + 96 * H)
+    g.gm("kill", "Fede")
+    assert "Fede" not in g.status()["alive"]
+    g.gm("undo", str(g.event_id("kill")))
+    assert g.status()["alive"] == list(roles)
+
+    # D1
+    t.post("Carlo", "[b]vote: Aldo[/b]")
+    t.post("Dora", "I agree. [b]vote: Aldo[/b]")
+    elio = t.post("Elio", "[b]vote: Fede[/b]")
+    g.poll()
+    g.gm("replace", "Elio", "Marta", "--post", str(elio))
+    t.post("Elio", "[b]vote: Aldo[/b]")  # Elio left: counts for nobody
+    t.post("Fede", "[b]vote: Aldo[/b]")
+    g.poll()
+    count = g.tally()["tally"]
+    aldo = next(c for c in count["candidates"] if c["name"] == "Aldo")
+    assert aldo["total"] == 3 and [v["voter"] for v in aldo["voters"]] == ["Carlo", "Dora", "Fede"]
+    (left,) = [f for f in g.findings() if f["code"] == "replaced_player_post"]
+    assert left["message"].startswith("Elio was replaced by Marta") and left["source"]["number"] == elio + 1, left
+    hammer = t.post("Marta", "Sorry I'm late, replacing Elio. [b]vote: Aldo[/b]")  # 4 of 6: majority
+    late = t.post("Bianca", "[b]vote: Carlo[/b]")  # after the hammer: late
+    g.poll()
+    st = g.status()
+    assert st["phase"] == "N1" and [p["key"] for p in st["pending"]] == ["lynch:D1"]
+    assert [r["voter"] for r in g.tally("--at", iso(datetime.now(UTC)))["rejected_votes"]] == ["Bianca"]
+    g.approve("lynch:D1")
+    (day1,) = g.publish("day_end", "--phase", "D1")
+
+    # N1: the mafia kill the cop, the doctor protects him, the cop checks Bianca; Gina (other game) sends a kill
+    t.pm("Bianca", "kill", "kill Carlo")
+    t.pm("Dora", "protect", "protect Carlo")
+    t.pm("Carlo", "check", "check Bianca")
+    t.pm("Gina", "kill", "kill Ugo")  # Gina plays only in the other game
+    g.poll()
+    assert sorted(g.actions_read()) == [("Bianca", "kill", ("Carlo",)), ("Carlo", "check", ("Bianca",)),
+                                        ("Dora", "protect", ("Carlo",))]
+    assert ("Gina", "kill", ("Ugo",)) in g.actions_read(OTHER)
+    g.gm("end", "N1")
+    st = g.status()
+    assert st["phase"] == "D2" and [p["key"] for p in st["pending"]] == ["night:N1"]
+    g.approve("night:N1")
+    st = g.status()
+    assert st["alive"] == ["Bianca", "Carlo", "Dora", "Marta", "Fede"]
+    assert [(d["player"], d["cause"]) for d in st["dead"]] == [("Aldo", "lynch")]
+    (dawn,) = g.publish("day_start", "--phase", "D2")
+    results = g.json("draft", "night_result", "--phase", "N1")["drafts"]
+    assert [(d["target"], "guilty" in d["body"].lower()) for d in results] == [("pm:Carlo", True)]
+
+    # D2: 5 alive, majority 3
+    t.post("Carlo", "[b]vote: Bianca[/b]")
+    t.post("Dora", "[b]vote: Bianca[/b]")
+    t.post("Fede", "[b]vote: Bianca[/b]")
+    g.poll()
+    g.approve("lynch:D2")
+    st = g.status()
+    assert st["game_over"] and st["result"] == "town"
+    (day2,) = g.publish("day_end", "--phase", "D2")
+    (over,) = g.publish("game_over")
+
+    # the PM before the start: listed once, never an action; Gina's PM is the other game's
+    assert early_pm(g.new_findings(), "Ci sono") == []  # listed once: not again
+    assert len(early_pm(g.findings(), "Ci sono")) == 1
+    # the other game's PM is no finding here (the seeded PMs of 2024 are before the start)
+    assert not [f for f in g.findings() if f["player"] == "Gina" and f["code"] != "pm_before_start"]
+
+    # read back from phpBB's thread pages: the count, the lynch, the dawn, the winners
+    shown = g.published_posts()
+    end1, dawn2, end2, final = (text(shown[p["remote_id"]]) for p in (day1, dawn, day2, over))
+    assert "Aldo (4): Carlo, Dora, Fede, Marta" in end1 and "Elio" not in end1  # majority of 6: 4
+    assert re.search(r"Aldo has been lynched.*Aldo was revealed as Mafia", end1)
+    assert "Night 1 begins" in end1
+    assert "Nobody died" in dawn2 and "Alive (5): Bianca, Carlo, Dora, Marta, Fede" in dawn2
+    assert "it takes 3 to lynch" in dawn2  # half of 5, rounded down, plus one
+    assert "Bianca (3): Carlo, Dora, Fede" in end2 and "Bianca has been lynched" in end2
+    assert "Night 2 begins" not in end2  # the lynch ended the game
+    assert "Town wins" in final and "Winners: Carlo, Dora, Marta, Fede" in final
+    for p in (day1, dawn, day2, over):
+        no_smiley(shown[p["remote_id"]])
+    assert not [d for d in g.json("drafts")["drafts"] if d["title"].startswith("Correction")]
