@@ -65,6 +65,7 @@ class SiteConfig:
     api_key_env: str = setting("", "name of the environment variable holding an API key (Discourse), instead of a password")
     use_keyring: bool = setting(False, "read the password from the OS keyring (service 'forummod', this site's name) when the variable is unset")
     request_interval: float = setting(2.0, "minimum seconds between two requests to this site")
+    flood_interval: float | None = setting(None, "minimum seconds between two posts or PMs of the GM's account (a batch of role PMs waits this long between PMs); empty = the engine profile's (phpBB 15, MyBB 61, SMF 5), 0 = none (an account the forum exempts, e.g. a moderator)")
     hourly_budget: int = setting(0, "maximum requests per hour to this site across all games; 0 = no cap")
     timeout: float = setting(30.0, "seconds to wait for a connection or a response")
     retries: int = setting(4, "retries of an idempotent request after a network error, 429 or 5xx")
@@ -85,6 +86,8 @@ class SiteConfig:
             raise ValueError("recheck_minutes, recheck_hours and recheck_max_pages must not be negative")
         if self.max_post_chars < 0 or self.max_pm_chars < 0:
             raise ValueError("max_post_chars and max_pm_chars must not be negative (0 = the engine's default)")
+        if self.flood_interval is not None and self.flood_interval < 0:
+            raise ValueError("flood_interval must not be negative (0 = no wait between two posts)")
         if self.request_interval < 0 or self.timeout <= 0 or self.retries < 0 or self.hourly_budget < 0:
             raise ValueError("request_interval, timeout, retries and hourly_budget must not be negative")
         for key in ("password_env", "api_key_env"):

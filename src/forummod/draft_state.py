@@ -192,17 +192,58 @@ class Position:
     finished: bool = False
 
 
-def past_reason(kind: str, phase: str, status: str, pos: Position | None) -> str:
+#: Posts that announce what happened (the lynch, the night's private results): they must reach
+#: the players, so an open one stays with what the GM does now, whatever phase the game is in,
+#: until it is sent or discarded (issue 28, item 8).
+ANNOUNCING = frozenset({"day_end", "night_result"})
+#: A correction draft's slot ends so (`corrections.SUFFIX`); it is as current as what it corrects.
+CORRECTION = ":correction"
+
+
+def past_reason(kind: str, phase: str, status: str, pos: Position | None, slot: str = "") -> str:
     """Why an open draft belongs to the past ("" when it is part of what the GM does now).
 
     Such a draft is folded away on the page and published only from the unfolded part: a vote
     count of yesterday or a dawn post of a finished game is rarely what the GM means to send.
-    Role PMs stay current (a replacement's comes in any phase); the game-over post is the
-    current step of a finished game."""
+    Role PMs stay current (a replacement's comes in any phase); so do the closing post of a day
+    and a night's result PMs until sent or discarded, and correction drafts; the game-over post,
+    with the closing post and results of the phase the game ended in, is the current step of a
+    finished game."""
     if status != "draft" or pos is None:
         return ""
+    correction = slot.endswith(CORRECTION)
     if pos.finished:
-        return "" if kind == "game_over" else "the game is over"
-    if kind in ("role_pm", "game_over") or not pos.phase or phase == pos.phase:
+        last = kind in ANNOUNCING and phase == pos.phase
+        return "" if kind == "game_over" or correction or last else "the game is over"
+    if kind in ("role_pm", "game_over") or kind in ANNOUNCING or correction or not pos.phase or phase == pos.phase:
         return ""
     return f"of {phase}; the game is in {pos.phase} now"
+
+
+#: The order of what the GM does around a phase change, the README's "what you do next": the
+#: count, then closing the day, the night's results by PM, the game-over post (after the lynch or
+#: the night that ended the game), role PMs (before the opening post that says they were sent),
+#: the new day, prods; their own notes last (read, never posted).
+NEXT_STEP = ("votecount", "day_end", "night_result", "game_over", "role_pm", "day_start", "prod", "warnings")
+
+
+def next_step(kind: str, state: str, gm_only: bool, draft_id: int, slot: str = "") -> tuple[int, int, int]:
+    """Sort key of the open drafts of now, shared by the page, the console and `drafts`: the
+    vote count first, then a send to settle (an uncertain or failed attempt), then corrections
+    of what was published, then the posts and PMs in `NEXT_STEP` order (earlier phases first
+    within a kind: by id), the GM's notes last."""
+    rank = NEXT_STEP.index(kind) if kind in NEXT_STEP else len(NEXT_STEP) - 1
+    if kind == "votecount":
+        return (0, 0, draft_id)
+    if state in ("uncertain", "sending", "failed"):
+        return (1, rank, draft_id)
+    if slot.endswith(CORRECTION):
+        return (2, rank, draft_id)
+    return (4 if gm_only else 3, rank, draft_id)
+
+
+def desk_group(kind: str, phase: str, status: str, pos: Position | None, slot: str = "") -> int:
+    """0: what the GM does now; 1: open but of the past (folded away); 2: published or discarded."""
+    if status != "draft":
+        return 2
+    return 1 if past_reason(kind, phase, status, pos, slot) else 0

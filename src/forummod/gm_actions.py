@@ -187,13 +187,19 @@ def _set_votes(game: Any, players: set[str], player: str, votes: Any, at: dateti
 
 
 def record(ws: Any, gid: str, rec: GmRecord) -> GmDone:
-    """Append `rec`'s event (nothing for a no-op); after an undo, correction drafts for published
-    posts the game no longer supports."""
+    """Append `rec`'s event (nothing for a no-op); after an undo, correction drafts for the
+    published posts whose stated facts (a death, a role, a lynch, a deadline) the undo changed."""
     if rec.noop:
         return GmDone(rec, None, rec.noop)
+    published = _published(ws, gid) if rec.kind == "undo" else []
+    before = None
+    if published:  # the game as the published posts may have stated it, to compare facts with
+        from forummod.service import analyse_game
+
+        before = analyse_game(ws, gid)
     eid = ws.store.append_event(gid, rec.at, rec.kind, dict(rec.payload), actor="gm")
-    corrections = tuple(_corrections(ws, gid)) if rec.kind == "undo" else ()
-    return GmDone(rec, eid, describe(rec.command, rec.payload), corrections)
+    corrections = tuple(_corrections(ws, gid, before, published)) if published else ()
+    return GmDone(rec, eid, describe_for(ws.cfg.game(gid), rec.command, rec.payload), corrections)
 
 
 def _time(text: str, tz: Any) -> datetime:
@@ -335,34 +341,19 @@ def _undo(ws: Any, gid: str, number: int) -> dict:
     return {"event": number, "kind": ev.kind, "what": ev.payload}
 
 
-def _corrections(ws: Any, gid: str) -> list[dict]:
-    """Published one-shot posts (day end, dawn, game over) that the game no longer supports
-    after an undo: each gets a correction draft for the GM to read and publish."""
-    from forummod.drafting import ONE_SHOT, draft_now
+def _published(ws: Any, gid: str) -> list[Any]:
+    from forummod.corrections import CORRECTABLE
 
-    out: list[dict] = []
-    published = [r for r in ws.store.drafts(gid, status="published") if r.kind in ONE_SHOT and r.kind != "role_pm"]
-    if not published:
-        return out
+    return [r for r in ws.store.drafts(gid, status="published") if r.kind in CORRECTABLE]
+
+
+def _corrections(ws: Any, gid: str, before: Any, rows: list[Any]) -> list[Mapping[str, Any]]:
+    """Correction drafts for the published `rows` whose facts the undo just recorded changed."""
+    from forummod.corrections import due_corrections, store_corrections
     from forummod.service import analyse_game
 
-    a = analyse_game(ws, gid)
-    for r in published:
-        fresh = draft_now(ws, gid, r.kind, analysis=a, phase=r.phase, store=False)
-        bodies = [body for _, d, body in fresh if d.slot == r.slot]
-        if bodies and bodies[0] != r.body or not bodies:
-            did = _store_correction(ws, gid, r, bodies[0] if bodies else None)
-            out.append({"kind": r.kind, "phase": r.phase, "draft": did, "published": r.id})
-    return out
-
-
-def _store_correction(ws: Any, gid: str, r: Any, body: str | None) -> int:
-    text = ("[b]Correction[/b] to the earlier post: " + ("" if body else "it no longer applies.")) + \
-           ("\n\n" + body if body else "")
-    did, _ = ws.store.upsert_draft(game=gid, kind=r.kind, phase=r.phase, slot=f"{r.slot}:correction" if r.slot
-                                   else "correction", target=r.target, markup=r.markup, lang=r.lang,
-                                   title=f"Correction: {r.title}", body=text, at=ws.clock())
-    return did
+    after = analyse_game(ws, gid)
+    return store_corrections(ws, gid, after, due_corrections(ws, gid, before, after, rows))
 
 
 def _aliases(ruleset: str):
@@ -371,63 +362,116 @@ def _aliases(ruleset: str):
     return catalog.ROLE_ALIASES.get(ruleset, {})
 
 
-def _readable(value: Any) -> str:
+def _readable(value: Any, tz: Any = None) -> str:
+    """A recorded ISO instant in the game's zone ("2026-01-05 16:00 CET"); UTC without one."""
+    from datetime import datetime
+
     from forummod.i18n import readable_instant
 
-    return readable_instant(value)
+    try:
+        at = datetime.fromisoformat(str(value))
+    except (TypeError, ValueError):
+        return str(value)
+    if tz is None or at.tzinfo is None:
+        return readable_instant(value)
+    return at.astimezone(tz).strftime("%Y-%m-%d %H:%M %Z")
 
 
-def describe(cmd: str, p: Mapping[str, Any]) -> str:
-    """A GM decision in words, for the confirmation line."""
+def describe_for(game: Any, cmd: str, p: Mapping[str, Any]) -> str:
+    """`describe` in the game's language, its times in the game's zone (the CLI's and the
+    console's confirmations; issue 28, item 10)."""
+    from forummod.engine.registry import get_ruleset_class
+    from forummod.i18n import gm_language
+
+    lang = game.language or get_ruleset_class(game.ruleset).language
+    with gm_language(lang):
+        return describe(cmd, p, game.tz)
+
+
+def correction_lines(game: Any, corrections: Any) -> list[str]:
+    """"published day_end D1 states a fact the undo changed: correction draft 7", one per
+    correction, in the game's language."""
+    from forummod.engine.registry import get_ruleset_class
+    from forummod.i18n import gm_language, pgettext, phase_label
+
+    with gm_language(game.language or get_ruleset_class(game.ruleset).language):
+        return [pgettext("gm-confirm", "published %(kind)s %(phase)s states a fact the undo changed: "
+                         "correction draft %(draft)s", kind=c["kind"], phase=phase_label(c["phase"]), draft=c["draft"])
+                for c in corrections]
+
+
+def describe(cmd: str, p: Mapping[str, Any], tz: Any = None) -> str:
+    """A GM decision in words, for the confirmation line (in the current `gm_language`)."""
+    from forummod.i18n import npgettext, pgettext, phase_label
+
     if cmd in ("approve", "reject") and p.get("spelling"):
-        return f"{p['key']} approved: “{p['spelling']}” means {p['player']}" if p.get("verdict") == "approve" \
-            else f"{p['key']} rejected: “{p['spelling']}” is not asked again"
+        return (pgettext("gm-confirm", "%(key)s approved: “%(spelling)s” means %(player)s", key=p["key"],
+                         spelling=p["spelling"], player=p.get("player", "")) if p.get("verdict") == "approve"
+                else pgettext("gm-confirm", "%(key)s rejected: “%(spelling)s” is not asked again", key=p["key"],
+                              spelling=p["spelling"]))
     if cmd == "alias":
-        return f"“{p['spelling']}” means {p['player']} (every vote written so counts for {p['player']})"
+        return pgettext("gm-confirm", "“%(spelling)s” means %(player)s (every vote written so counts for %(player)s)",
+                        spelling=p["spelling"], player=p["player"])
     if cmd in ("approve", "reject"):
-        return f"{p['key']} {'approved' if cmd == 'approve' else 'rejected'}"
+        return (pgettext("gm-confirm", "%(key)s approved", key=p["key"]) if cmd == "approve"
+                else pgettext("gm-confirm", "%(key)s rejected", key=p["key"]))
     if cmd == "kill":
-        return f"{p['player']} killed" + (f" (cause: {p['cause']})" if p.get("cause") not in ("", "gm", None) else "")
+        if p.get("cause") not in ("", "gm", None):
+            return pgettext("gm-confirm", "%(player)s killed (cause: %(cause)s)", player=p["player"], cause=p["cause"])
+        return pgettext("gm-confirm", "%(player)s killed", player=p["player"])
     if cmd == "modkill":
-        return f"{p['player']} modkilled"
+        return pgettext("gm-confirm", "%(player)s modkilled", player=p["player"])
     if cmd == "revive":
-        return f"{p['player']} revived"
+        return pgettext("gm-confirm", "%(player)s revived", player=p["player"])
     if cmd == "replace":
-        return f"{p['target']} replaces {p['player']}"
+        return pgettext("gm-confirm", "%(new)s replaces %(old)s", new=p["target"], old=p["player"])
     if cmd == "set-vote":
-        return f"{p['player']} now votes {p['target']}" if p["target"] else f"{p['player']}'s vote withdrawn"
+        if p["target"]:
+            return pgettext("gm-confirm", "%(player)s now votes %(target)s", player=p["player"], target=p["target"])
+        return pgettext("gm-confirm", "%(player)s's vote withdrawn", player=p["player"])
     if cmd == "set-role":
-        return f"{p['player']}'s role set to {p['role']}"
+        return pgettext("gm-confirm", "%(player)s's role set to %(role)s", player=p["player"], role=p["role"])
     if cmd == "set-votes":
         n = int(p["value"])
-        return f"{p['player']} now casts {n} vote{'' if n == 1 else 's'}"
+        return npgettext("gm-confirm", "%(player)s now casts %(n)s vote", "%(player)s now casts %(n)s votes", n,
+                         player=p["player"])
     if cmd == "extend":
-        moved = [f"end moved to {_readable(p['until'])}"] if p.get("until") else []
-        moved += [f"vote close moved to {_readable(p['close'])}"] if p.get("close") else []
-        return f"{p['phase']}: " + " and ".join(moved)
+        moved = []
+        if p.get("until"):
+            moved.append(pgettext("gm-confirm", "end moved to %(time)s", time=_readable(p["until"], tz)))
+        if p.get("close"):
+            moved.append(pgettext("gm-confirm", "vote close moved to %(time)s", time=_readable(p["close"], tz)))
+        return f"{phase_label(p['phase'])}: " + pgettext("gm-confirm", " and ").join(moved)
     if cmd in ("end", "start"):
-        when = f"after post {p['post']}" if cmd == "end" and p.get("post") is not None else \
-            f"with post {p['post']}" if p.get("post") is not None else f"at {_readable(p.get('at'))}"
-        return f"{p['phase']} {'ends' if cmd == 'end' else 'starts'} {when}"
+        phase = phase_label(p["phase"])
+        if cmd == "end" and p.get("post") is not None:
+            return pgettext("gm-confirm", "%(phase)s ends after post %(post)s", phase=phase, post=p["post"])
+        if p.get("post") is not None:
+            return pgettext("gm-confirm", "%(phase)s starts with post %(post)s", phase=phase, post=p["post"])
+        when = _readable(p.get("at"), tz)
+        return (pgettext("gm-confirm", "%(phase)s ends at %(time)s", phase=phase, time=when) if cmd == "end"
+                else pgettext("gm-confirm", "%(phase)s starts at %(time)s", phase=phase, time=when))
     if cmd == "pause":
-        return "game paused: no deadline passes until 'forummod gm resume'"
+        return pgettext("gm-confirm", "game paused: no deadline passes until 'forummod gm resume'")
     if cmd == "resume":
-        return "game resumed: the deadlines keep the time they had left"
+        return pgettext("gm-confirm", "game resumed: the deadlines keep the time they had left")
     if cmd == "end-game":
-        winners = ", ".join(p.get("winners") or ()) or "nobody named"
-        return f"game ended by ruling: {p['result']} (winners: {winners})"
+        winners = ", ".join(p.get("winners") or ()) or pgettext("gm-confirm", "nobody named")
+        return pgettext("gm-confirm", "game ended by ruling: %(result)s (winners: %(winners)s)", result=p["result"],
+                        winners=winners)
     if cmd == "undo":
-        return f"event #{p['event']} ({p['kind']}) undone"
+        return pgettext("gm-confirm", "event #%(event)s (%(kind)s) undone", event=p["event"], kind=p["kind"])
     if cmd == "action":
         targets = " and ".join(p["targets"])
         extra = "".join(f", {k}={v}" for k, v in p["args"].items())
         return f"{p['actor']}: {p['action']}" + (f" {targets}" if targets else "") + extra
     if cmd == "revote-deadline":
-        return f"revote deadline of {p['target']} set to {_readable(p['note'])}"
+        return pgettext("gm-confirm", "revote deadline of %(phase)s set to %(time)s", phase=phase_label(p["target"]),
+                        time=_readable(p["note"], tz))
     if cmd == "override":
         who = " → ".join(x for x in (p.get("player"), p.get("target")) if x)
         return f"override {p['kind']}" + (f": {who}" if who else "") + (f" ({p['note']})" if p.get("note") else "")
-    return f"note: {p.get('note', '')}"
+    return pgettext("gm-confirm", "note: %(text)s", text=p.get("note", ""))
 
 
 def _known(name: str, players: set[str]) -> None:

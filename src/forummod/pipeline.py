@@ -36,10 +36,15 @@ class PassReport:
     template_errors: tuple[str, ...] = ()  # broken post templates: the GM's finding, the pass went on
     alerts: tuple = ()  # alerts.decide.Alert not shown before (what needs the GM)
     alert_failures: tuple[str, ...] = ()  # sends that failed (retried at the next pass)
+    new_finding_list: tuple = ()  # the new findings themselves (checks.findings.Finding), for `tick` to name
 
     @property
     def ok(self) -> bool:
         return self.error is None and (self.poll is None or self.poll.ok)
+
+    def finding_lines(self) -> list[str]:
+        """One line per new finding, naming it: "  new finding activity_missed: Dan has not posted ..."."""
+        return [f"  new finding {f.code}: {f.message}" for f in self.new_finding_list]
 
     def line(self) -> str:
         """The one log line per poll per game."""
@@ -104,7 +109,7 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
                          tuple(p.key for p in st.pending()) + tuple(n.key for n in a.pending_names()),
                          st.outcome is not None, time.monotonic() - started,
                          template_errors=tuple(str(e) for e in failures),
-                         alerts=alerted.new, alert_failures=alerted.failures)
+                         alerts=alerted.new, alert_failures=alerted.failures, new_finding_list=tuple(new))
     except ForummodError as e:  # one broken game (a bad archive file, a forum error) never stops the others
         out = PassReport(game_id, report, seconds=time.monotonic() - started, error=str(e))
     if log_line:  # the daemon's journal line; `tick` prints its own report instead

@@ -102,6 +102,7 @@ def test_a_failing_poll_alerts_after_the_threshold_keyed_by_when_it_began():
     since = NOW - 31 * timedelta(minutes=1)
     [x] = needs_gm(analysis(day()), AlertFacts(since, "connection refused"), AlertRules())
     assert x.key == f"poll_failing:{since.isoformat()}" and "connection refused" in x.text
+    assert "the forum cannot be reached; it may be down, or this computer offline." in x.text  # words first
     assert needs_gm(analysis(day()), AlertFacts(NOW - 29 * timedelta(minutes=1)), AlertRules()) == ()
 
 
@@ -125,3 +126,21 @@ def test_tick_prints_nothing_when_nothing_needs_the_gm():
 
 def replace_ns(ns, **kw):
     return SimpleNamespace(**{**vars(ns), **kw})
+
+
+def test_a_failing_poll_says_in_words_what_is_wrong_and_what_to_do():
+    """Issue 28, item 10: the alert was the raw error string; now a sentence for the GM, with the
+    forum's answer kept short at the end."""
+    from forummod.alerts.decide import poll_trouble
+
+    raw = ("GET https://f.test/viewtopic.php?t=5 failed after 3 attempts (HTTPSConnectionPool(host='f.test', "
+           "port=443): Max retries exceeded with url: /viewtopic.php?t=5 (Caused by NewConnectionError(...)))")
+    assert poll_trouble(raw).startswith("the forum cannot be reached")
+    assert poll_trouble("https://f.test/x: HTTP 503, server asks to wait 60 s").startswith("the forum answers with a server error")
+    assert poll_trouble("GET https://f.test/x failed (ReadTimeout: read timed out)").startswith("the forum does not answer in time")
+    assert poll_trouble("the forum refused the credentials").startswith("the forum refuses the login")
+    assert poll_trouble("HTTP 404").startswith("the forum says the thread is not there")
+    since = NOW - 40 * timedelta(minutes=1)
+    [x] = needs_gm(analysis(day()), AlertFacts(since, raw + " " * 5 + "x" * 300), AlertRules())
+    assert "(the forum's answer: GET https://f.test/viewtopic.php?t=5 failed after 3 attempts" in x.text
+    assert len(x.text) < 500 and x.text.endswith("…)")

@@ -78,6 +78,10 @@ def test_poll_and_tick_speak_english_plurals_and_tick_is_quiet_when_nothing_need
     assert rc == 0 and "2 new posts" in out and "0 new PMs" in out and "(1 request," in out
     rc, first, err = out_of(capsys, "tick", "--config", str(game), "--no-publish")
     assert rc == 0 and len([l for l in first.splitlines() if l.startswith("g: ")]) == 1 and err == ""
+    # "N new findings" names each of them (issue 28, item 10)
+    said = first.split(" new finding")[0].rsplit(", ", 1)[-1]
+    named = [l for l in first.splitlines() if l.startswith("  new finding ")]
+    assert said.isdigit() and len(named) == int(said) > 0, first
     # news: said once, on stdout only
     rc, second, err = out_of(capsys, "tick", "--config", str(game), "--no-publish")
     assert rc == 0 and second == "" and err == ""  # nothing new: cron mails nothing
@@ -315,6 +319,8 @@ def test_init_from_thread_lists_the_threads_posters_as_candidate_players_and_sta
 
     assert game.schedule.start == datetime(2024, 3, 1, 12, 1, tzinfo=timezone.utc)
     assert "read from the thread" in path.read_text()
+    # the game is named in its posts after the thread's title, its id after the thread's id (issue 28, 11)
+    assert game.title == "Game" and 'title = "Game"' in path.read_text()
 
 
 def test_doctor_reports_a_login_that_fails_in_one_line(tmp_path, capsys, monkeypatch):

@@ -311,3 +311,63 @@ def test_an_extension_recorded_as_of_before_a_passed_deadline_reopens_the_vote(t
     cli(capsys, "gm", *c, "--at", at(T0 + 5 * H), "extend", "D1", "--until", at(T0 + 12 * H))
     rep = cli_json(capsys, "tally", *c, "--now", at(T0 + 9 * H))
     assert rep["phase"] == "D1" and rep["rejected_votes"] == [] and counts(rep)["Bob"] == ["Eve", "Dan"]
+
+
+def test_tally_at_after_a_post_counts_it_also_after_the_last_post(tmp_path, capsys):
+    """Issue 28, item 10: `--at N` is the count before post N; the count after the last post is
+    asked as `--at after N`, `N+` or one past the last number."""
+    cfg = make_game(tmp_path, SLOW)
+    c = ("--config", cfg)
+    before_last = counts(cli_json(capsys, "tally", *c, "--at", 8))
+    assert before_last == {"Ann": ["Bob", "Cat"], "Bob": ["Eve"]}
+    after_last = {"Ann": ["Bob", "Cat"], "Bob": ["Eve", "Dan"]}  # Dan's vote in the last post, 8
+    for spelled in ("after 8", "8+", "9", "AFTER:8"):
+        assert counts(cli_json(capsys, "tally", *c, "--at", spelled)) == after_last, spelled
+    assert counts(cli_json(capsys, "tally", *c, "--at", "after 7")) == before_last  # = before post 8
+    rc, _, err = cli(capsys, "tally", *c, "--at", 10)
+    assert rc == 2 and "the last is 8: '--at after 8' or '--at 9'" in err
+
+
+# D2 after the D1 hammer on Ann (approved) and a night without actions: a hammer on Gus at post 12
+D2_HAMMER = HAMMER + [("Mod", "Day 2 begins"), ("Bob", "[b]vote: Gus[/b]"), ("Cat", "[b]vote: Gus[/b]"),
+                      ("Dan", "[b]vote: Gus[/b]"), ("Eve", "[b]vote: Gus[/b]")]
+
+
+def test_after_a_rejected_d2_lynch_draft_day_end_never_remakes_d1_and_a_second_day_end_is_warned(tmp_path, capsys):
+    """Issue 28, item 10: `draft day_end` after a rejected D2 lynch re-made D1's day-end, and
+    nothing warned before a second day-end of a day."""
+    cfg = make_game(tmp_path, D2_HAMMER)
+    c = ("--config", cfg)
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 6 * H), "approve", "lynch:D1")[0] == 0
+    rc, out, err = cli(capsys, "draft", *c, "day_end", "--now", at(T0 + 6 * H))
+    d1 = int(out.split()[1].rstrip(":"))
+    assert rc == 0 and " D1 " in out and "warning" not in err
+    assert cli(capsys, "publish", *c, d1)[0] == 0
+    assert cli(capsys, "gm", *c, "start", "D2", "--post", 8)[0] == 0
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 8 * H), "approve", "night:N1")[0] == 0  # nobody died
+    st = cli_json(capsys, "status", *c, "--now", at(T0 + 12 * H))
+    assert [p["key"] for p in st["pending"]] == ["lynch:D2"]
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 12 * H), "reject", "lynch:D2")[0] == 0
+    rc, out, err = cli(capsys, "draft", *c, "day_end", "--now", at(T0 + 13 * H))
+    assert " D1 " not in out and "End of Day 1" not in out  # D2's, or nothing: never D1's again
+    rc, out, err = cli(capsys, "draft", *c, "day_end", "--phase", "D1", "--now", at(T0 + 13 * H))
+    again = int(out.split()[1].rstrip(":"))
+    assert f"a day_end of D1 was already published (draft {d1}" in err and f"forummod discard {again}" in err
+    rc, _, err = cli(capsys, "publish", *c, again, "--dry-run")
+    assert rc == 0 and "already published" in err
+
+
+def test_a_replacements_role_pm_speaks_of_now_and_stays_fresh_while_nothing_changes(tmp_path, capsys):
+    """Issue 28, item 10: a replacement's role PM spoke of the game's opening (Day 1 and its
+    deadline, moved by the hammer), stale as soon as it was drafted; it names the seat's earlier
+    holder and the phase the game is in."""
+    cfg = make_game(tmp_path, HAMMER)
+    c = ("--config", cfg)
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 6 * H), "approve", "lynch:D1")[0] == 0
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 6 * H), "replace", "Dan", "Zed", "--post", 7)[0] == 0
+    rc, out, _ = cli(capsys, "draft", *c, "role_pm", "--to", "Zed", "--print", "--now", at(T0 + 7 * H))
+    assert rc == 0 and "[fresh]" in out and "The game opens with" not in out
+    assert "You take over the seat of Dan. The game is in Night 1; the next deadline is" in out
+    did = int(out.split()[1].rstrip(":"))
+    row = next(r for r in cli_json(capsys, "drafts", *c)["drafts"] if r["id"] == did)
+    assert row["draft_state"]["state"] == "fresh" and row["past"] is None

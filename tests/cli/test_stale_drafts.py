@@ -192,3 +192,17 @@ def test_draft_print_and_the_stored_draft_show_one_text_under_one_id(game, capsy
         assert "\n".join(out.splitlines()[1:]).strip() == stored.strip()
         rc, made = cli_json(capsys, "draft", "votecount", game)
         assert [m["id"] for m in made] == [did] and made[0]["body"] == stored
+
+
+def test_draft_kind_keeps_an_edit_stale_and_revert_renders_it_again(game, capsys):
+    """Issue 28, item 11: `draft KIND` keeps the GM's edit (it stays stale, and says so);
+    `draft KIND --revert` drops the edit for a render from now, which is fresh."""
+    did = drafted_votecount(capsys, game)
+    with Store(game.parent / "s.sqlite") as s:
+        s.edit_draft(did, s.draft(did).body + "\nMy own line.", datetime.now(timezone.utc))
+    new_posts(game, ("Dan", "[b]vote: Eve[/b]"))
+    rc, out, _ = cli(capsys, "draft", "votecount", game)
+    assert f"draft {did}:" in out and "[stale, edited]" in out and "your edit is kept" in out
+    rc, out, _ = cli(capsys, "draft", "votecount", "--revert", "--print", game)
+    assert f"draft {did}:" in out and "[fresh]" in out and "My own line." not in out and "(3)" in out
+    assert state(capsys, game, did)["state"] == "fresh" and not state(capsys, game, did)["edited"]

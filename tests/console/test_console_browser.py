@@ -77,6 +77,21 @@ def artifacts(tmp_path: Path) -> Path:
     return out
 
 
+#: Elements of the open page that are cut off: wider than the viewport, or scrolling (or hiding)
+#: their own text sideways. Text in a closed <details> and the edit boxes are left out.
+CLIPPED_JS = """
+const out = [], width = document.documentElement.clientWidth;
+for (const el of document.querySelectorAll('body *')) {
+  if (el.closest('details:not([open]) > :not(summary)') || el.closest('textarea, select')) continue;
+  const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+  if (!r.width || st.visibility === 'hidden') continue;
+  const scrolls = ['auto', 'scroll', 'hidden'].includes(st.overflowX) && el.scrollWidth > el.clientWidth + 1;
+  if (r.right > width + 1 || scrolls) out.push(el.tagName + '#' + el.id + '.' + el.className + ': ' + el.textContent.slice(0, 60));
+}
+return out.slice(0, 12);
+"""
+
+
 def screenshot(driver, path: Path, width: int) -> None:
     """The whole page at `width` CSS pixels (the window grown to the page's height)."""
     driver.set_window_size(width, 900)
@@ -207,6 +222,14 @@ def test_a_gms_day_in_the_console(console, browser, artifacts):  # noqa: F811
     assert "Recorded #" in _shows(browser, "#flash", "Recorded #")
     assert browser.find_element(By.CSS_SELECTOR, '#votecount tr[data-candidate="Ann"]').get_attribute("data-mark") \
         == "hammer"
+
+    # a proposal waits: the page at a phone's width clips no line (issue 28, item 10: command lines were)
+    browser.set_window_size(390, 900)
+    browser.execute_script("document.querySelectorAll('details').forEach(function (d) { d.open = true; })")
+    screenshot(browser, artifacts / "console-pending-narrow.png", 390)  # every box open: the GM notes' commands too
+    assert browser.execute_script(CLIPPED_JS) == []
+    browser.get(server.url)
+    browser.set_window_size(1280, 900)
 
     # approve the lynch the hammer proposes
     _submit(browser, "#approve-lynch-D1")

@@ -136,3 +136,14 @@ def test_the_copy_scripts_messages_are_the_pages_language(served):
     soup = BeautifulSoup(console_page(served), "html.parser")
     drafts = soup.select_one("div#drafts")
     assert drafts["data-copied"] == "Copiato." and drafts["data-not-recorded"] == "Non registrato: "
+
+
+def test_an_italian_games_gm_confirmations_are_italian_and_in_the_games_zone(served):
+    """Issue 28, item 10: the console's confirmations were English with times in UTC."""
+    status, _, body = post(served, "/gm/extend", game="g", phase="D1", until="2026-01-07T12:00", close="")
+    assert status == 200
+    what = html.unescape(re.search(r'id="confirm-what"[^>]*>(.*?)</', body, re.S).group(1))
+    assert what.startswith("Giorno 1: fine spostata a 2026-01-07 12:00 CET") and "UTC" not in what, what
+    assert post(served, "/gm/extend", game="g", phase="D1", until="2026-01-07T12:00", close="", confirm="1")[0] == 303
+    flash = html.unescape(re.search(r'id="flash"[^>]*>(.*?)</p>', console_page(served), re.S).group(1))
+    assert "Registrato #" in flash and "fine spostata a 2026-01-07 12:00 CET" in flash and "moved" not in flash

@@ -109,3 +109,21 @@ def test_the_cursor_keeps_the_urls_of_the_newest_pages_walked_and_a_recheck_read
                           fetch=fetch, parse=parse)
     assert [(p.post_id, p.page) for p in again.posts] == [("5", 5)] and again.pages_fetched == (5,)
     assert [i.code for i in again.issues] == ["recheck_failed"] and again.requests == 2
+
+
+def test_a_profile_numbering_from_zero_numbers_a_new_thread_so_and_a_polled_one_keeps_its_numbering(forum, clock):
+    """Issue 28, item 10: SMF prints the opening post as 0 ([pagination] first_number = 0): a new
+    thread is numbered as the forum prints it; a thread polled before the profile said so goes on
+    from its cursor, so one store never holds two numberings of one thread."""
+    from dataclasses import replace
+
+    state, base = forum
+    old = adapter_for(base, clock)
+    first = old.poll_thread(ThreadRef(base + "viewtopic.php?t=1"), None)  # numbered from 1, as before
+    zero = adapter_for(base, clock)
+    zero.profile = replace(zero.profile, pagination=replace(zero.profile.pagination, first_number=0))
+    fresh = zero.poll_thread(ThreadRef(base + "viewtopic.php?t=1"), None)
+    assert [p.number for p in fresh.posts[:3]] == [0, 1, 2] and fresh.posts[-1].number == 1999
+    state.n_posts += 7
+    later = zero.poll_thread(ThreadRef(base + "viewtopic.php?t=1"), first.cursor)
+    assert [p.number for p in later.posts][-1] == 2007  # the old thread's numbering, not the profile's

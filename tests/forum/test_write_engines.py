@@ -115,8 +115,8 @@ REPLIES = [
          "https://f.test/newreply.php?tid=55&processed=1", {"body": page("mybb-reply-done.html")},
          {"my_post_key": "a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5", "posthash": "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",
           "action": "do_newreply", "tid": "55", "subject": "RE: Partita 12", "postoptions[signature]": "1",
-          "submit": "Post Reply", "message": BODY},
-         "1234", thread="https://f.test/showthread.php?tid=55", absent=("previewpost", "postoptions[disablesmilies]")),
+          "submit": "Post Reply", "message": BODY, "postoptions[disablesmilies]": "1"},  # smileys off (issue 28)
+         "1234", thread="https://f.test/showthread.php?tid=55", absent=("previewpost",)),
     Case("forumfree", {"https://lupus.forumfree.it/?t=76543210": "forumfree-thread.html",
                        "https://lupus.forumfree.it/?act=Post&CODE=02&f=5&t=76543210": "forumfree-reply-form.html"},
          "https://lupus.forumfree.it/",

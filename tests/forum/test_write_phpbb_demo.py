@@ -34,10 +34,10 @@ def forum(clock):
     reset_flood_gates()
 
 
-def gm_adapter(base, clock, monkeypatch, profile=None):
+def gm_adapter(base, clock, monkeypatch, profile=None, **site_keys):
     monkeypatch.setenv("FM_GM_PW", "gm-pass-123")
     site = SiteConfig(engine="phpbb", base_url=base, username="gm", password_env="FM_GM_PW", timezone="UTC",
-                      request_interval=0.0, retries=0)
+                      request_interval=0.0, retries=0, **site_keys)
     http = HttpClient.from_site("demo", site, clock=clock, wall_clock=clock, sleep=clock.sleep)
     ad = make_adapter("demo", site, http=http)
     if profile is not None:
@@ -180,6 +180,25 @@ def test_role_pms_in_a_row_respect_the_flood_interval(forum, clock, monkeypatch)
         ad.send_pm(name, f"Role for {name}", f"Your role, {name}")
     times = [p.at for p in site.pms]
     assert [p.to for p in site.pms] == ["alice", "bob"] and (times[1] - times[0]).total_seconds() >= 15
+
+
+def test_the_sites_flood_interval_overrides_the_profiles(forum, clock, monkeypatch):
+    """Issue 28, item 10: `sites.x.flood_interval` sets the wait between two writes (a board set
+    stricter than the engine's default; 0 for a moderator the forum exempts)."""
+    site, base = forum
+    site.flood_interval = 40  # stricter than phpBB's 15 the profile knows
+    ad = gm_adapter(base, clock, monkeypatch, flood_interval=40.0)
+    for name in ("alice", "bob"):
+        ad.send_pm(name, f"Role for {name}", f"Your role, {name}")
+    times = [p.at for p in site.pms]
+    assert (times[1] - times[0]).total_seconds() >= 40  # no flood error: the adapter waited long enough
+    reset_flood_gates()
+    site.flood_interval = 0
+    waits = len(clock.sleeps)
+    fast = gm_adapter(base, clock, monkeypatch, flood_interval=0.0)
+    fast.send_pm("alice", "again", "1")
+    fast.send_pm("bob", "again", "2")
+    assert all(w <= 2.0 for w in clock.sleeps[waits:])  # only the form's minimum age, never 15 s
 
 
 def test_session_ids_and_form_tokens_never_reach_a_log_line(forum, clock, monkeypatch, caplog):

@@ -137,3 +137,19 @@ def test_a_link_rule_reading_an_element_id_names_the_post_without_making_a_url_o
     ans = read_page_answer(smf, page('<div id="msg42"><p>old</p></div><div id="msg43"><a id="new"></a><p>mine</p></div>',
                                      url="https://f.test/index.php?topic=2.new"))
     assert (ans.kind, ans.remote_id, ans.url) == ("ok", "43", None)
+
+
+def test_smiley_codes_are_kept_text_only_where_an_engine_would_read_them():
+    """Issue 28, item 9: SMF's PM form turns codes into images with no option to stop it; a word
+    joiner after the first character keeps each code text, and nothing inside a word is touched."""
+    from forummod.forum.registry import profiles
+    from forummod.forum.write import WORD_JOINER, smileys_as_text
+
+    codes = profiles(None)["smf"].pm.smileys
+    out = smileys_as_text("Ann (8), Bob (2) :) ::) O0 BOO0 http://x.test/a:Db", codes)
+    assert out.replace(WORD_JOINER, "") == "Ann (8), Bob (2) :) ::) O0 BOO0 http://x.test/a:Db"
+    assert f"(8{WORD_JOINER})" in out and f":{WORD_JOINER})" in out and f":{WORD_JOINER}:)" in out
+    assert "BOO0" in out and "a:Db" in out  # inside a word: no smiley there, left alone
+    assert smileys_as_text("8)", ()) == "8)"
+    for engine in ("smf", "phpbb", "mybb"):  # the replies' own "disable smileys" option
+        assert profiles(None)[engine].reply.no_smileys

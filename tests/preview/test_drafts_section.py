@@ -55,7 +55,7 @@ def test_the_vote_count_comes_first_then_what_the_gm_does_next():
 
 
 def test_drafts_of_an_earlier_phase_are_folded_away_and_publish_only_from_the_unfolded_form():
-    rows = [_row(1, "votecount", phase="D1"), _row(2, "day_end", phase="D1"), _row(3, "votecount"),
+    rows = [_row(1, "votecount", phase="D1"), _row(2, "day_start", phase="D1"), _row(3, "votecount"),
             _row(4, "role_pm", phase="setup", target="pm:Bob"), _row(5, "votecount", phase="D1", status="published")]
     cards = [card(r, None, position=NOW) for r in rows]
     page = render_page(cards, "tok", positions={"g": NOW})
@@ -75,16 +75,35 @@ def test_drafts_of_an_earlier_phase_are_folded_away_and_publish_only_from_the_un
     assert "the game is in D2 now" in root.get_element_by_id("draft-1").text_content()
 
 
-def test_a_finished_game_folds_everything_but_its_game_over_post():
+def test_what_must_be_sent_after_a_phase_change_stays_on_top_until_sent_or_discarded():
+    """Issue 28, item 8: in D2, D1's closing post and N1's result PMs are not "earlier phases"; they
+    come right after the count, in the README's order, before the new day's dawn post."""
+    rows = [_row(1, "votecount", phase="D1"), _row(2, "day_end", phase="D1"), _row(3, "votecount"),
+            _row(4, "night_result", phase="N1", target="pm:Cat"), _row(5, "day_start"),
+            _row(6, "day_end", phase="D1", target="thread"), _row(7, "night_result", phase="N1", status="discarded")]
+    rows[5].slot = "thread:correction"  # a correction of a published post is as current as that post
+    cards = [card(r, None, position=NOW) for r in rows]
+    root = lxml.html.fromstring(render_page(cards, "tok", positions={"g": NOW}))
+    assert _ids_in(root, "//section[@class='game']/section[contains(@class, 'draft')]") == [3, 6, 2, 4, 5]
+    [past] = root.xpath("//details[contains(@class, 'folded past')]")
+    assert _ids_in(past, ".//section[contains(@class, 'draft')]") == [1]
+    assert past_reason("day_end", "D1", "draft", Position("D3")) == ""  # until sent or discarded
+    assert past_reason("day_end", "D1", "discarded", NOW) == ""  # done: folded with the done ones
+
+
+def test_a_finished_game_folds_everything_but_its_game_over_post_and_its_last_announcements():
     over = Position("D3", finished=True)
-    rows = [_row(1, "votecount", phase="D3"), _row(2, "game_over", phase="end"), _row(3, "day_end", phase="D3")]
+    rows = [_row(1, "votecount", phase="D3"), _row(2, "game_over", phase="end"), _row(3, "day_end", phase="D3"),
+            _row(4, "day_start", phase="D3")]
     root = lxml.html.fromstring(render_page([card(r, None, position=over) for r in rows], "tok",
                                             positions={"g": over}))
-    assert _ids_in(root, "//section[@class='game']/section[contains(@class, 'draft')]") == [2]
+    # the lynch that ended the game, then the game-over post
+    assert _ids_in(root, "//section[@class='game']/section[contains(@class, 'draft')]") == [3, 2]
     [past] = root.xpath("//details[contains(@class, 'folded past')]")
     assert "Drafts of the finished game: 2 open" in past.find("summary").text_content()
     assert "game over" in root.xpath("//h2")[0].text_content()
     assert past_reason("votecount", "D3", "draft", over) == "the game is over"
+    assert past_reason("day_end", "D2", "draft", over) == "the game is over"
     assert past_reason("game_over", "end", "draft", over) == ""
     assert past_reason("votecount", "D1", "published", NOW) == ""  # done drafts are not "past": nothing to send
 

@@ -144,8 +144,16 @@ def standing_vote_posts(script) -> dict[str, int]:
     return {voter: number for voter, (_, number) in standing.items() if voter not in secret}
 
 
+def shown_number(forum, number: int) -> int:
+    """A script post's number (1-based) as the forum prints it and forummod numbers it: SMF's
+    "Reply #N" counts the opening post 0 (the profile's [pagination] first_number)."""
+    from forummod.forum.registry import profiles
+
+    return number - 1 + profiles(None)[forum.engine].pagination.first_number
+
+
 def post_number(forum, key: str) -> int:
-    return forum.script.post(key).number
+    return shown_number(forum, forum.script.post(key).number)
 
 
 def private_results(analysis, phase: str) -> list[tuple[str, str, str]]:
@@ -230,7 +238,8 @@ def test_day_1_count_read_from_the_forum_is_the_scripts_expected_tally(desk):
     voters = {v["voter"]: v for c in final["tally"]["candidates"] for v in c["voters"]}
     # each public vote is the post the script says: Carlo's quote of Bianca's vote (p06) is not
     # his vote, Ugo's vote is his post as edited (p16), Lia's unvote (p22) took hers away
-    assert {n: v["post_number"] for n, v in voters.items() if v["via"] == "post"} == standing_vote_posts(forum.script)
+    assert {n: v["post_number"] for n, v in voters.items() if v["via"] == "post"} == \
+        {n: shown_number(forum, k) for n, k in standing_vote_posts(forum.script).items()}
     assert voters["Elio"]["via"] == "message" and voters["Elio"]["secret"] and voters["Elio"]["weight"] == 3
 
     assert [(r["voter"], r["target"], r["reason"], r["source"]["number"]) for r in final["rejected_votes"]] == \
@@ -254,7 +263,7 @@ def test_tally_at_a_post_number_is_the_count_just_before_that_post(desk, key):
     (before p12 the Boia's PM vote does not exist yet and his public vote on Dora stands)."""
     forum = desk.forum
     post = forum.script.post(key)
-    rep = desk.cli_json("tally", "--at", str(post.number))
+    rep = desk.cli_json("tally", "--at", str(shown_number(forum, post.number)))
     ref = script_before_post(forum.script, post.number).reference_tally()
     assert rep["analysed_at"] == iso(post.at) and rep["phase"] == "D1"
     assert tally_lines(rep["tally"]) == expected_lines(ref.real)

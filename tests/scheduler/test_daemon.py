@@ -90,6 +90,16 @@ def test_tick_exits_at_once_while_another_run_holds_the_lock(tmp_path, capsys):
     assert main(["tick", "--config", str(cfg)]) == 0
 
 
+def test_a_quiet_tick_says_nothing_while_another_run_holds_the_lock(tmp_path, capsys):
+    """Issue 28, item 10: a batch of role PMs holds the lock for minutes; cron's `tick -q` in the
+    meantime exits 75 (it did nothing) without a word, so cron mails nothing."""
+    cfg = near_deadline_game(tmp_path, seconds_left=3600)
+    with WorkspaceLock(tmp_path / "store.sqlite"):
+        rc = main(["tick", "-q", "--config", str(cfg)])
+    cap = capsys.readouterr()
+    assert rc == 75 and cap.err == "" and cap.out == ""
+
+
 def test_a_lock_left_by_a_killed_run_is_recovered(tmp_path):
     cfg = near_deadline_game(tmp_path, seconds_left=3600)
     code = ("import sys, time; from forummod.lock import WorkspaceLock; "

@@ -219,10 +219,47 @@ def _poll_alerts(a: Any, phase: str, facts: AlertFacts, after: timedelta) -> lis
     since = facts.poll_failing_since
     if since is None or a.now - since < after:
         return []
+    tz = getattr(getattr(a, "game", None), "tz", None)
+    local = since.astimezone(tz) if tz is not None else since
     text = pgettext("gm-alert", "%(game)s: polling has failed for %(span)s (since %(time)s)", game=a.game_id,
-                    span=_span(a.now - since), time=since.strftime("%Y-%m-%d %H:%M %Z")) \
-        + (f": {facts.poll_error}" if facts.poll_error else "")
+                    span=_span(a.now - since), time=local.strftime("%Y-%m-%d %H:%M %Z"))
+    if facts.poll_error:
+        text += ": " + poll_trouble(facts.poll_error) + " " + pgettext(
+            "gm-alert", "(the forum's answer: %(detail)s)", detail=_short(facts.poll_error))
     return [Alert("poll_failing", a.game_id, phase, f"poll_failing:{since.isoformat()}", text)]
+
+
+#: What a failed poll's error says, in the order tried, and what it means for the GM.
+_TROUBLES = (
+    (r"timed? ?out|timeout", pgettext_noop("gm-alert", "the forum does not answer in time; it may be slow or down.")),
+    (r"Connection ?refused|ConnectionError|NewConnection|resolve|Name or service|unreachable|Connection ?reset",
+     pgettext_noop("gm-alert", "the forum cannot be reached; it may be down, or this computer offline.")),
+    (r"HTTP (?:5\d\d|429)", pgettext_noop("gm-alert", "the forum answers with a server error; it is probably down "
+                                                      "or busy.")),
+    (r"HTTP (?:401|403)", pgettext_noop("gm-alert", "the forum refuses access to the thread; check that the account "
+                                                      "may read it.")),
+    (r"HTTP 404|HTTP 410", pgettext_noop("gm-alert", "the forum says the thread is not there; check its address.")),
+    (r"login|password|credential", pgettext_noop(
+        "gm-alert", "the forum refuses the login; check the account and its password (forummod doctor).")),
+    (r"budget", pgettext_noop("gm-alert", "this hour's request budget for the forum is used up; the next hour goes on.")),
+    (r"layout|selector|no posts", pgettext_noop(
+        "gm-alert", "the forum's pages no longer look as expected; check the thread in a browser.")),
+)
+
+
+def poll_trouble(error: str) -> str:
+    """A failed poll's error in the GM's words: what is wrong and what to do (issue 28, item 10)."""
+    import re
+
+    for pattern, words in _TROUBLES:
+        if re.search(pattern, error, re.IGNORECASE):
+            return pgettext("gm-alert", words)
+    return pgettext("gm-alert", "the forum could not be read.")
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _is_night(phase: str) -> bool:

@@ -6,7 +6,8 @@
 
 Families: `activity` (blocks, ON-D2), `prod` (post counts, prod list), `conduct` (posting
 places LUP-G2/G3, refused votes and actions, ON-V2, edited votes; `verbatim`: ON-D4) and
-`actions` (compulsory actions before the deadline), `dates` (posts whose date was guessed: a
+`actions` (compulsory actions before the deadline), `roles` (a seat without a role where roles are
+in play), `dates` (posts whose date was guessed: a
 deadline in their span is the GM's to rule, issue 16), `names` (a name no player matches that
 probably means one: the alias proposal waits for the GM, issue 27). No module here does I/O: reading the store
 and recording findings is `forummod.check_store`'s job, in the service layer.
@@ -31,6 +32,7 @@ from forummod.checks.names import check_name_proposals
 from forummod.checks.findings import Finding
 from forummod.checks.prod import PlayerPosts, check_prod, post_counts, prod_list
 from forummod.checks.reading import check_reading
+from forummod.checks.roles import check_missing_roles
 from forummod.checks.rules import CODES
 from forummod.checks.verbatim import check_verbatim
 from forummod.i18n import gm_language, pgettext
@@ -51,6 +53,7 @@ CHECKS: tuple[Check, ...] = (
     check_guessed_dates,
     check_name_proposals,
     check_reading,
+    check_missing_roles,
 )
 
 _EPOCH = datetime.min.replace(tzinfo=timezone.utc)

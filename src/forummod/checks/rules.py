@@ -28,6 +28,7 @@ CODES: dict[str, str] = {
     "date_guessed": "a post whose date the forum page did not show: counted in post order",
     "date_guessed_deadline": "a deadline falls between a guessed-date post's neighbours: the GM rules if it was late",
     "alias_proposed": "a name no player matches probably means a player (evidence given): its votes count once you approve",
+    "no_role": "a seat has no role while the game deals or reveals roles: its role PM, actions and reveal need one",
     "check_failed": "a check crashed on this game's data (a bug: please report it)",
     "template_error": "a post template (yours, in templates_dir) does not compile or render: its file, line and error",
     "replaced_player_post": "a replaced player voted or acted after the replacement: it counts for nobody",

@@ -5,7 +5,9 @@ host answers (one try, a short timeout, one line: no retries, no traceback); eac
 config names is set (by its variable name, with the command to set it); the thread address
 has the engine's shape; the login works; the zone the forum shows its times in agrees with
 `sites.x.timezone` (stated on the page, or inferred from a post of the last hour against the
-server's clock; else "cannot tell"); the store belongs to this config's games. Exit 0 when
+server's clock; else "cannot tell"); each alert channel can deliver (an Apprise URL set and
+known to Apprise, a forum PM channel on a forum whose profile sends PMs, with a recipient;
+nothing is sent); the store belongs to this config's games. Exit 0 when
 all is well, 1 when something needs fixing, 2 when the config does not load.
 """
 
@@ -30,7 +32,7 @@ _RESERVED_HOST = re.compile(r"(?:^|\.)(?:example\.(?:org|com|net)|example|invali
 
 @frozen
 class Finding:
-    check: str  # placeholder, host, secret, thread, login, zone, store
+    check: str  # placeholder, host, secret, thread, login, zone, alerts, store
     ok: bool
     message: str
     where: str = ""  # key path or file:line
@@ -62,6 +64,7 @@ def run(args) -> int:
     if not args.offline:
         reachable = {f.where for f in found if f.check in ("host", "login") and not f.ok}
         found.extend(zone_findings(cfg, skip_sites={w.split(".")[1] for w in reachable if w.startswith("sites.")}))
+    found.extend(alert_findings(cfg))
     found.append(store_finding(cfg, adopt=getattr(args, "adopt", False)))
     problems = [f for f in found if not f.ok]
     if args.json:
@@ -127,6 +130,61 @@ def probe(site_name: str, url: str) -> Finding:
         return Finding("host", False, f"{url} answered HTTP {r.status_code} (the forum is down?)", where)
     moved = f" (redirected to {r.url})" if r.url.rstrip("/") != url.rstrip("/") else ""
     return Finding("host", True, f"{host} answers (HTTP {r.status_code}){moved}")
+
+
+def alert_findings(cfg) -> list[Finding]:
+    """Whether each alert channel could deliver, checked without sending anything (issue 28,
+    item 10): a failing channel otherwise shows only when the first alert is due."""
+    out = []
+    for name, ch in cfg.alerts.channels.items():
+        where = f"alerts.channels.{name}"
+        games = [g for g in (ch.games or tuple(cfg.games)) if g in cfg.games]
+        if ch.kind == "apprise":
+            out.append(_apprise_finding(ch.url_env, where))
+        else:
+            out.extend(_forum_pm_findings(cfg, games, where))
+    return out
+
+
+def _apprise_finding(url_env: str, where: str) -> Finding:
+    import os
+
+    from forummod.logsafe import register_secret
+
+    url = os.environ.get(url_env, "").strip()
+    if not url:
+        return Finding("alerts", False, f"{url_env} is not set: it must hold the channel's Apprise URL "
+                                        f"(export {url_env}='discord://...')", where)
+    register_secret(url)  # it carries the service's token
+    try:
+        import apprise
+    except ImportError:
+        return Finding("alerts", False, "Apprise is not installed (pip install apprise)", where)
+    if not apprise.Apprise().add(url):
+        return Finding("alerts", False, f"{url_env} does not hold a URL Apprise knows (see its list of services)", where)
+    return Finding("alerts", True, f"{where.rsplit('.', 1)[-1]}: {url_env} holds an Apprise URL (nothing sent)")
+
+
+def _forum_pm_findings(cfg, games: list[str], where: str) -> list[Finding]:
+    from forummod.forum.registry import profiles
+
+    out = []
+    for site_name in sorted({cfg.games[g].site for g in games}):
+        site = cfg.sites[site_name]
+        prof = profiles(cfg.workspace.adapters_dir).get(site.engine)
+        gm = next((n for g in games if cfg.games[g].site == site_name for n in cfg.games[g].gm), "")
+        to = cfg.alerts.pm_to or site.username or gm  # as alerts.send does
+        if site.engine != "archive" and (prof is None or not prof.pm.enabled):
+            out.append(Finding("alerts", False, f"{site.engine} cannot send private messages (its profile has no "
+                                                f"[pm] form): use an Apprise channel", where))
+        elif not to:
+            out.append(Finding("alerts", False, "no recipient for the alert PMs: set alerts.pm_to or "
+                                                f"sites.{site_name}.username", where))
+        else:
+            out.append(Finding("alerts", True, f"{where.rsplit('.', 1)[-1]}: PMs on {site_name} to {to}"
+                                               + (" (a forum may refuse a PM to oneself: alerts.pm_to names "
+                                                  "another account)" if not cfg.alerts.pm_to else "")))
+    return out
 
 
 def secret_finding(site_name: str, site) -> Finding | None:

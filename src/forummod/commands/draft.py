@@ -8,6 +8,8 @@ state (`draft_state`): a stale edit says so and what changed.
 
 from __future__ import annotations
 
+import sys
+
 from forummod.cli import add_common
 from forummod.commands._common import open_workspace, parse_time, print_json
 
@@ -23,6 +25,8 @@ def add_arguments(p) -> None:
     p.add_argument("--print", action="store_true", dest="print_body", help="print the text of the draft")
     p.add_argument("--gm", action="store_true", help="votecount: the GM view (secret votes, weights); not stored")
     p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made first")
+    p.add_argument("--revert", action="store_true",
+                   help="drop your edit of the open draft and render it again (an edited draft is otherwise kept)")
 
 
 class _Kinds:
@@ -64,6 +68,12 @@ def run(args) -> int:
                     print("nothing to draft now")
             return 0
         made = draft_now(ws, gid, args.kind, analysis=a, phase=args.phase, player=args.to, public=not args.gm)
+        if args.revert:
+            made = _reverted(ws, a, made)
+        for did, d, _ in made:
+            again = second_of_kind(ws, gid, d.kind, d.phase, d.slot, did)
+            if again:
+                print(again, file=sys.stderr)
         states = {did: draft_state_of(ws, ws.store.draft(did), a) for did, _, _ in made if did is not None}
         if args.json:
             print_json("draft", {"drafts": [{"id": did, "game": gid, "kind": d.kind, "phase": d.phase,
@@ -85,3 +95,36 @@ def run(args) -> int:
             if args.print_body or did is None:
                 print(body)
         return 0
+
+
+#: Posts a phase has once: a second one of the same phase is a mistake more often than not.
+ONCE_A_PHASE = ("day_end", "day_start", "night_result", "game_over")
+
+
+def second_of_kind(ws, gid: str, kind: str, phase: str, slot: str, draft_id) -> str:
+    """A warning when a post of this kind, phase and slot was already published (issue 28, item
+    10: after a rejected D2 lynch the GM re-made D1's day-end unawares); "" otherwise."""
+    if kind not in ONCE_A_PHASE:
+        return ""
+    sent = [r for r in ws.store.drafts(gid, status="published")
+            if (r.kind, r.phase, r.slot) == (kind, phase, slot) and r.id != draft_id]
+    if not sent:
+        return ""
+    r = sent[-1]
+    return (f"warning: a {kind} of {phase} was already published (draft {r.id}, {r.updated_at:%Y-%m-%d %H:%M}); "
+            f"draft {draft_id} would be a second one. Discard it ('forummod discard {draft_id}') unless you mean "
+            "to post it again")
+
+
+def _reverted(ws, analysis, made):
+    """`--revert`: each edited open draft rendered again from now, the GM's edit dropped."""
+    from forummod.drafting import revert_to_render
+
+    out = []
+    for did, d, body in made:
+        row = ws.store.draft(did) if did is not None else None
+        if row is not None and row.edited_by_gm and row.status == "draft":
+            revert_to_render(ws, did, analysis)
+            body = ws.store.draft(did).body
+        out.append((did, d, body))
+    return out

@@ -30,10 +30,12 @@ def run(args) -> int:
             ws.cfg.game(gid)
         rows = ws.store.drafts(gid, status=args.status)
         pubs = {r.id: ws.store.publication(r.id) for r in rows}
-        states = draft_states(ws, rows)
+        analyses: dict = {}
+        states = draft_states(ws, rows, analyses=analyses)
+        rows, past = desk_order(ws, rows, states, analyses)
         if args.json:
-            print_json("drafts", {"drafts": [dict(_row(r, pubs[r.id]), draft_state=states[r.id].to_json())
-                                             for r in rows]})
+            print_json("drafts", {"drafts": [dict(_row(r, pubs[r.id]), draft_state=states[r.id].to_json(),
+                                                  past=past.get(r.id) or None) for r in rows]})
             return 0
         if not rows:
             print("no drafts (render them with 'forummod draft all')")
@@ -48,11 +50,33 @@ def run(args) -> int:
             fit = _fit(ws, r)
             if fit:
                 print(f"{'':>7}{fit}")
+            if past.get(r.id):
+                print(f"       earlier: {past[r.id]} (listed after what you do now)")
             if st.stale:
                 print(f"       stale: {st.changed}; 'forummod publish {r.id} --stale-ok' sends it as it is"
                       + (f", 'forummod drafts --show {r.id}' shows your edit against the fresh render"
                          if st.edited else ""))
         return 0
+
+
+def desk_order(ws, rows, states, analyses) -> tuple[list, dict[int, str]]:
+    """The drafts in the console's and preview's order (the README's "what you do next"): per
+    game, the open drafts of now by `draft_state.next_step`, then the open ones of the past, then
+    the published and discarded, newest first; and why each past one is past."""
+    from forummod.draft_state import desk_group, next_step, past_reason
+    from forummod.freshness import game_position
+    from forummod.render.models import GM_KINDS
+
+    positions = {g: game_position(ws, g, analyses.get(g)) for g in {r.game for r in rows if r.status == "draft"}}
+    past = {r.id: past_reason(r.kind, r.phase, r.status, positions.get(r.game), r.slot) for r in rows}
+
+    def key(r):
+        group = desk_group(r.kind, r.phase, r.status, positions.get(r.game), r.slot)
+        gm_only = r.kind in GM_KINDS or r.target == "gm"
+        inner = next_step(r.kind, states[r.id].state.value, gm_only, r.id, r.slot) if group == 0 else (-r.id,)
+        return (r.game, group, inner)
+
+    return sorted(rows, key=key), {k: v for k, v in past.items() if v}
 
 
 def _fit(ws, r) -> str:

@@ -155,7 +155,10 @@ def run(args) -> int:
                               "action": cmd, "message": done.message, "corrections": corrections})
         else:
             print(f"recorded #{done.event_id}: {done.message}")
-            for c in corrections:
-                print(f"  published {c['kind']} {c['phase']} no longer matches the game: correction draft {c['draft']}")
+            if corrections:
+                from forummod.gm_actions import correction_lines
+
+                for line in correction_lines(ws.cfg.game(gid), corrections):
+                    print(f"  {line}")
         return 0
 

@@ -1,8 +1,9 @@
 """`forummod init`: write a starter config to fill in (never overwrites one).
 
 Everything it writes is checked first: the engine is a known one (the closest is suggested),
-the ruleset exists, and a `--thread` address has the engine's shape. The game is named from
-its thread id (offline), its store is the file beside the config, and the engine decides the
+the ruleset exists, and a `--thread` address has the engine's shape. The game's id is made from
+its thread id (offline; a key two folders never share) and its name in posts (`title`) from the
+thread's title when `--from-thread` reads the page; its store is the file beside the config, and the engine decides the
 markup of drafts (Markdown for Discourse, FlaskBB, Spirit, Invision) and the login fields
 (an API key for Discourse, a password elsewhere). `--example RULESET` fills in a whole example
 game of that ruleset (players and roles as its rules write them); `forummod doctor` then says
@@ -72,7 +73,8 @@ timezone = "{site_timezone}"         # the timezone the forum shows times in{sit
 language = "{language}"         # language of the forum's date words
 username = "YourGMAccount"
 {auth}
-[games.{game}]
+[games.{game}]                  # the id: "game-" and the thread's id (two folders' games never share one)
+title = {title}{title_note}
 site = "myforum"
 thread = "{thread}"
 graveyard = ""                  # the cemetery/graveyard thread, if any
@@ -149,7 +151,8 @@ def run(args) -> int:
     text = starter_text(engine=engine, ruleset=ruleset, thread=thread,
                         example=bool(args.example), store=_store_name(args.path),
                         posters=survey.posters if survey else None,
-                        opened_at=survey.opened_at if survey else None, site_zone=site_zone)
+                        opened_at=survey.opened_at if survey else None, site_zone=site_zone,
+                        title=survey.title if survey else "")
     _check_loads(text, args.path)
     args.path.write_text(text, encoding="utf-8")
     todo = ("the forum, the account and the players" if not thread else
@@ -265,6 +268,7 @@ class ThreadSurvey:
     posters: tuple[str, ...]
     opened_at: datetime | None
     zone: Any = None  # forum.page_zone.PageZone: the zone the last page states, if it states one
+    title: str = ""  # the thread's title as its page shows it (the game's name in posts)
 
 
 def thread_posters(engine: str, url: str) -> list[str]:
@@ -300,7 +304,7 @@ def thread_survey(engine: str, url: str) -> ThreadSurvey:
         raise UsageError(f"{url} shows no posts")
     first = ordered[0]
     opened = None if getattr(first, "date_guessed", False) else first.created_at
-    return ThreadSurvey(tuple(seen), opened, zone)
+    return ThreadSurvey(tuple(seen), opened, zone, _page_title(adapter, poll))
 
 
 def _stated_zone(adapter: Any, poll: Any) -> Any:
@@ -326,9 +330,20 @@ def survey_zone(survey: ThreadSurvey, ruleset: str) -> str | None:
     return zone_name(survey.zone, tz, datetime.now(timezone.utc))
 
 
+def _page_title(adapter, poll) -> str:
+    """The thread's title from its first fetched page ("" when the engine's page gives none)."""
+    parse = getattr(adapter, "parse_page", None)
+    for url, body in poll.pages[:1]:
+        try:
+            return " ".join(str(parse(body, url).title or "").split()) if parse else ""
+        except Exception:  # a title is a convenience: never fail init for it
+            return ""
+    return ""
+
+
 def starter_text(*, engine: str, ruleset: str, thread: str | None = None, example: bool = False,
                  store: str = "forummod.sqlite", posters: list[str] | None = None,
-                 opened_at: datetime | None = None, site_zone: str | None = None) -> str:
+                 opened_at: datetime | None = None, site_zone: str | None = None, title: str = "") -> str:
     from forummod.engine.registry import ruleset_names
     from forummod.forum.registry import get_profile
 
@@ -360,7 +375,9 @@ def starter_text(*, engine: str, ruleset: str, thread: str | None = None, exampl
                           site_zone_note=" (read from the thread page)" if site_zone else "",
                           language=lang, auth=auth, game=gid, thread=thread,
                           ruleset=ruleset, rulesets=", ".join(ruleset_names()), markup=markup, players=players,
-                          store=store, start=_start_text(opened_at, tz),
+                          store=store, start=_start_text(opened_at, tz), title=_toml_str(title),
+                          title_note=("   # the game's name in its posts: the thread's title" if title else
+                                      "   # the game's name in its posts (empty: the id above)"),
                           start_note="the GM's opening post, read from the thread" if opened_at
                           else "the GM's opening post").replace('gm = ["YourGMAccount"]', f"gm = [{_toml_str(gm)}]")
 

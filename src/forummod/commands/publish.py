@@ -27,7 +27,10 @@ def run(args) -> int:
     with open_workspace(args, writes=not args.dry_run) as ws:
         if not args.dry_run:
             _secrets_first(ws, args.id)
-        for did in args.id:
+        say = _batch_progress(ws, args)
+        for i, did in enumerate(args.id, 1):
+            _warn_second(ws, did)
+            say(i, did)
             r = publish(ws, did, dry_run=args.dry_run, resend=args.resend, stale_ok=args.stale_ok)
             results.append(r)
             if args.json:
@@ -50,6 +53,56 @@ def run(args) -> int:
              "draft_state": r.state.to_json() if r.state is not None else None}
             for r in results]})
     return 0
+
+
+def _batch_progress(ws, args):
+    """For several drafts at once (a batch of role PMs): how long the forum's flood interval
+    makes it, then a line per draft as it goes, on stderr (not with -q or --json)."""
+    import sys
+
+    ids = list(args.id)
+    if len(ids) < 2 or args.dry_run or args.json or getattr(args, "quiet", 0):
+        return lambda i, did: None
+    interval = _interval(ws, ids[0])
+    if interval:
+        total = interval * (len(ids) - 1)
+        eta = f"{total / 60:.0f} min" if total >= 90 else f"{total:.0f} s"
+        print(f"publishing {len(ids)} drafts; the forum wants {interval:g} s between two posts of the account: "
+              f"about {eta} (sites.<name>.flood_interval sets it)", file=sys.stderr, flush=True)
+
+    def say(i: int, did: int) -> None:
+        r = ws.store.draft(did)
+        what = f"{r.kind} → {r.target}" if r is not None else "?"
+        print(f"  [{i}/{len(ids)}] draft {did} ({what})…", file=sys.stderr, flush=True)
+
+    return say
+
+
+def _interval(ws, did: int) -> float:
+    from forummod.forum.registry import profiles
+    from forummod.forum.write import flood_interval
+
+    r = ws.store.draft(did)
+    if r is None or r.game not in ws.cfg.games:
+        return 0.0
+    site = ws.cfg.site_of(r.game)
+    prof = profiles(ws.cfg.workspace.adapters_dir).get(site.engine)
+    if prof is None:
+        return float(site.flood_interval or 0)
+    return flood_interval(site, prof.pm if r.target.startswith("pm:") else prof.reply)
+
+
+def _warn_second(ws, did: int) -> None:
+    """Say so before a second day-end (dawn, night result, game over) of a phase goes out."""
+    import sys
+
+    from forummod.commands.draft import second_of_kind
+
+    r = ws.store.draft(did)
+    if r is not None and r.status == "draft":
+        again = second_of_kind(ws, r.game, r.kind, r.phase, r.slot, did)
+        if again:
+            print(again, file=sys.stderr)
 
 
 def _secrets_first(ws, draft_ids) -> None:

@@ -13,28 +13,41 @@ HELP = "show the current vote count (GM view; --public for the thread view)"
 def add_arguments(p) -> None:
     add_common(p, game=True, now=True)
     p.add_argument("--at", metavar="POST_NUMBER|TIME",
-                   help="the count just before game-thread post POST_NUMBER, or at TIME (ISO 8601)")
+                   help="the count just before game-thread post POST_NUMBER ('after N' or 'N+': just after it; "
+                        "one past the last post: after the last), or at TIME (ISO 8601)")
     p.add_argument("--public", action="store_true", help="the count as the thread may see it (secret votes hidden)")
     p.add_argument("--approve-all", action="store_true", help="approve every proposal as it is made (what-if view)")
 
 
 def at_options(args, ws, gid):
-    """(now, until_post) from --at / --now."""
+    """(now, until_post) from --at / --now. `--at N` is the count just before post N; `--at after N`
+    (or `N+`), and `N` one past the last stored post, the count after post N (issue 28, item 10)."""
+    import re
+
     game = ws.cfg.game(gid)
     now = parse_time(args.now, game.tz) if getattr(args, "now", None) else None
     until = None
-    if getattr(args, "at", None):
-        if args.at.strip().isdigit():
-            until = int(args.at)
-            from forummod.service import load_inputs
+    text = (getattr(args, "at", None) or "").strip()
+    point = re.fullmatch(r"(after[\s:]*)?(\d+)(\+)?", text, re.IGNORECASE)
+    if point:
+        from forummod.service import load_inputs
 
-            posts = load_inputs(ws, gid).posts.get("game", ())
-            match = [p for p in posts if p.number == until]
-            if not match:
-                raise UsageError(f"no game-thread post number {until} in the store (poll first?)")
-            now = match[0].created_at
-        else:
-            now = parse_time(args.at, game.tz)
+        after = bool(point.group(1) or point.group(3))
+        number = int(point.group(2))
+        times = {p.number: p.created_at for p in load_inputs(ws, gid).posts.get("game", ()) if p.number is not None}
+        last = max(times, default=None)
+        if after and number in times:
+            number += 1  # after post N = before post N+1, or after the last post
+        elif after:
+            number = -1  # no such post to count after
+        if number in times:
+            return times[number], number
+        if last is not None and number == last + 1:
+            return times[last], number  # after the last post: everything it holds, nothing later
+        hint = f" (the last is {last}: '--at after {last}' or '--at {last + 1}' counts after it)" if last else ""
+        raise UsageError(f"no game-thread post number {point.group(2)} in the store{hint} (poll first?)")
+    if text:
+        now = parse_time(text, game.tz)
     return now, until
 
 

@@ -37,7 +37,8 @@ def run(args) -> int:
             lock = WorkspaceLock(cfg.workspace.store_path(),
                                  stale_after_s=cfg.workspace.lock_stale_after.seconds).acquire()
         except LockBusy as e:
-            print(f"forummod tick: {e}", file=sys.stderr)
+            if not getattr(args, "quiet", 0):  # -q: only errors; a busy workspace is none (cron retries)
+                print(f"forummod tick: {e}", file=sys.stderr)
             return EX_TEMPFAIL
         try:
             if lock.recovered:
@@ -60,6 +61,8 @@ def run(args) -> int:
                 lines = gm_lines(r)  # the pass line with its alerts, when there are any
                 if not lines and (need or getattr(args, "verbose", 0)):
                     lines = [r.line()]
+                if lines:
+                    lines += r.finding_lines()  # "2 new findings" says which
                 for line in lines:
                     print(line)
         return 0 if all(r.ok for r, _ in reports) else 1
@@ -89,4 +92,6 @@ def pass_dict(r, need: bool) -> dict:
             "new_findings": r.new_findings, "findings": r.findings, "drafts_changed": r.drafts_changed,
             "published": r.published, "pending": list(r.pending), "game_over": r.game_over,
             "seconds": round(r.seconds, 3), "error": r.error, "template_errors": list(r.template_errors),
+            "new": [{"code": f.code, "message": f.message, "rule": f.rule, "player": f.player}
+                    for f in r.new_finding_list],
             "poll": poll_dict(r.poll) if r.poll else None}

@@ -45,7 +45,7 @@ tr.hammer td{background:#fbe3e3} tr.l_minus_1 td{background:#fff1d6}
 .note.warning,.note.error{border-left:4px solid #b55;padding-left:.5em} .note{margin:.3em 0;overflow-wrap:anywhere}
 .note.info{border-left:4px solid #99a;padding-left:.5em}
 form.row{display:flex;flex-wrap:wrap;gap:.4em 1em;align-items:flex-end;margin:.4em 0}
-form.row label{display:flex;flex-direction:column;font-size:.9em;color:#333}
+form.row label{display:flex;flex-direction:column;font-size:.9em;color:#333;max-width:100%;min-width:0}
 form.inline{display:inline}
 input,select{font:inherit;padding:.2em .3em;max-width:100%}
 button{font:inherit;background:#fff;color:#1b1b1b;border:1px solid #666;border-radius:4px;padding:.3em .9em;cursor:pointer}

@@ -131,7 +131,7 @@ class ConsoleServer(PreviewServer):
 
     def gm_check(self, cmd: str, form: Mapping[str, str]) -> tuple[str, str]:
         """(game, the words of what `cmd` would record): validated, nothing written."""
-        from forummod.gm_actions import describe, plan
+        from forummod.gm_actions import describe_for, plan
 
         gid = self.game_of(form.get("game"))
         with self.lock:
@@ -139,7 +139,7 @@ class ConsoleServer(PreviewServer):
         if rec.noop:
             raise UsageError(rec.noop)
         when = rec.at.astimezone(self.ws.cfg.game(gid).tz).strftime("%Y-%m-%d %H:%M %Z") if rec.at else ""
-        return gid, f"{describe(cmd, rec.payload)}" + (f" ({when})" if when else "")
+        return gid, f"{describe_for(self.ws.cfg.game(gid), cmd, rec.payload)}" + (f" ({when})" if when else "")
 
     def gm_record(self, cmd: str, form: Mapping[str, str]) -> str:
         """Record `cmd` as `forummod gm` would, under the workspace lock."""
@@ -150,8 +150,9 @@ class ConsoleServer(PreviewServer):
             done = record(self.ws, gid, plan(self.ws, gid, cmd, gm_params(cmd, form), self._at(gid, form)))
         if done.event_id is None:
             return done.message
-        extra = "".join(f"; published {c['kind']} {c['phase']} no longer matches the game: correction draft "
-                        f"{c['draft']}" for c in done.corrections)
+        from forummod.gm_actions import correction_lines
+
+        extra = "".join("; " + line for line in correction_lines(self.ws.cfg.game(gid), done.corrections))
         return self.words(gid)("recorded", id=done.event_id, what=f"{done.message}{extra}")
 
     def words(self, gid: str | None) -> Labels:

@@ -35,7 +35,7 @@ from forummod.forum.html_engine import cap_depth, normalise_body, thread_id_of
 from forummod.forum.http import HttpClient
 from forummod.forum.login import read_secret
 from forummod.forum.poller import content_hash
-from forummod.forum.write import PublishUncertain, flood_gate, has_marker, site_key
+from forummod.forum.write import PublishUncertain, flood_gate, flood_interval, has_marker, site_key
 from forummod.logsafe import register_secret
 from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
 from forummod.model import Issue, Published
@@ -312,12 +312,12 @@ class DiscourseAdapter:
 
     def reply(self, thread: ThreadRef, body: str, marker: str | None = None) -> Published:
         tid = self.thread_id(thread)
-        data = self._create_post({"topic_id": tid, "raw": body}, "reply", self.profile.reply.flood_interval)
+        data = self._create_post({"topic_id": tid, "raw": body}, "reply", flood_interval(self.site, self.profile.reply))
         return self._published(data)
 
     def send_pm(self, to: str, subject: str, body: str, marker: str | None = None) -> Published:
         payload = {"title": subject, "raw": body, "archetype": "private_message", "target_recipients": to}
-        data = self._create_post(payload, "private message", self.profile.pm.flood_interval)
+        data = self._create_post(payload, "private message", flood_interval(self.site, self.profile.pm))
         return self._published(data)
 
     def find_published(self, marker: str, thread: ThreadRef | None = None,

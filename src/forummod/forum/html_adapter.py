@@ -207,7 +207,7 @@ class HtmlAdapter(FormWriter):
                     sink: Sink | None = None) -> ThreadPoll:
         return poll_pages(thread_id=self.thread_id(thread), first_url=first_page_url(self.profile, self.thread_url(thread)),
                           cursor=cursor, fetch=self._get_remembering_date, parse=self.parse_page, progress=progress,
-                          sink=sink)
+                          sink=sink, first_post_number=self.profile.pagination.first_number)
 
     def recheck_pages(self, thread: ThreadRef, pages: list[tuple[int, str | None, int | None]]) -> ThreadPoll:
         """Earlier pages read again for edits (`poller.recheck_pages`); the cursor stays. A page

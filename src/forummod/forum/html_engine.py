@@ -885,12 +885,13 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
         off = _offset_of(profile, url)
         # a URL without the offset (a post link `viewtopic.php?p=N`, a saved page) reads as
         # offset 0: the page's own indicator of a later page is then the better witness
+        base = profile.pagination.first_number  # the opening post's number as the forum prints it
         if off is not None and profile.pagination.kind == "offset" and (off or info.current == 1):
-            first_number = off + 1
+            first_number = off + base
         elif info.current == 1:
-            first_number = 1
+            first_number = base
         elif per:
-            first_number = (info.current - 1) * per + 1
+            first_number = (info.current - 1) * per + base
     posts: list[RawPost] = []
     seen: set[str] = set()
     missing_dates: list[int] = []

@@ -35,12 +35,14 @@ from forummod.forum.write import (
     fill_form,
     find_form,
     flood_gate,
+    flood_interval,
     follow_answer,
     form_action,
     has_marker,
     marker_outside_quotes,
     page_charset,
     site_key,
+    smileys_as_text,
 )
 from forummod.logsafe import register_secret
 from forummod.adapter_records import RawPost
@@ -224,15 +226,16 @@ class FormWriter:
             referer, shown_at = shown.page.url, shown.shown_at
         else:  # a bare POST endpoint (no form page): only constant fields
             action = self.http.absolute(spec.action.format(**variables))
-            data = dict(spec.fields) | dict(spec.submit)
-            data[spec.body[0] if spec.body else "message"] = body
+            data = dict(spec.fields) | dict(spec.no_smileys) | dict(spec.submit)
+            data[spec.body[0] if spec.body else "message"] = smileys_as_text(body, spec.smileys)
             if subject is not None and spec.subject:
                 data[spec.subject[0]] = subject
             if to is not None and spec.to:
                 data[spec.to[0]] = to
             charset, referer, shown_at = "utf-8", action, self.http.clock()
         gate = self._gate()
-        waited = gate.reserve(spec.flood_interval, shown_at + spec.min_form_age, self.http.clock, self.http.sleep)
+        waited = gate.reserve(flood_interval(self.site, spec), shown_at + spec.min_form_age, self.http.clock,
+                              self.http.sleep)
         if waited:
             log.info("%s: waited %.1f s for the forum's flood interval before posting", self.site_name, waited)
         try:

@@ -75,7 +75,7 @@ class _Walk:
 
 def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: Fetch, parse: Parse,
                progress: Progress | None = None, keep_pages: bool = True, sink: Sink | None = None,
-               batch_pages: int = BATCH_PAGES) -> ThreadPoll:
+               batch_pages: int = BATCH_PAGES, first_post_number: int = 1) -> ThreadPoll:
     """One poll of a thread (see module doc). `fetch` raises on network trouble; a page that
     no longer exists (404/410) makes the poll start again from page 1 with an Issue.
 
@@ -83,7 +83,10 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
     own (their posts, pages, issues, requests and bytes; a cursor at the last of them without
     its validators, as after an interruption, so a crash before the rest is stored re-reads
     that page and follows on) and forgets them; the ThreadPoll returned is the rest. A first
-    poll of a long thread then holds one batch in memory instead of every page."""
+    poll of a long thread then holds one batch in memory instead of every page.
+
+    `first_post_number`: the number the forum gives the opening post (the profile's; SMF 0). A
+    thread already polled goes on numbering from its cursor, so a store keeps one numbering."""
     walk = _Walk()
     issues: list[Issue] = []
     stream = f"thread:{thread_id}"
@@ -106,12 +109,12 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
             issues.append(Issue("page_gone", f"{ref.url} answered {f.status}; reading the thread again from page 1",
                                 severity="info"))
             f = get(first_url, None)
-            first_number = 1
+            first_number = first_post_number
         elif "first_number" in extra:
             first_number = int(extra["first_number"])
     else:
         f = get(first_url, None)
-        first_number = 1
+        first_number = first_post_number
 
     posts: list[RawPost] = []
     pages: list[int] = []

@@ -557,6 +557,9 @@ class Pagination:
     path_template: str = ""  # how to write page N into the path (with {n})
     per_page: int = 0  # posts per page when the page does not say
     per_page_of: tuple[Extractor, ...] = ()  # where the page says it (IPS 4's data-ipsPagination-perPage)
+    # the number the forum prints for a thread's opening post: SMF's "Reply #N" counts it 0, so a
+    # GM who types the number the page shows means the same post (issue 28, item 10)
+    first_number: int = 1
 
 
 @dataclass(frozen=True)
@@ -610,6 +613,12 @@ class WriteSpec:
     recipient_added: tuple[Extractor, ...] = ()  # present once the recipient step accepted the name
     submit: Mapping[str, str] = field(default_factory=dict)  # the submit button's name = value
     fields: Mapping[str, str] = field(default_factory=dict)  # constant fields sent as given
+    # the form's own "disable smileys" option, sent with every write: a count's "(8)" or a ":)" in a
+    # name stays text, as the preview shows it (issue 28, item 9)
+    no_smileys: Mapping[str, str] = field(default_factory=dict)
+    # smiley codes a form without that option turns into images anyway (SMF's PM form): each is kept
+    # text by a WORD JOINER (U+2060, invisible) after its first character
+    smileys: tuple[str, ...] = ()
     drop: tuple[str, ...] = ()  # controls never to send (a rich editor's HTML twin, preview buttons)
     csrf_meta: str = ""  # a <meta name=...> holding a token the form lacks
     csrf_field: str = "csrf_token"  # the field that token goes into
@@ -721,7 +730,7 @@ def _marks(data: Any, where: str) -> tuple[Mark, ...]:
 
 
 _WRITE_KEYS = {"url", "link", "form", "action", "body", "subject", "to", "add_recipient", "recipient_added",
-               "submit", "fields", "drop", "csrf_meta", "csrf_field", "min_form_age", "flood_interval", "id",
+               "submit", "fields", "no_smileys", "smileys", "drop", "csrf_meta", "csrf_field", "min_form_age", "flood_interval", "id",
                "links", "error", "success", "refused", "post_url", "sent", "sent_rows", "raw_url", "raw",
                "verified", "notes"}
 
@@ -769,6 +778,8 @@ def _write_spec(data: Mapping[str, Any], where: str) -> WriteSpec:
         recipient_added=_extractors(data, "recipient_added", where),
         submit=_str_table(data.get("submit", {}), f"{where}.submit"),
         fields=_str_table(data.get("fields", {}), f"{where}.fields"),
+        no_smileys=_str_table(data.get("no_smileys", {}), f"{where}.no_smileys"),
+        smileys=_names(data.get("smileys", ()), f"{where}.smileys"),
         drop=_names(data.get("drop", ()), f"{where}.drop"),
         csrf_meta=str(data.get("csrf_meta", "")),
         csrf_field=str(data.get("csrf_field", "csrf_token")),
@@ -861,6 +872,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
             path_template=pag.get("path_template", ""),
             per_page=int(pag.get("per_page", 0)),
             per_page_of=_extractors(pag, "per_page_of", f"{where}: pagination"),
+            first_number=int(pag.get("first_number", 1)),
         ),
         login=LoginSpec(
             url=login.get("url", ""),

@@ -149,7 +149,7 @@ def fill_form(spec: WriteSpec, form: Any, root: Any, page_url: str, *, body: str
     field_body = pick_field(spec.body, form, spec.drop) or (spec.body[0] if spec.body else None)
     if field_body is None:
         raise PublishError(f"the form at {page_url} has no text field ({', '.join(spec.body) or 'textarea'})")
-    data[field_body] = body
+    data[field_body] = smileys_as_text(body, spec.smileys)
     if subject is not None and spec.subject:
         data[pick_field(spec.subject, form) or spec.subject[0]] = subject
     if to is not None:
@@ -160,8 +160,33 @@ def fill_form(spec: WriteSpec, form: Any, root: Any, page_url: str, *, body: str
     if token and not data.get(spec.csrf_field):
         data[spec.csrf_field] = token
     data.update(spec.fields)
+    data.update(spec.no_smileys)
     data.update(spec.submit)
     return form_action(form, page_url), data
+
+
+def flood_interval(site: Any, spec: WriteSpec) -> float:
+    """Seconds between two writes of the account: `sites.x.flood_interval` when set (a board
+    configured otherwise, a moderator exempt), else the engine profile's."""
+    own = getattr(site, "flood_interval", None)
+    return spec.flood_interval if own is None else float(own)
+
+
+#: Invisible, unbreakable and not a space: a smiley code with it inside is no longer the code.
+WORD_JOINER = "\u2060"
+
+
+def smileys_as_text(body: str, codes: tuple[str, ...]) -> str:
+    """`body` with every smiley code of `codes` kept text (a WORD JOINER after its first
+    character), for a form that turns codes into images with no option to stop it. A code counts
+    where the engines look for one: not inside a word (SMF: after a space, a bracket or
+    punctuation, before a non-alphanumeric character); longest codes first ("::)" before ":)")."""
+    codes = tuple(c for c in codes if len(c) > 1)
+    if not codes:
+        return body
+    alternatives = "|".join(re.escape(c) for c in sorted(codes, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![^\W_])({alternatives})(?![^\W_])")
+    return pattern.sub(lambda m: m.group(1)[0] + WORD_JOINER + m.group(1)[1:], body)
 
 
 _CHARSET_META = re.compile(r"""<meta[^>]+charset\s*=\s*["']?([\w-]+)""", re.IGNORECASE)

@@ -20,7 +20,8 @@ from typing import Any, Mapping, Sequence
 from jinja2 import Environment
 from markupsafe import Markup
 
-from forummod.draft_state import Position, past_reason
+from forummod.draft_state import NEXT_STEP, Position, past_reason  # noqa: F401
+from forummod.draft_state import next_step as desk_next_step
 from forummod.preview.html import render_markup
 from forummod.records import frozen
 from forummod.render.catalog import catalog
@@ -57,6 +58,7 @@ class DraftCard:
     game_phase: str = ""  # the game's phase now ("" not known)
     outgoing: str = ""  # exactly what the forum gets, marker included, once an attempt recorded its marker
     by_hand: str = ""  # when the GM took the text to post it by hand ("" not)
+    slot: str = ""  # the store key's slot ("thread", a player, "thread:correction"...)
 
     @property
     def markup_mismatch(self) -> bool:
@@ -131,21 +133,9 @@ def words(lang: str) -> Words:
     return Words(lang or "en")
 
 
-#: The order of what the GM does around a phase change: the count, then closing the day, the
-#: night's results by PM, role PMs (before the opening post that says they were sent), the new
-#: day, prods; their own notes last (read, never posted).
-NEXT_STEP = ("votecount", "game_over", "day_end", "night_result", "role_pm", "day_start", "prod", "warnings")
-
-
 def next_step(c: DraftCard) -> tuple[int, int, int]:
-    """Sort key of the open drafts of now: the vote count first, then a send to settle (an
-    uncertain or failed attempt), then the posts and PMs in `NEXT_STEP` order, the GM's notes last."""
-    kind = NEXT_STEP.index(c.kind) if c.kind in NEXT_STEP else len(NEXT_STEP) - 1
-    if c.kind == "votecount":
-        return (0, 0, c.id)
-    if c.state in ("uncertain", "sending", "failed"):
-        return (1, kind, c.id)
-    return (3 if c.gm_only else 2, kind, c.id)
+    """Sort key of the open drafts of now (`draft_state.next_step`, the order `drafts` lists too)."""
+    return desk_next_step(c.kind, c.state, c.gm_only, c.id, c.slot)
 
 
 def engine_markup(cfg: Any, game_id: str) -> str:
@@ -181,8 +171,9 @@ def card(row: Any, pub: Any, engine: str = "", st: Any = None, position: Positio
         engine_markup=engine,
         state=st.state.value if st is not None else row.status, changed=st.changed if st is not None else "",
         diff=st.diff if st is not None else "", url=(pub.url or "") if pub is not None else "",
-        past=past_reason(row.kind, row.phase, row.status, position),
-        game_phase=position.phase if position is not None else "", outgoing=outgoing, by_hand=by_hand)
+        past=past_reason(row.kind, row.phase, row.status, position, getattr(row, "slot", "")),
+        game_phase=position.phase if position is not None else "", outgoing=outgoing, by_hand=by_hand,
+        slot=getattr(row, "slot", ""))
 
 
 
@@ -195,11 +186,13 @@ h1{font-size:1.4em} h2{margin-top:2em;border-bottom:1px solid #ccc}
 .draft.published{opacity:.75} .draft.discarded{opacity:.5}
 .draft.stale{border-color:#c60} .stale-note{background:#fff0e0;border:1px solid #c60;padding:.4em .8em}
 .todo{font-weight:bold;color:#1a5e3a} .past-note{background:#eef;border:1px solid #99b;padding:.4em .8em}
-pre.diff{background:#f4f4f4;font:13px/1.4 ui-monospace,monospace;overflow-x:auto;padding:.5em}
+pre.diff{background:#f4f4f4;font:13px/1.4 ui-monospace,monospace;padding:.5em;white-space:pre-wrap;overflow-wrap:anywhere}
+code{overflow-wrap:anywhere;word-break:break-word}
 .meta{color:#595959;font-size:.9em} .status{font-weight:bold}
 .rendered{border-left:3px solid #88a;padding:.3em 1em;margin:.6em 0;overflow-wrap:anywhere}
 .rendered.live{border-left-color:#1e7a4f;background:#fafffa}
 .mismatch{background:#fde2e1;border:1px solid #d88;padding:.4em .8em}
+.rendered pre,.rendered code{white-space:pre-wrap;overflow-wrap:anywhere} .rendered table{max-width:100%}
 .rendered blockquote{border-left:3px solid #ccc;margin:.5em 0;padding-left:.8em;color:#444}
 textarea{width:100%;box-sizing:border-box;font:13px/1.4 ui-monospace,monospace;min-height:8em}
 form.inline{display:inline} button{margin:.2em .4em .2em 0}

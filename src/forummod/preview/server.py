@@ -175,7 +175,7 @@ class PreviewServer:
         d = self.ws.store.draft(draft_id)
         if d is None or form.get("folded_ok") == "1":
             return
-        why = past_reason(d.kind, d.phase, d.status, game_position(self.ws, d.game))
+        why = past_reason(d.kind, d.phase, d.status, game_position(self.ws, d.game), d.slot)
         if why:
             raise UsageError(f"draft {draft_id} ({d.kind}) is {why}: nothing sent. Open its game's folded drafts "
                              "and publish it from there if you mean to.")

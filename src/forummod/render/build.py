@@ -291,10 +291,11 @@ def build_day_start(gv: GameView, pb: Phrasebook, phase: str | None = None) -> D
 
 
 def lynch_day(gv: GameView) -> Phase | None:
-    """The latest day with a lynch decision (pending or approved)."""
+    """The latest day with a lynch decision (pending, approved or rejected): after a rejected D2
+    lynch the day-end is D2's (what the GM entered instead, or nothing yet), never D1's again."""
     best: Phase | None = None
     for p in gv.state.proposals:
-        if p.kind != "lynch" or p.status not in ("pending", "approved"):
+        if p.kind != "lynch" or p.status not in ("pending", "approved", "rejected"):
             continue
         ph = gv.phase(p.phase)
         if ph is not None and ph.kind == "day" and (best is None or gv.order(ph.name) > gv.order(best.name)):
@@ -358,12 +359,18 @@ def build_role_pm(gv: GameView, pb: Phrasebook, player: str) -> RolePMPost | Non
         partners = ()
     first = gv.run.phases[0] if gv.run.phases else None
     due = (first.actions_due_at() if first.kind == "night" else first.votes_close_at()) if first else None
+    now_phase, now_due = "", None
+    if p.replaced and st.phase is not None:  # a replacement joins the game as it is now
+        cur = st.phase
+        now_phase = pb.phase(cur.name)
+        now_due = cur.actions_due_at() if cur.kind == "night" else cur.votes_close_at()
     return RolePMPost(
         head=head(gv, pb, "setup"), player=player, role=pb.role(p.role), role_id=p.role,
         description=pb.role_desc(p.role, player=player), faction=pb.faction(faction) if faction else "",
         partners=partners, first_phase=pb.phase(first.name) if first else "",
         first_deadline=pb.when(due, gv.tz, "deadline"),
-        notes=tuple(pb.fact(f) for f in gv.ruleset.role_pm_facts(st, player)))
+        notes=tuple(pb.fact(f) for f in gv.ruleset.role_pm_facts(st, player)),
+        replaces=tuple(p.replaced), now_phase=now_phase, now_deadline=pb.when(now_due, gv.tz, "deadline"))
 
 
 def result_phase(gv: GameView) -> str | None:

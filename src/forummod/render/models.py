@@ -166,6 +166,11 @@ class RolePMPost:
     # what else the rules tell this player at setup, one sentence each (`Ruleset.role_pm_facts`):
     # the village building and its power, the lupus-eresia Lupo Scorbutico's name...
     notes: tuple[Safe, ...] = ()
+    # a replacement's PM speaks of now, not of the game's opening (issue 28, item 10): the seat's
+    # earlier holders, the phase the game is in and its next deadline
+    replaces: tuple[str, ...] = ()
+    now_phase: str = ""
+    now_deadline: str = ""
 
 
 @frozen
