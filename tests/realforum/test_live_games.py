@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import requests
@@ -371,3 +372,101 @@ def test_mafia_majority_whole_game_on_phpbb(phpbb_fresh, tmp_path, start, flood_
     for p in (day1, dawn, day2, over):
         no_smiley(shown[p["remote_id"]])
     assert not [d for d in g.json("drafts")["drafts"] if d["title"].startswith("Correction")]
+
+
+# =========================================================================== lupus-eresia (phpBB)
+
+
+def local_zone(hour: int) -> tuple[str, ZoneInfo]:
+    """A whole-hour zone (Etc/GMT±N) where the clock shows `hour` now, whenever the test runs:
+    the Lupus day's deadlines are clock times (LUP-T1..T3), hours away in that zone."""
+    offset = (hour - datetime.now(UTC).hour + 12) % 24 - 12  # -12..+11
+    name = "Etc/GMT" if offset == 0 else f"Etc/GMT{-offset:+d}"  # POSIX sign: Etc/GMT-3 is UTC+3
+    return name, ZoneInfo(name)
+
+
+def test_lupus_eresia_whole_game_on_phpbb(phpbb_fresh, tmp_path, flood_waits):
+    """lupus-eresia on phpBB, in a zone where it is 10 in the morning: night 1 (from the GM's
+    opening at 20:00 yesterday) ended at LUP-T3 22:30 (D20); the GM's dawn post opens day 1,
+    and the PMs sent during the day are night 2's (D17) on the night desk; the GM extends the
+    day and takes the extension back (the day ends at LUP-T2 again); the replaced player's
+    vote counts for nobody; the GM closes the day (`gm end`): night 2 then ends at 22:30 of the
+    same evening (LUP-T3, D20); the lynch of the only wolf ends the game: Heresy wins with the
+    farmers (LUP-W2, LUP-W4), the Inquisitore loses."""
+    forum = phpbb_fresh
+    zone, tz = local_zone(10)
+    today = datetime.now(tz).replace(hour=0, minute=0, second=0, microsecond=0)
+    start = today - 4 * H  # 20:00 yesterday
+    roles = {"Aldo": "werewolf", "Bianca": "seer", "Carlo": "farmer", "Dora": "farmer", "Elio": "inquisitor"}
+    g = Game(forum, tmp_path / "desk", "lupus-eresia", [{"name": n, "role": r} for n, r in roles.items()], start,
+             timezone=zone, language="it")
+    t = g.table
+
+    early = t.pm("Elio", "Iscrizione", "Posso giocare? indago Aldo")
+    backdate_pm(forum, early, start - H)
+    g.poll()
+    assert len(early_pm(g.new_findings(), "Posso giocare")) == 1
+    st = g.status()
+    assert st["phase"] == "D1" and st["phase_start_at"] == iso((today - 90 * M).astimezone(UTC))  # N1 ended 22:30
+    assert st["phase_end_at"] == iso((today + 22 * H + 15 * M).astimezone(UTC))  # LUP-T2
+    assert [p["key"] for p in st["pending"]] == ["night:N1"]
+    g.approve("night:N1")  # nobody dies on night 1 (D1)
+    (dawn,) = g.publish("day_start", "--phase", "D1")  # the GM's post opening day 1
+
+    # the day: votes, and night 2's actions sent already (D17)
+    t.post("Bianca", "Secondo me è lui. [b]Voto: Aldo[/b]")
+    t.post("Aldo", "[b]Voto: Carlo[/b]")
+    dora = t.post("Dora", "[b]Voto: Elio[/b]")
+    t.pm("Bianca", "Veggente", "indago Carlo")
+    t.pm("Aldo", "Lupi", "sbrano Bianca")
+    t.pm("Gina", "kill", "kill Ugo")  # the other game's player
+    g.poll()
+    g.gm("replace", "Dora", "Marta", "--post", str(dora))
+    t.post("Dora", "[b]Voto: Bianca[/b]")  # Dora left: counts for nobody
+    t.post("Marta", "Eccomi, sostituisco Dora. [b]Voto: Aldo[/b]")
+    t.post("Carlo", "[b]Voto: Aldo[/b]")
+    t.post("Elio", "[b]Voto: Carlo[/b]")
+    g.poll()
+    assert sorted(g.actions_read()) == [("Aldo", "kill", ("Bianca",)), ("Bianca", "check", ("Carlo",))]
+    assert ("Gina", "kill", ("Ugo",)) in g.actions_read(OTHER)
+    (left,) = [f for f in g.findings() if f["code"] == "replaced_player_post"]
+    assert left["message"].startswith("Dora") and left["source"]["number"] == dora + 1, left
+
+    # the extension and its undo
+    g.gm("extend", "D1", "--until", iso(today + 23 * H))
+    assert g.status()["phase_end_at"] == iso((today + 23 * H).astimezone(UTC))
+    g.gm("undo", str(g.event_id("extend")))
+    assert g.status()["phase_end_at"] == iso((today + 22 * H + 15 * M).astimezone(UTC))
+
+    count = g.tally()["tally"]
+    assert [(c["name"], c["total"], [v["voter"] for v in c["voters"]]) for c in count["candidates"]] == \
+        [("Aldo", 3, ["Bianca", "Marta", "Carlo"]), ("Carlo", 2, ["Aldo", "Elio"])]
+    g.gm("end", "D1")  # the GM closes the day now
+    st = g.status()
+    assert st["phase"] == "N2" and st["phase_end_at"] == iso((today + 22 * H + 30 * M).astimezone(UTC))  # LUP-T3
+    assert [p["key"] for p in st["pending"]] == ["lynch:D1"]
+    desk = st["night_desk"]  # night 2's desk holds the PMs sent during day 1 (D17)
+    assert desk["night"] == "N2"
+    assert sorted((a["actor"], a["verb"], tuple(a["targets"]), a["status"]) for a in desk["actions"]) == \
+        [("Aldo", "kill", ("Bianca",), "counts"), ("Bianca", "check", ("Carlo",), "counts")], desk
+    g.approve("lynch:D1")
+    st = g.status()
+    assert st["game_over"] and sorted(st["winners"]) == ["Bianca", "Carlo", "Marta"]
+    (day1,) = g.publish("day_end", "--phase", "D1")
+    (over,) = g.publish("game_over")
+
+    assert early_pm(g.new_findings(), "Posso giocare") == []
+    assert len(early_pm(g.findings(), "Posso giocare")) == 1
+    assert not [f for f in g.findings() if f["player"] == "Gina" and f["code"] != "pm_before_start"]
+
+    shown = g.published_posts()
+    opening, end1, final = (text(shown[p["remote_id"]]) for p in (dawn, day1, over))
+    assert "non ci sono vittime" in opening and "Vivi (5): Aldo, Bianca, Carlo, Dora, Elio" in opening  # D1
+    assert "alle 22:00" in opening  # LUP-T1
+    assert "Aldo va al rogo" in end1 and "Lupo Mannaro" in end1  # LUP-V3; roles revealed (D5)
+    assert "Aldo (3): Bianca, Marta, Carlo Carlo (2): Aldo, Elio" in end1 and "Dora" not in end1
+    assert "Notte 2" not in end1  # the lynch ended the game
+    assert "Eresia" in final and "Vincitori: Bianca, Carlo, Marta" in final  # LUP-W2, LUP-W4
+    for p in (dawn, day1, over):
+        no_smiley(shown[p["remote_id"]])
+    assert not [d for d in g.json("drafts")["drafts"] if d["title"].startswith("Corre")]
