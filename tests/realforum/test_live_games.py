@@ -65,8 +65,9 @@ def backdate_pm(forum: RealForum, pm_id: int, to: datetime) -> None:
     if forum.engine == "phpbb":
         forum.execute("UPDATE phpbb_privmsgs SET message_time = ? WHERE msg_id = ?", (ts, pm_id))
     elif forum.engine == "mybb":
-        (row,) = forum.query("SELECT dateline FROM mybb_privatemessages WHERE pmid = ?", (pm_id,))
-        forum.execute("UPDATE mybb_privatemessages SET dateline = ? WHERE dateline = ?", (ts, row[0]))
+        (row,) = forum.query("SELECT dateline, fromid, subject FROM mybb_privatemessages WHERE pmid = ?", (pm_id,))
+        forum.execute("UPDATE mybb_privatemessages SET dateline = ? WHERE dateline = ? AND fromid = ? AND subject = ?",
+                      (ts, *row))  # the sender's copy and the recipient's
     elif forum.engine == "smf":
         forum.execute("UPDATE smf_personal_messages SET msgtime = ? WHERE id_pm = ?", (ts, pm_id))
     else:  # pragma: no cover - the games run on the PHP engines
@@ -96,6 +97,14 @@ class Table:
 
     def pm(self, sender: str, subject: str, text: str) -> int:
         return self.forum.send_pm(sender, self.forum.gm.name, subject, text, session=self.session(sender))
+
+    def night_pm(self, sender: str, subject: str, text: str, at: datetime) -> int:
+        """A night action sent through the form, dated `at` (in the night): the engines stamp PMs
+        to the minute, and a night compressed into seconds would share its minute with the next
+        day's first posts."""
+        pid = self.pm(sender, subject, text)
+        backdate_pm(self.forum, pid, at)
+        return pid
 
     def thread(self) -> list[ForumPost]:
         """Every post after the seed as the players see it: the thread's own pages over HTTP."""
@@ -224,12 +233,18 @@ class Game:
 
 
 def text(post: ForumPost) -> str:
-    return " ".join(post.body.split())
+    """A post's text as read on its page, on one line (no space left before punctuation where a
+    bold name ended)."""
+    return re.sub(r" ([.,:!])", r"\1", " ".join(post.body.split()))
 
 
 def no_smiley(post: ForumPost) -> None:
     """The forum showed the post as typed: no smiley image in place of "(8)" or "8)"."""
     assert not re.search(r"<img[^>]*(smil|emoji|icon_)", post.html, re.I), post.html
+
+
+def no_corrections(game: "Game") -> bool:
+    return not [d for d in game.json("drafts")["drafts"] if d["slot"].endswith("correction")]
 
 
 def early_pm(findings: list[dict], words: str) -> list[dict]:
@@ -264,6 +279,10 @@ def flood_waits(monkeypatch) -> list[float]:
     monkeypatch.setattr(forum_write.FloodGate, "reserve", short)
     yield waits
     forum_write.reset_flood_gates()
+
+
+def this_minute() -> datetime:
+    return datetime.now(UTC).replace(second=0, microsecond=0)
 
 
 @pytest.fixture
@@ -371,7 +390,7 @@ def test_mafia_majority_whole_game_on_phpbb(phpbb_fresh, tmp_path, start, flood_
     assert "Town wins" in final and "Winners: Carlo, Dora, Marta, Fede" in final
     for p in (day1, dawn, day2, over):
         no_smiley(shown[p["remote_id"]])
-    assert not [d for d in g.json("drafts")["drafts"] if d["title"].startswith("Correction")]
+    assert no_corrections(g)
 
 
 # =========================================================================== lupus-eresia (phpBB)
@@ -469,4 +488,94 @@ def test_lupus_eresia_whole_game_on_phpbb(phpbb_fresh, tmp_path, flood_waits):
     assert "Eresia" in final and "Vincitori: Bianca, Carlo, Marta" in final  # LUP-W2, LUP-W4
     for p in (dawn, day1, over):
         no_smiley(shown[p["remote_id"]])
-    assert not [d for d in g.json("drafts")["drafts"] if d["title"].startswith("Corre")]
+    assert no_corrections(g)  # the undone extension was recorded after the dawn post: it stays true
+
+
+# =========================================================================== witch-hunt (MyBB)
+
+
+def test_witch_hunt_whole_game_on_mybb(mybb_fresh, tmp_path, start, flood_waits):
+    """witch-hunt on MyBB, in Russian: night 1 (WH-S2, D2): both witches name Fede (WH-K1), the
+    Herbalist heals Elio, the Inquisitor's holy fire burns the witch Aldo (WH-I5); the GM ends the
+    night: Fede and Aldo die (roles revealed, WH-I6). Day 1: the replaced player's vote counts for
+    nobody; the GM extends the trial, and takes back a kill typed by mistake; at the deadline
+    (the GM closes the day) Bianca, the last witch, has the most votes (WH-D1) and is executed:
+    the town wins (WH-W2), every townsman named, dead or alive (D21)."""
+    forum = mybb_fresh
+    roles = {"Aldo": "witch", "Bianca": "witch", "Carlo": "herbalist", "Dora": "inquisitor", "Elio": "villager",
+             "Fede": "villager"}
+    g = Game(forum, tmp_path / "desk", "witch-hunt", [{"name": n, "role": r} for n, r in roles.items()], start,
+             language="ru", extra=f'[games.{GAME}.options]\nfirst_recruiter = "Bianca"\n')
+    t = g.table
+
+    early = t.pm("Carlo", "Запись", "Я в игре! лечу Dora")
+    backdate_pm(forum, early, start - H)
+    g.poll()
+    assert len(early_pm(g.new_findings(), "Я в игре")) == 1
+    assert g.status()["phase"] == "N1"
+
+    # night 1 (the PMs dated in the night, ten minutes after the start)
+    t.night_pm("Aldo", "Ночь", "жертва Fede", start + 10 * M)
+    t.night_pm("Bianca", "Ночь", "жертва Fede", start + 10 * M)
+    t.night_pm("Carlo", "Ночь", "лечу Elio", start + 10 * M)
+    t.night_pm("Dora", "Ночь", "огонь Aldo", start + 10 * M)
+    t.night_pm("Gina", "kill", "kill Ugo", start + 10 * M)  # the other game's player
+    g.poll()
+    assert sorted(g.actions_read()) == [("Aldo", "kill", ("Fede",)), ("Bianca", "kill", ("Fede",)),
+                                        ("Carlo", "heal", ("Elio",)), ("Dora", "fire", ("Aldo",))]
+    assert ("Gina", "kill", ("Ugo",)) in g.actions_read(OTHER)
+    g.gm("end", "N1", "--at", iso(this_minute()))  # MyBB stamps posts to the minute: the day opens on one
+    st = g.status()
+    assert st["phase"] == "D1" and [p["key"] for p in st["pending"]] == ["night:N1"]
+    g.approve("night:N1")
+    st = g.status()
+    assert sorted((d["player"], d["role"]) for d in st["dead"]) == [("Aldo", "witch"), ("Fede", "villager")]
+    (dawn,) = g.publish("day_start", "--phase", "D1")
+
+    # day 1: a 48 h trial from the dawn post (D9), extended to 72 h; a kill typed by mistake, taken back
+    d1 = datetime.fromisoformat(g.status()["phase_start_at"])
+    g.gm("extend", "D1", "--until", iso(d1 + 72 * H))
+    assert g.status()["phase_end_at"] == iso(d1 + 72 * H)
+    g.gm("kill", "Carlo")
+    g.gm("undo", str(g.event_id("kill")))
+    assert g.status()["alive"] == ["Bianca", "Carlo", "Dora", "Elio"]
+    t.post("Carlo", "[b]Голосую за Bianca[/b]")
+    elio = t.post("Elio", "[b]Голос: Carlo[/b]")
+    g.poll()
+    g.gm("replace", "Elio", "Marta", "--post", str(elio))
+    t.post("Elio", "[b]Голос: Dora[/b]")  # Elio left: counts for nobody
+    t.post("Marta", "Я вместо Elio. [b]Голос: Bianca[/b]")
+    t.post("Bianca", "[b]Голос: Carlo[/b]")
+    t.post("Dora", "[b]Казнить Bianca[/b]")
+    g.poll()
+    count = g.tally()["tally"]
+    assert [(c["name"], c["total"], [v["voter"] for v in c["voters"]]) for c in count["candidates"]] == \
+        [("Bianca", 3, ["Carlo", "Marta", "Dora"]), ("Carlo", 1, ["Bianca"])]
+    (left,) = [f for f in g.findings() if f["code"] == "replaced_player_post"]
+    assert left["message"].startswith("Elio") and left["source"]["number"] == elio + 1, left
+    g.gm("end", "D1")  # the deadline, as the GM closes the day
+    assert [p["key"] for p in g.status()["pending"]] == ["lynch:D1"]
+    g.approve("lynch:D1")
+    st = g.status()
+    assert st["game_over"] and st["result"] == "town"
+    assert sorted(st["winners"]) == ["Carlo", "Dora", "Fede", "Marta"]
+    (day1,) = g.publish("day_end", "--phase", "D1")
+    (over,) = g.publish("game_over")
+
+    assert early_pm(g.new_findings(), "Я в игре") == []
+    assert len(early_pm(g.findings(), "Я в игре")) == 1
+    assert not [f for f in g.findings() if f["player"] == "Gina" and f["code"] != "pm_before_start"]
+
+    shown = g.published_posts()
+    opening, end1, final = (text(shown[p["remote_id"]]) for p in (dawn, day1, over))
+    assert "Святой огонь Инквизитора испепелил игрока Aldo." in opening  # WH-I5
+    assert "ведьмы принесли в жертву игрока Fede." in opening  # WH-K1: healed was Elio, not Fede
+    assert "Роль игрока Aldo: Ведьма." in opening and "Роль игрока Fede: Мирный житель." in opening  # WH-I6
+    assert "никого не обращали" in opening  # the holder sent nothing: a pass (WH-C2, D19)
+    assert "Живы (4): Bianca, Carlo, Dora, Elio" in opening
+    assert "на костёр отправляется Bianca!" in end1 and "Роль игрока Bianca: Ведьма." in end1  # WH-D1, WH-D6
+    assert "Bianca (3): Carlo, Marta, Dora Carlo (1): Bianca" in end1 and "Dora (" not in end1
+    assert "город побеждает" in final and "Победители: Carlo, Dora, Marta, Fede" in final  # WH-W2, D21
+    for p in (dawn, day1, over):
+        no_smiley(shown[p["remote_id"]])
+    assert no_corrections(g)  # the kill taken back was recorded after the dawn post
