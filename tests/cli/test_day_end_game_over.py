@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tests.archive_game import players_toml
 from tests.cli.test_live_game import H, T0, at, cli, make_game
+from tests.cli.village_game import M
 
 ROLES = {"Ann": "mafia", "Bob": "mafia", "Cat": "cop"}
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
@@ -29,3 +30,21 @@ def test_the_lynch_that_ends_the_game_announces_no_night(tmp_path, capsys):
     rc, out, _ = cli(capsys, "draft", *c, "day_end", "--phase", "D1", "--print", "--now", at(T0 + 11 * H))
     out = out.replace("[b]", "").replace("[/b]", "")
     assert rc == 0 and "Ann has been lynched" in out and "Night 1 begins" in out
+
+
+def test_village_the_execution_that_ends_the_game_announces_no_night(tmp_path, capsys):
+    """VIL: the night the execution opened holds only its nightfall and the game's end."""
+    from tests.cli.village_game import DAWN1, GM, VOTE_CLOSE1, VOTE_OPEN1, approve_due, draft_text, players, village_game
+    from tests.cli.village_game import T0 as V0
+
+    roster = [p for p in players() if p["name"] != "老李"]  # 阿强 is the only werewolf
+    cfg = village_game(tmp_path, [(GM, "天亮了", DAWN1 + M), ("老王", "[b]投票 阿强[/b]", VOTE_OPEN1 + H),
+                                  ("小红", "[b]投票 阿强[/b]", VOTE_OPEN1 + 2 * H),
+                                  ("小明", "[b]投票 阿强[/b]", VOTE_OPEN1 + 3 * H)],
+                       [("阿强", "刀 阿花", V0 + H)], roster=roster)
+    approve_due(capsys, cfg, VOTE_OPEN1)
+    assert cli(capsys, "gm", "--config", cfg, "--at", at(VOTE_OPEN1 + 4 * H), "end", "D1")[0] == 0  # the GM closes the day
+    after = VOTE_OPEN1 + 5 * H
+    approve_due(capsys, cfg, after)
+    end = draft_text(capsys, cfg, "day_end", after, "--phase", "D1")
+    assert "阿强 被放逐出局" in end.replace("[b]", "").replace("[/b]", "") and "第2夜" not in end

@@ -310,7 +310,12 @@ def _next_played(gv: GameView, day: Phase) -> Phase | None:
     if nxt is None or gv.state.outcome is None or gv.following(nxt) is not None:
         return nxt
     in_next = [f.key for ph, f in gv.run.facts if ph == nxt.name]
-    return None if set(in_next) <= {"game_over"} else nxt
+    return None if set(in_next) <= OPENING_ONLY else nxt
+
+
+#: facts of a phase that ended the game as it opened: its end and its own opening announcement
+#: (the village's nightfall), nothing that happened in it
+OPENING_ONLY = frozenset({"game_over", "nightfall"})
 
 
 def build_day_end(gv: GameView, pb: Phrasebook, phase: str | None = None) -> DayEndPost | None:
