@@ -243,6 +243,10 @@ def no_smiley(post: ForumPost) -> None:
     assert not re.search(r"<img[^>]*(smil|emoji|icon_)", post.html, re.I), post.html
 
 
+def voters_of(tally: dict, name: str) -> list[str]:
+    return next(([v["voter"] for v in c["voters"]] for c in tally["tally"]["candidates"] if c["name"] == name), [])
+
+
 def no_corrections(game: "Game") -> bool:
     return not [d for d in game.json("drafts")["drafts"] if d["slot"].endswith("correction")]
 
@@ -579,3 +583,100 @@ def test_witch_hunt_whole_game_on_mybb(mybb_fresh, tmp_path, start, flood_waits)
     for p in (dawn, day1, over):
         no_smiley(shown[p["remote_id"]])
     assert no_corrections(g)  # the kill taken back was recorded after the dawn post
+
+
+# =========================================================================== village (MyBB)
+
+
+def approve_pending(g: Game, rounds: int = 12) -> list[str]:
+    """Approve every proposal as it comes up (the village's night waves come one by one), each
+    as of when it was made (the dawn, and the day's vote window, count from its approval)."""
+    done: list[str] = []
+    for _ in range(rounds):
+        pending = [p for p in g.status()["pending"] if p["kind"] != "alias"]
+        if not pending:
+            break
+        g.gm("--at", pending[0]["created_at"], "approve", pending[0]["key"])
+        done.append(pending[0]["key"])
+    return done
+
+
+def test_village_whole_game_on_mybb(mybb_fresh, tmp_path, start, flood_waits):
+    """village on MyBB, in Chinese: night 1's pack kills Dora (VIL-N-06) and the Seer looks at
+    Aldo (VIL-N-05); the GM ends the night and approves its waves: the dawn post names the dead
+    and her card (VIL-D-01, VIL-A-52). Day 1 (the vote open from the dawn, `options.time`): the
+    GM enters a vote by mistake and undoes it, extends the vote, the replaced player's vote
+    counts for nobody; at the deadline (the GM closes the day) the only werewolf is executed
+    and the village wins (VIL-A-49)."""
+    forum = mybb_fresh
+    roles = {"Aldo": "werewolf", "Bianca": "seer", "Carlo": "villager", "Dora": "villager", "Elio": "villager"}
+    buildings = {"Carlo": "farm", "Dora": "farm"}
+    players = [{"name": n, "role": r} | ({"building": buildings[n]} if n in buildings else {}) for n, r in roles.items()]
+    g = Game(forum, tmp_path / "desk", "village", players, start, language="zh",
+             extra=f'[games.{GAME}.options.time]\nvote_open = "0h"\n')
+    t = g.table
+
+    early = t.pm("Bianca", "报名", "我来玩！验 Aldo")
+    backdate_pm(forum, early, start - H)
+    g.poll()
+    assert len(early_pm(g.new_findings(), "我来玩")) == 1
+    assert g.status()["phase"] == "N1"
+
+    t.night_pm("Aldo", "夜", "刀 Dora", start + 10 * M)
+    t.night_pm("Bianca", "夜", "验 Aldo", start + 10 * M)
+    t.night_pm("Gina", "kill", "kill Ugo", start + 10 * M)  # the other game's player
+    g.poll()
+    assert sorted(g.actions_read()) == [("Aldo", "kill", ("Dora",)), ("Bianca", "check", ("Aldo",))]
+    assert ("Gina", "kill", ("Ugo",)) in g.actions_read(OTHER)
+    # MyBB stamps posts to the minute: the night ends, and its waves are approved, on the minute
+    # before the day's first posts (an approval in their own minute would come after them)
+    g.gm("end", "N1", "--at", iso(this_minute() - M))
+    approve_pending(g)
+    st = g.status()
+    assert st["phase"] == "D1" and [(d["player"], d["phase"]) for d in st["dead"]] == [("Dora", "N1")]
+    (dawn,) = g.publish("day_start", "--phase", "D1")
+
+    t.post("Bianca", "[b]投票 Aldo[/b]")
+    elio = t.post("Elio", "[b]投票 Carlo[/b]")
+    g.poll()
+    g.gm("set-vote", "Carlo", "Bianca")  # the GM's slip: Carlo has not voted
+    assert voters_of(g.tally(), "Bianca") == ["Carlo"]
+    g.gm("undo", str(g.event_id("set")))
+    assert voters_of(g.tally(), "Bianca") == [] and "Carlo" in g.tally()["tally"]["not_voting"]
+    g.gm("replace", "Elio", "Marta", "--post", str(elio))
+    t.post("Elio", "[b]投票 Bianca[/b]")  # Elio left: counts for nobody
+    t.post("Marta", "我替补 Elio。[b]投票 Aldo[/b]")
+    t.post("Carlo", "[b]投票 Aldo[/b]")
+    t.post("Aldo", "[b]投票 Bianca[/b]")
+    g.poll()
+    close = datetime.fromisoformat(g.tally()["vote_close_at"])
+    g.gm("extend", "D1", "--close", iso(close + 24 * H), "--until", iso(close + 24 * H))
+    assert g.tally()["vote_close_at"] == iso(close + 24 * H)
+    count = g.tally()["tally"]
+    assert [(c["name"], c["total"], [v["voter"] for v in c["voters"]]) for c in count["candidates"]] == \
+        [("Aldo", 3, ["Bianca", "Marta", "Carlo"]), ("Bianca", 1, ["Aldo"])]
+    (left,) = [f for f in g.findings() if f["code"] == "replaced_player_post"]
+    assert left["message"].startswith("Elio") and left["source"]["number"] == elio + 1, left
+    g.gm("end", "D1")  # the deadline, as the GM closes the day
+    approve_pending(g)
+    st = g.status()
+    assert st["game_over"] and "Aldo" in [d["player"] for d in st["dead"]]
+    assert sorted(st["winners"]) == ["Bianca", "Carlo", "Dora", "Marta"]
+    (day1,) = g.publish("day_end", "--phase", "D1")
+    (over,) = g.publish("game_over")
+
+    assert early_pm(g.new_findings(), "我来玩") == []
+    assert len(early_pm(g.findings(), "我来玩")) == 1
+    assert not [f for f in g.findings() if f["player"] == "Gina" and f["code"] != "pm_before_start"]
+
+    shown = g.published_posts()
+    opening, end1, final = (text(shown[p["remote_id"]]) for p in (dawn, day1, over))
+    assert "出局：Dora — 村民" in opening  # VIL-D-01, the card revealed (VIL-A-52)
+    assert "存活玩家（4人）： Aldo、Bianca、Carlo、Elio" in opening
+    assert "Aldo 被放逐出局" in end1 and "出局：Aldo — 狼人" in end1
+    assert "Aldo（3票）：Bianca、Marta、Carlo Bianca（1票）：Aldo" in end1 and "Elio" not in end1
+    assert "第2夜" not in end1  # the execution ended the game
+    assert "好人阵营获胜" in final and "获胜者： Bianca、Carlo、Dora、Marta" in final  # VIL-A-49
+    for p in (dawn, day1, over):
+        no_smiley(shown[p["remote_id"]])
+    assert no_corrections(g)
