@@ -680,3 +680,97 @@ def test_village_whole_game_on_mybb(mybb_fresh, tmp_path, start, flood_waits):
     for p in (dawn, day1, over):
         no_smiley(shown[p["remote_id"]])
     assert no_corrections(g)
+
+
+# =========================================================================== one-night (SMF)
+
+
+def test_one_night_whole_game_on_smf(smf_fresh, tmp_path, start, flood_waits):
+    """one-night on SMF, in Dutch, the GM's deal with its centre (Links Weerwolf, Midden Jager,
+    Rechts Looier): the Ziener looks at Aldo, the Dief robs Dora, the Onruststoker swaps Aldo and
+    Elio (ON-N4..N6): Elio ends the night holding the Weerwolf and his Slapeloze sees it (ON-N7).
+    The GM ends the night; the day's votes are PMs (ON-V1); Elio is replaced by Marta and his
+    later PM vote counts for nobody; the GM extends the day and takes it back (72 h, ON-D1);
+    at the deadline (the GM closes the day) Marta, holding the Weerwolf, dies (ON-V3): the
+    village side wins by the final cards (ON-W2, ON-W5); the game-over post shows every final
+    card and the centre (D15)."""
+    forum = smf_fresh
+    roles = {"Aldo": "werewolf", "Bianca": "seer", "Carlo": "robber", "Dora": "troublemaker", "Elio": "insomniac"}
+    g = Game(forum, tmp_path / "desk", "one-night", [{"name": n, "role": r} for n, r in roles.items()], start,
+             language="nl", extra=f'[games.{GAME}.setup]\ncentre = ["werewolf", "hunter", "tanner"]\n')
+    t = g.table
+
+    early = t.pm("Carlo", "Aanmelding", "Ik doe mee! ruil met Bianca")
+    backdate_pm(forum, early, start - H)
+    g.poll()
+    assert len(early_pm(g.new_findings(), "Ik doe mee")) == 1
+    assert g.status()["phase"] == "N1"
+
+    t.night_pm("Bianca", "Nacht", "bekijk Aldo", start + 10 * M)
+    t.night_pm("Carlo", "Nacht", "ruil met Dora", start + 10 * M)
+    t.night_pm("Dora", "Nacht", "verwissel Aldo en Elio", start + 10 * M)
+    t.night_pm("Gina", "kill", "kill Ugo", start + 10 * M)  # the other game's player
+    g.poll()
+    assert sorted(g.actions_read()) == [("Bianca", "check", ("Aldo",)), ("Carlo", "rob", ("Dora",)),
+                                        ("Dora", "swap", ("Aldo", "Elio"))]
+    assert ("Gina", "kill", ("Ugo",)) in g.actions_read(OTHER)
+    g.gm("end", "N1", "--at", iso(this_minute() - M))  # PMs are stamped to the minute: the day opens on one
+    approve_pending(g)
+    st = g.status()
+    assert st["phase"] == "D1" and st["dead"] == []
+    results = {d["target"]: d["body"] for d in g.json("draft", "night_result", "--phase", "N1")["drafts"]}
+    assert "Weerwolf" in results["pm:Bianca"] and "Aldo" in results["pm:Bianca"]  # ON-N4
+    assert "Onruststoker" in results["pm:Carlo"]  # ON-N5: the card he robbed
+    assert "Weerwolf" in results["pm:Elio"]  # ON-N7: his card at the end of the night
+    assert "midden" in results["pm:Aldo"]  # ON-N3, D6: the other werewolf is in the centre
+    assert "Weerwolf" not in results.get("pm:Dora", "") and "Elio" not in results.get("pm:Dora", "")  # ON-N8
+    (dawn,) = g.publish("day_start", "--phase", "D1")
+
+    d1 = datetime.fromisoformat(g.status()["phase_start_at"])
+    assert g.status()["phase_end_at"] == iso(d1 + 72 * H)  # ON-D1
+    g.gm("extend", "D1", "--until", iso(d1 + 96 * H))
+    assert g.status()["phase_end_at"] == iso(d1 + 96 * H)
+    g.gm("undo", str(g.event_id("extend")))
+    assert g.status()["phase_end_at"] == iso(d1 + 72 * H)
+
+    t.pm("Bianca", "Stem", "ik stem op Elio")
+    t.post("Carlo", "Ik heb de Onruststoker nu. [b]Ik stem op Elio[/b]")  # a declaration (ON-V2): no vote
+    g.poll()
+    # PMs are stamped to the minute: the seat changes hands just before this one
+    g.gm("replace", "Elio", "Marta", "--at", iso(this_minute() - timedelta(seconds=1)))
+    t.pm("Elio", "Stem", "stem op Aldo")  # Elio left: counts for nobody
+    t.pm("Carlo", "Stem", "stem op Marta")
+    t.pm("Aldo", "Stem", "stem op Marta")
+    t.pm("Marta", "Stem", "stem op Carlo")
+    g.poll()
+    count = g.tally()["tally"]
+    assert [(c["name"], c["total"], sorted(v["voter"] for v in c["voters"])) for c in count["candidates"]] == \
+        [("Marta", 3, ["Aldo", "Bianca", "Carlo"]), ("Carlo", 1, ["Marta"])]  # ON-V1: PMs only, Carlo's post no vote
+    assert voters_of(g.tally(), "Aldo") == []  # Elio's vote after leaving
+    assert [f for f in g.findings() if f["code"] == "replaced_player_post" and f["message"].startswith("Elio")]
+    g.gm("end", "D1")  # the deadline, as the GM closes the day
+    approve_pending(g)
+    st = g.status()
+    assert st["game_over"] and [d["player"] for d in st["dead"]] == ["Marta"]
+    assert sorted(st["winners"]) == ["Aldo", "Bianca", "Carlo", "Dora"]
+    (day1,) = g.publish("day_end", "--phase", "D1")
+    (over,) = g.publish("game_over")
+
+    assert early_pm(g.new_findings(), "Ik doe mee") == []
+    assert len(early_pm(g.findings(), "Ik doe mee")) == 1
+    assert not [f for f in g.findings() if f["player"] == "Gina" and f["code"] != "pm_before_start"]
+
+    shown = g.published_posts()
+    opening, end1, final = (text(shown[p["remote_id"]]) for p in (dawn, day1, over))
+    assert "niemand gestorven" in opening and "Levend (5): Aldo, Bianca, Carlo, Dora, Elio" in opening  # ON-N8
+    assert "Met 3 stemmen wordt Marta gelyncht" in end1 and "Marta: eindkaart Weerwolf" in end1  # ON-V3
+    assert "Aldo: eindkaart Slapeloze (begonnen als Weerwolf)" in end1  # the Onruststoker's swap (ON-N6)
+    assert "Carlo: eindkaart Onruststoker (begonnen als Dief)" in end1  # the Dief's robbery (ON-N5)
+    assert "het dorp wint" in final and "Winnaars: Aldo, Bianca, Carlo, Dora" in final  # ON-W2, ON-W5
+    for pos, card in (("Links", "Weerwolf"), ("Midden", "Jager"), ("Rechts", "Looier")):
+        assert f"Op tafel, {pos}: {card}." in final  # D15: the centre cards
+    assert "[*]" not in final and "[/list]" not in final  # the role list is a list on SMF too
+    assert shown[over["remote_id"]].html.count("<li") == 5
+    for p in (dawn, day1, over):
+        no_smiley(shown[p["remote_id"]])
+    assert no_corrections(g)
