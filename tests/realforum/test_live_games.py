@@ -1,25 +1,37 @@
 """Whole live games of the five rulesets on real local forums (issue 28, "Done means").
 
 Each game is played on a seeded engine as it would be on a real board: the players write their
-votes in the game thread and send their night actions to the GM through the engine's own
-forms (HTTP, logged in), and the GM's desk drives forummod through its CLI (`poll`, `tally`,
-`status --json`, `check`, `gm replace / extend / undo / end / approve`, `draft`, `publish`)
-with a config this module writes. Every game has
+votes in the game thread and send their night actions and PM votes to the GM through the
+engine's own forms (HTTP, logged in), and the GM's desk drives forummod through its CLI
+(`poll`, `tally`, `status --json`, `check`, `gm replace / extend / undo / end / approve`,
+`draft`, `publish`) with a config this module writes: the game in the seeded game thread, and a
+second game (mafia-majority, other accounts, the cemetery thread) on the same site and GM
+account. Every game has
 
-* a hammer or a deadline (the deadline reached with `gm end` or `--now`: nothing sleeps),
-* a replacement, after which the player who left posts a vote that must count for nobody,
+* a hammer (mafia-majority) or a deadline (the GM closes the day with `gm end`: nothing sleeps),
+* a replacement, after which the player who left votes again: it must count for nobody,
 * an extension and an undo, each checked by what it changes,
 * a PM sent before the game's start (listed once as `pm_before_start`, never an action),
-* a PM of a second game run from the same GM account (configured beside it on the same site,
-  played in the cemetery thread by other accounts): never this game's action,
-* the GM's published posts read back from the forum's own thread pages over HTTP and checked
-  against the rules: who died, the count, no smiley in place of "(8)" or "8)".
+* a PM of the second game: never this game's action, no finding here, the other game's action,
+* the GM's published dawn, day-end and game-over posts read back from the forum's own thread
+  pages over HTTP and checked against the rules: who died, the count, the winners, no smiley
+  image, no correction drafted by an undo that changed nothing they stated.
+
+| engine | ruleset | end of the deciding day |
+|---|---|---|
+| phpBB | mafia-majority (two days, a night between) | hammer |
+| phpBB | lupus-eresia (night 1, day 1; in a zone where it is 10:00) | `gm end D1` |
+| MyBB | witch-hunt (night 1, day 1) | `gm end D1` |
+| MyBB | village (night 1 and its waves, day 1) | `gm end D1` |
+| SMF | one-night (the night, the day of PM votes) | `gm end D1` |
 
 Expected values come from the rules files (../shared/rules/*.md) and the moves below, never
-from forummod's own output. The engines' PM pages give times to the minute, so a PM sent
-"before the game" is sent through the form and then dated an hour before the game's start in
-the forum's database (the forum's clock cannot be turned back); everything else keeps the
-time the forum gave it, and the game's start is set half an hour before the test runs.
+from forummod's own output. Time: the game's start is set half an hour before the test runs
+(Lupus: 20:00 yesterday in its zone). The engines stamp PMs (and MyBB its posts) to the minute,
+while a test night lasts seconds: a PM sent "before the game" is sent through the form and then
+dated an hour before the start in the forum's database, a night's PMs on MyBB and SMF are dated
+ten minutes into the night the same way, and the GM's phase moves that a minute stamp could tie
+with (`gm end N1`, a replacement by time) are given on a whole minute (`--at`).
 """
 
 from __future__ import annotations
@@ -254,35 +266,6 @@ def no_corrections(game: "Game") -> bool:
 def early_pm(findings: list[dict], words: str) -> list[dict]:
     """The `pm_before_start` findings of the PM saying `words`."""
     return [f for f in findings if f["code"] == "pm_before_start" and words in (f["details"] or "") + f["message"]]
-
-
-def actions_from(status: dict, actor: str) -> list[dict]:
-    desk = status["night_desk"] or {}
-    return [a for a in desk.get("actions", []) if a.get("actor") == actor or a.get("player") == actor]
-
-
-@pytest.fixture
-def flood_waits(monkeypatch) -> list[float]:
-    """The GM's writes wait the engine's flood interval through forummod's flood gate: the wait
-    is recorded and at most REAL_WAIT of it slept (phpBB checks a form's age against its own
-    clock; SMF keeps 2 s per IP for moderators, counted in whole seconds)."""
-    import time
-
-    from forummod.forum import write as forum_write
-
-    forum_write.reset_flood_gates()
-    waits: list[float] = []
-    reserve = forum_write.FloodGate.reserve
-
-    def short(self, interval, not_before, clock, sleep):
-        def record(seconds: float) -> None:
-            waits.append(seconds)
-            time.sleep(min(seconds, REAL_WAIT))
-        return reserve(self, interval, not_before, clock, record)
-
-    monkeypatch.setattr(forum_write.FloodGate, "reserve", short)
-    yield waits
-    forum_write.reset_flood_gates()
 
 
 def this_minute() -> datetime:
