@@ -191,7 +191,7 @@ def record(ws: Any, gid: str, rec: GmRecord) -> GmDone:
     published posts whose stated facts (a death, a role, a lynch, a deadline) the undo changed."""
     if rec.noop:
         return GmDone(rec, None, rec.noop)
-    published = _published(ws, gid) if rec.kind == "undo" else []
+    published = _published(ws, gid, _recorded_at(ws, gid, rec.payload.get("event"))) if rec.kind == "undo" else []
     before = None
     if published:  # the game as the published posts may have stated it, to compare facts with
         from forummod.service import analyse_game
@@ -341,10 +341,23 @@ def _undo(ws: Any, gid: str, number: int) -> dict:
     return {"event": number, "kind": ev.kind, "what": ev.payload}
 
 
-def _published(ws: Any, gid: str) -> list[Any]:
+def _recorded_at(ws: Any, gid: str, number: Any) -> datetime | None:
+    """When event `number` was written into the log (not the time it takes effect, `--at`)."""
+    return next((e.recorded_at for e in ws.store.events(gid) if e.id == number), None)
+
+
+def _published(ws: Any, gid: str, since: datetime | None = None) -> list[Any]:
+    """The published posts a correction may be due for; with `since` (when the undone event was
+    recorded) only those published after it: a post sent before the GM recorded the event never
+    stated what it changed, so taking it back leaves that post true (a dawn post stating the
+    vote close, then an extension and its undo)."""
     from forummod.corrections import CORRECTABLE
 
-    return [r for r in ws.store.drafts(gid, status="published") if r.kind in CORRECTABLE]
+    rows = [r for r in ws.store.drafts(gid, status="published") if r.kind in CORRECTABLE]
+    if since is None:
+        return rows
+    sent = {r.id: ws.store.publication(r.id) for r in rows}
+    return [r for r in rows if sent[r.id] is None or sent[r.id].started_at >= since]
 
 
 def _corrections(ws: Any, gid: str, before: Any, rows: list[Any]) -> list[Mapping[str, Any]]:

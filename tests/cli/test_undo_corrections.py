@@ -76,3 +76,17 @@ def test_undo_of_an_extension_corrects_the_published_deadline_and_a_note_changes
     assert _undo(capsys, cfg, _event_id(capsys, cfg, T0 + 11 * H, "override"), T0 + 11 * H) == []
     assert _undo(capsys, cfg, _event_id(capsys, cfg, T0 + 12 * H, "extend"), T0 + 12 * H) == [("day_start", "D1")]
 
+
+
+def test_undo_of_an_extension_recorded_after_the_dawn_post_proposes_no_correction(tmp_path, capsys):
+    """The dawn post stated the vote close; the GM then extended the day and took the extension
+    back: the post is true again (it never stated the extension), so no correction (seen in the
+    live Lupus game on phpBB, tests/realforum/test_live_games.py)."""
+    cfg = make_game(tmp_path, SLOW)
+    c = ("--config", cfg)
+    _publish(capsys, cfg, "day_start", "D1", T0 + 9 * H)  # states the default vote close
+    assert cli(capsys, "gm", *c, "--at", at(T0 + 10 * H), "extend", "D1", "--close", at(T0 + 90 * H),
+               "--until", at(T0 + 90 * H))[0] == 0
+    assert _undo(capsys, cfg, _event_id(capsys, cfg, T0 + 11 * H, "extend"), T0 + 11 * H) == []
+    with Store(load_config(cfg).workspace.store_path()) as store:
+        assert not [r for r in store.drafts("g") if r.slot.endswith(":correction")]

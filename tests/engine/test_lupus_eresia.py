@@ -497,6 +497,18 @@ def test_LUP_X22_D17_a_pm_after_LUP_T3_and_before_the_dawn_post_counts_for_no_ni
     assert nights == {"Gemma": "N2", "Gino": "N3"}
 
 
+def test_D17_a_pm_stamped_in_the_dawn_posts_minute_is_for_the_next_night():
+    """D17, D18: a PM the forum stamps "09:00" (minute stamps: phpBB, MyBB, SMF inbox pages)
+    after the GM's dawn post of 09:00:25 is not known to be before it: it counts for night 3
+    (seen live on phpBB, tests/realforum/test_live_games.py); a PM stamped 08:59 is late."""
+    g = Lupus().a("D2", "09:00", "Gino", "protect", "Carlo").a("D2", "08:59", "Gemma", "protect", "Chiara")
+    g.dawn_posts = [t + timedelta(seconds=25) for t in g.dawn_posts]
+    run = g.run(now=g.at("D2", "12:00"))
+    nights = {actor: night for (_, actor, _), night in run.action_nights.items()}
+    assert nights == {"Gino": "N3", "Gemma": "N2"}
+    assert [(r.actor, r.reason, r.rule) for r in run.rejections] == [("Gemma", "late", "D17")]
+
+
 def test_D17_without_known_gm_posts_the_day_opens_the_next_nights_window():
     """D17: when the GM's posts are not known (no GM in the config), the day's start opens it."""
     g = Lupus().a("N2", "23:00", "Gemma", "protect", "Chiara")

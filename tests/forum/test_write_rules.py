@@ -153,3 +153,20 @@ def test_smiley_codes_are_kept_text_only_where_an_engine_would_read_them():
     assert smileys_as_text("8)", ()) == "8)"
     for engine in ("smf", "phpbb", "mybb"):  # the replies' own "disable smileys" option
         assert profiles(None)[engine].reply.no_smileys
+
+
+def test_smf_replies_write_list_items_as_li_because_smileys_are_off():
+    """SMF parses the [*] item shorthand only in a post with smileys on (Subs.php, parse_bbc), and
+    replies go with "Don't use smileys": the game-over post's role list showed raw "[*]" (seen in
+    the live One Night game, tests/realforum/test_live_games.py). Its items go as [li]...[/li]."""
+    from forummod.forum.registry import profiles
+    from forummod.forum.write import list_items_as
+
+    smf = profiles(None)["smf"].reply
+    assert smf.no_smileys and smf.list_items == "li"
+    body = "[b]Roles[/b]\n[list]\n[*][b]Ann[/b] — Cop (8)\n[*]Bob — Goon\n[/list]\nNot [*] here"
+    assert list_items_as(body, smf.list_items) == \
+        "[b]Roles[/b]\n[list]\n[li][b]Ann[/b] — Cop (8)[/li]\n[li]Bob — Goon[/li]\n[/list]\nNot [*] here"
+    assert list_items_as(body, "") == body
+    for engine in ("phpbb", "mybb"):  # their [*] does not depend on smileys
+        assert profiles(None)[engine].reply.list_items == ""

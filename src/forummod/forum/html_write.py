@@ -39,6 +39,7 @@ from forummod.forum.write import (
     follow_answer,
     form_action,
     has_marker,
+    list_items_as,
     marker_outside_quotes,
     page_charset,
     site_key,
@@ -227,7 +228,8 @@ class FormWriter:
         else:  # a bare POST endpoint (no form page): only constant fields
             action = self.http.absolute(spec.action.format(**variables))
             data = dict(spec.fields) | dict(spec.no_smileys) | dict(spec.submit)
-            data[spec.body[0] if spec.body else "message"] = smileys_as_text(body, spec.smileys)
+            data[spec.body[0] if spec.body else "message"] = smileys_as_text(list_items_as(body, spec.list_items),
+                                                                               spec.smileys)
             if subject is not None and spec.subject:
                 data[spec.subject[0]] = subject
             if to is not None and spec.to:

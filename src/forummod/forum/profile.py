@@ -619,6 +619,9 @@ class WriteSpec:
     # smiley codes a form without that option turns into images anyway (SMF's PM form): each is kept
     # text by a WORD JOINER (U+2060, invisible) after its first character
     smileys: tuple[str, ...] = ()
+    # "li": list items written [li]...[/li], not [*] (SMF parses its [*] shorthand only in a post
+    # with smileys on, and `no_smileys` turns them off: the game-over post's roles showed "[*]")
+    list_items: str = ""
     drop: tuple[str, ...] = ()  # controls never to send (a rich editor's HTML twin, preview buttons)
     csrf_meta: str = ""  # a <meta name=...> holding a token the form lacks
     csrf_field: str = "csrf_token"  # the field that token goes into
@@ -730,7 +733,7 @@ def _marks(data: Any, where: str) -> tuple[Mark, ...]:
 
 
 _WRITE_KEYS = {"url", "link", "form", "action", "body", "subject", "to", "add_recipient", "recipient_added",
-               "submit", "fields", "no_smileys", "smileys", "drop", "csrf_meta", "csrf_field", "min_form_age", "flood_interval", "id",
+               "submit", "fields", "no_smileys", "smileys", "list_items", "drop", "csrf_meta", "csrf_field", "min_form_age", "flood_interval", "id",
                "links", "error", "success", "refused", "post_url", "sent", "sent_rows", "raw_url", "raw",
                "verified", "notes"}
 
@@ -747,6 +750,12 @@ def _str_table(v: Any, where: str) -> dict[str, str]:
     if not isinstance(v, Mapping) or not all(isinstance(x, (str, int, float)) for x in v.values()):
         raise ConfigError(where, "expected a table of name = value")
     return {str(k): str(x) for k, x in v.items()}
+
+
+def _list_items(v: Any, where: str) -> str:
+    if v not in ("", "li"):
+        raise ConfigError(where, "expected \"li\" (list items as [li]...[/li]) or nothing")
+    return str(v)
 
 
 def _write_spec(data: Mapping[str, Any], where: str) -> WriteSpec:
@@ -780,6 +789,7 @@ def _write_spec(data: Mapping[str, Any], where: str) -> WriteSpec:
         fields=_str_table(data.get("fields", {}), f"{where}.fields"),
         no_smileys=_str_table(data.get("no_smileys", {}), f"{where}.no_smileys"),
         smileys=_names(data.get("smileys", ()), f"{where}.smileys"),
+        list_items=_list_items(data.get("list_items", ""), f"{where}.list_items"),
         drop=_names(data.get("drop", ()), f"{where}.drop"),
         csrf_meta=str(data.get("csrf_meta", "")),
         csrf_field=str(data.get("csrf_field", "csrf_token")),

@@ -149,7 +149,7 @@ def fill_form(spec: WriteSpec, form: Any, root: Any, page_url: str, *, body: str
     field_body = pick_field(spec.body, form, spec.drop) or (spec.body[0] if spec.body else None)
     if field_body is None:
         raise PublishError(f"the form at {page_url} has no text field ({', '.join(spec.body) or 'textarea'})")
-    data[field_body] = smileys_as_text(body, spec.smileys)
+    data[field_body] = smileys_as_text(list_items_as(body, spec.list_items), spec.smileys)
     if subject is not None and spec.subject:
         data[pick_field(spec.subject, form) or spec.subject[0]] = subject
     if to is not None:
@@ -174,6 +174,15 @@ def flood_interval(site: Any, spec: WriteSpec) -> float:
 
 #: Invisible, unbreakable and not a space: a smiley code with it inside is no longer the code.
 WORD_JOINER = "\u2060"
+
+
+_ITEM_LINE = re.compile(r"^\[\*\](.*)$", re.MULTILINE)
+
+
+def list_items_as(body: str, form: str) -> str:
+    """`body` with each `[*]item` line of a BBCode list written `[li]item[/li]` when the form
+    wants it (`list_items = "li"`: SMF reads its [*] shorthand only where smileys are on)."""
+    return _ITEM_LINE.sub(lambda m: f"[li]{m.group(1)}[/li]", body) if form == "li" else body
 
 
 def smileys_as_text(body: str, codes: tuple[str, ...]) -> str:

@@ -303,6 +303,21 @@ def lynch_day(gv: GameView) -> Phase | None:
     return best
 
 
+def _next_played(gv: GameView, day: Phase) -> Phase | None:
+    """The phase after `day`, unless the game ended with the day: a lynch that ends the game
+    opens no night (the fold has opened it, but nothing happens in it but the game's end)."""
+    nxt = gv.following(day)
+    if nxt is None or gv.state.outcome is None or gv.following(nxt) is not None:
+        return nxt
+    in_next = [f.key for ph, f in gv.run.facts if ph == nxt.name]
+    return None if set(in_next) <= OPENING_ONLY else nxt
+
+
+#: facts of a phase that ended the game as it opened: its end and its own opening announcement
+#: (the village's nightfall), nothing that happened in it
+OPENING_ONLY = frozenset({"game_over", "nightfall"})
+
+
 def build_day_end(gv: GameView, pb: Phrasebook, phase: str | None = None) -> DayEndPost | None:
     day = gv.phase(phase) if phase else lynch_day(gv)
     if day is None or day.kind != "day":
@@ -313,7 +328,7 @@ def build_day_end(gv: GameView, pb: Phrasebook, phase: str | None = None) -> Day
         return None
     kills = gv.pending_kills(day.name)
     t = gv.run.tally_for(day.name)
-    nxt = gv.following(day)
+    nxt = _next_played(gv, day)
     return DayEndPost(
         head=head(gv, pb, day.name), announcements=tuple(pb.fact(f) for f in facts),
         deaths=_deaths(gv, pb, day.name, kills, facts), no_lynch=any(f.key == "no_lynch" for f in facts),

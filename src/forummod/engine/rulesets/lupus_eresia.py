@@ -572,7 +572,14 @@ class LupusEresia(Ruleset):
         if run.night_before(ph) is None:
             return False  # the game's first day (D1 option): its window opens with the game
         opened = run.opening_post(ph)
-        return opened is None or ev.at < opened
+        if opened is None:
+            return True
+        if ev.at.second == 0 and ev.at.microsecond == 0:
+            # a PM stamped to the minute (the PM pages of phpBB, MyBB, SMF) was sent some time in
+            # that minute: in the dawn post's own minute it is not known to be before it (D18's
+            # half-open reading of a minute stamp), and a GM expects it to count
+            opened = opened.replace(second=0, microsecond=0)
+        return ev.at < opened
 
     def _reject_before_dawn_post(self, st: GameState, ev: ActionEvent, run: RunContext) -> GameState:
         before = run.night_before(st.phase)
