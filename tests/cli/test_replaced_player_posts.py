@@ -47,6 +47,7 @@ def test_a_replaced_players_vote_after_the_replacement_counts_for_nobody_and_is_
                  if f["code"] == "replaced_player_post"]
         assert len(found) == 1 and found[0]["severity"] == "warning", in_config
         assert "Dan was replaced by Zed" in found[0]["message"] and "vote: Ann" in found[0]["message"]
+        assert found[0]["player"] == "Dan", in_config  # who wrote it, not the seat's new holder
 
 
 def test_the_finding_is_worded_in_the_games_language(tmp_path, capsys):

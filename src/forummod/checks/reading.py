@@ -29,8 +29,11 @@ def check_reading(ctx: CheckContext) -> list[Finding]:
         severity = READING_CODES.get(i.code)
         if severity is None:
             continue
+        # a replaced player's post is theirs, not the seat's: its finding names who wrote it
+        player = i.player if i.code == "replaced_player_post" else ctx.player_of(i.player) or i.player if i.player \
+            else None
         out.append(Finding(code=i.code, key=f"{i.code}:{source_key(i.source, i.at)}", rule=i.rule,
-                           player=ctx.player_of(i.player) or i.player if i.player else None, source=i.source,
+                           player=player, source=i.source,
                            at=i.at, severity=severity, phase=ctx.phase_at(i.at), message=i.message,
                            details=i.details))
     return out
