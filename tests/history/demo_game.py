@@ -9,6 +9,7 @@ from pathlib import Path
 
 from forummod.config import load_config
 from forummod.demo import script as S
+from forummod.demo.run import game_toml
 from forummod.service import Workspace, poll_game
 
 
@@ -32,10 +33,6 @@ def write_demo(root: Path) -> Path:
             "created_at": pm.at.isoformat()} for i, pm in enumerate(S.PMS)]
     (root / "messages.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in pms),
                                          encoding="utf-8")
-    players = "\n".join(
-        f'[[games.demo.players]]\nname = "{name}"\nrole = "{role}"\n'
-        + (f"aliases = {json.dumps(list(aliases))}\n" if aliases else "")
-        for name, role, aliases in S.PLAYERS)
     cfg = root / "forummod.toml"
     cfg.write_text(f"""
 [workspace]
@@ -47,21 +44,7 @@ posts_file = "posts.jsonl"
 messages_file = "messages.jsonl"
 username = "{S.GM}"
 
-[games.demo]
-site = "demo"
-thread = "game"
-graveyard = "graveyard"
-title = "{S.TITLE}"
-ruleset = "lupus-eresia"
-timezone = "Europe/Rome"
-gm = ["{S.GM}"]
-seed = 7
-
-{players}
-[games.demo.schedule]
-start = "{S.GAME[0].at.isoformat()}"
-night_end = "09:00"
-""", encoding="utf-8")
+{game_toml("game", "graveyard")}""", encoding="utf-8")
     return cfg
 
 

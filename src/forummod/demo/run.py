@@ -54,11 +54,31 @@ def advance(site: PhpbbSite, until: datetime) -> int:
     return edits
 
 
-def config_text(base_url: str, folder: Path) -> str:
+def game_toml(thread: str, graveyard: str) -> str:
+    """The demo game's table (roster, ruleset, schedule), whatever site serves its threads: the
+    demo's local phpBB, or an archive in the tests."""
     players = "\n".join(
         f'[[games.demo.players]]\nname = "{name}"\nrole = "{role}"\n'
         + (f"aliases = [{', '.join(repr(a).replace(chr(39), chr(34)) for a in aliases)}]\n" if aliases else "")
         for name, role, aliases in S.PLAYERS)
+    return f"""[games.demo]
+site = "demo"
+thread = "{thread}"
+graveyard = "{graveyard}"
+title = "{S.TITLE}"
+ruleset = "lupus-eresia"
+timezone = "Europe/Rome"
+gm = ["{S.GM}"]
+seed = 7
+
+{players}
+[games.demo.schedule]
+start = "{S.GAME[0].at.isoformat()}"
+night_end = "09:00"  # the GM's longer night (LUP D20 option): the dawn the next morning
+"""
+
+
+def config_text(base_url: str, folder: Path) -> str:
     return f"""# Written by 'forummod demo' for its bundled game; a real config looks the same.
 [workspace]
 store = "{folder / 'store.sqlite'}"
@@ -72,21 +92,7 @@ username = "{S.GM}"
 password_env = "{PASSWORD_ENV}"
 request_interval = 0.0
 
-[games.demo]
-site = "demo"
-thread = "{thread_url(base_url, GAME_THREAD)}"
-graveyard = "{thread_url(base_url, CEMETERY)}"
-title = "{S.TITLE}"
-ruleset = "lupus-eresia"
-timezone = "Europe/Rome"
-gm = ["{S.GM}"]
-seed = 7
-
-{players}
-[games.demo.schedule]
-start = "{S.GAME[0].at.isoformat()}"
-night_end = "09:00"  # the GM's longer night (LUP D20 option): the dawn the next morning
-
+{game_toml(thread_url(base_url, GAME_THREAD), thread_url(base_url, CEMETERY))}
 [games.demo.checks]
 prod_after = "20h"
 """
