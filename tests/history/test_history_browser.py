@@ -17,7 +17,7 @@ from forummod.archive_export import export_game
 from forummod.console.server import ConsoleServer
 from tests.console.test_console_browser import screenshot
 from tests.history.demo_game import demo_workspace
-from tests.preview.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, _wait_for
+from tests.preview.test_browser import _wait_for, chromium_driver
 
 pytestmark = pytest.mark.browser
 
@@ -27,19 +27,7 @@ WIDTHS = (("desktop", 1280), ("phone", 390))
 @pytest.fixture
 def no_script_browser(tmp_path: Path):
     """Headless Chromium with JavaScript off: what the pages show must need none."""
-    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
-        pytest.skip("headless Chromium not installed: apt-get install -y chromium chromium-driver")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        opts.add_argument(flag)
-    opts.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    opts.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
-    driver.set_page_load_timeout(60)
+    driver = chromium_driver(tmp_path / "profile", javascript=False)
     try:
         yield driver
     finally:

@@ -20,8 +20,9 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage
          "--disable-component-update", "--disable-sync", "--no-first-run")
 
 
-@pytest.fixture
-def browser(tmp_path: Path):
+def chromium_driver(profile: Path, *, javascript: bool = True):
+    """Debian's headless Chromium through its driver, with a profile of its own (the test skips
+    where the packages are missing); `javascript=False` for pages that must need none."""
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
         pytest.skip("headless Chromium not installed: apt-get install -y chromium chromium-driver")
     webdriver = pytest.importorskip("selenium.webdriver")
@@ -31,10 +32,18 @@ def browser(tmp_path: Path):
     opts.binary_location = str(CHROMIUM)
     for flag in FLAGS:
         opts.add_argument(flag)
-    profile = tmp_path / "chromium-profile"
     opts.add_argument(f"--user-data-dir={profile}")
+    if not javascript:
+        opts.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
     driver.set_page_load_timeout(60)
+    return driver
+
+
+@pytest.fixture
+def browser(tmp_path: Path):
+    profile = tmp_path / "chromium-profile"
+    driver = chromium_driver(profile)
     try:
         yield driver
     finally:
