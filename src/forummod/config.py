@@ -22,9 +22,35 @@ from zoneinfo import ZoneInfo
 from forummod.errors import ConfigError
 from forummod.model import PlayerSlot, Replacement, Roster
 from forummod.records import frozen
-from forummod.schema import ClockOrDuration, Duration, convert, load, parse_timezone, setting
+from forummod.schema import ClockOrDuration, Duration, SettingError, convert, load, parse_timezone, setting
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# a line break, tab or other control character: never part of a forum name or an HTTP header
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+#: Bounds the config enforces (documented in each key's doc, so config.example.toml shows them).
+MAX_RETRIES = 10  # the waits double up to a minute: 10 retries already wait ~5 minutes on one page
+MIN_REQUEST_INTERVAL = 0.5  # seconds between requests to a forum other people use
+MIN_POLL_INTERVAL = Duration(30)  # the daemon polls a game at most this often
+SYSTEM_DIRS = (Path("/proc"), Path("/sys"), Path("/dev"))  # the kernel's, never a place for the store
+
+
+def _no_credentials(key: str, url: str, account: str) -> None:
+    """SettingError at `key` when `url` has `user:password@` before its host (with or without a
+    scheme). Checked where the URL enters a config object, so no address with credentials is
+    ever sent, logged or kept in the store's snapshots; the URL is never echoed."""
+    if "@" in url.split("://", 1)[-1].split("/", 1)[0]:
+        raise SettingError(key, "has a user name or password before '@': credentials never go in an address (it is "
+                                f"sent with every request and kept in the store); put the account in {account} and "
+                                "the name of the variable holding its password in password_env, and write the "
+                                "address without them, e.g. https://forum.example.org/")
+
+
+def _one_line(key: str, value: str, what: str) -> None:
+    """SettingError at `key` when `value` holds a line break or another control character."""
+    m = _CONTROL.search(value)
+    if m:
+        raise SettingError(key, f"{value!r} contains the control character {m.group()!r}: {what}")
 
 Markup = Literal["bbcode", "markdown"]
 Language = Literal["en", "it", "ru", "nl", "zh"]
@@ -39,9 +65,9 @@ DraftKind = Literal[
 class WorkspaceConfig:
     """The [workspace] table: where the store, custom adapters and templates live."""
 
-    store: Path | None = setting(None, "SQLite store file; empty = <config name>.sqlite beside the config file (one store per game folder)")
-    adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml); they override the bundled ones")
-    templates_dir: Path | None = setting(None, "folder of your own Jinja templates (<kind>/<markup>.j2, or <kind>/<markup>.<lang>.j2 for one language) and phrases/*.toml rewordings; they override the bundled ones")
+    store: Path | None = setting(None, "SQLite store file, in a folder you can write (not /proc, /sys or /dev); empty = <config name>.sqlite beside the config file (one store per game folder)")
+    adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml), which must exist; they override the bundled ones")
+    templates_dir: Path | None = setting(None, "folder (which must exist) of your own Jinja templates (<kind>/<markup>.j2, or <kind>/<markup>.<lang>.j2 for one language) and phrases/*.toml rewordings; they override the bundled ones")
     lock_stale_after: Duration = setting(Duration(3600), "a run lock older than this is taken as left by a killed run and recovered")
 
     def store_path(self) -> Path:
@@ -57,19 +83,19 @@ class SiteConfig:
     """One [sites.<name>] table: a forum, its engine profile and the GM's account there."""
 
     engine: str = setting(doc="forum engine profile: phpbb, vbulletin, xenforo, discourse, smf, invision, mybb, forumfree, discuz, flaskbb, spirit, archive, or 'auto'", required=True)
-    base_url: str = setting("", "forum root URL, e.g. https://forum.example.org/ (not needed for engine 'archive')")
+    base_url: str = setting("", "forum root URL, e.g. https://forum.example.org/, without user name or password (not needed for engine 'archive')")
     timezone: str = setting("UTC", "timezone in which the forum shows times to the GM's account")
     language: Language = setting("en", "language of the forum's date words ('Today', 'Oggi', 'Сегодня', 'Vandaag', '今天')")
     username: str = setting("", "the GM's forum account name (for login, inbox and publishing)")
     password_env: str = setting("", "name of the environment variable holding the password (never the password itself)")
     api_key_env: str = setting("", "name of the environment variable holding an API key (Discourse), instead of a password")
     use_keyring: bool = setting(False, "read the password from the OS keyring (service 'forummod', this site's name) when the variable is unset")
-    request_interval: float = setting(2.0, "minimum seconds between two requests to this site")
+    request_interval: float = setting(2.0, "minimum seconds between two requests to this site; at least 0.5, except for a forum on this machine (localhost, 127.0.0.1, ::1)")
     flood_interval: float | None = setting(None, "minimum seconds between two posts or PMs of the GM's account (a batch of role PMs waits this long between PMs); empty = the engine profile's (phpBB 15, MyBB 61, SMF 5), 0 = none (an account the forum exempts, e.g. a moderator)")
     hourly_budget: int = setting(0, "maximum requests per hour to this site across all games; 0 = no cap")
     timeout: float = setting(30.0, "seconds to wait for a connection or a response")
-    retries: int = setting(4, "retries of an idempotent request after a network error, 429 or 5xx")
-    user_agent: str = setting("", "User-Agent header; empty = 'forummod/<version> (+https://example.invalid/forummod)'")
+    retries: int = setting(4, "retries of an idempotent request after a network error, 429 or 5xx: 0 to 10 (the waits double up to a minute)")
+    user_agent: str = setting("", "User-Agent header, on one line; empty = 'forummod/<version> (+https://example.invalid/forummod)'")
     posts_file: Path | None = setting(None, "engine 'archive': JSONL file of posts (see README, 'Archive files')")
     messages_file: Path | None = setting(None, "engine 'archive': JSONL file of private messages to the GM")
     max_post_chars: int = setting(0, "longest post this forum accepts, in characters; 0 = the engine profile's default (longer drafts are split into parts)")
@@ -81,20 +107,33 @@ class SiteConfig:
 
     def __post_init__(self) -> None:
         if self.inbox_max_pages < 1:
-            raise ValueError("inbox_max_pages must be at least 1")
-        if self.recheck_minutes < 0 or self.recheck_hours < 0 or self.recheck_max_pages < 0:
-            raise ValueError("recheck_minutes, recheck_hours and recheck_max_pages must not be negative")
-        if self.max_post_chars < 0 or self.max_pm_chars < 0:
-            raise ValueError("max_post_chars and max_pm_chars must not be negative (0 = the engine's default)")
+            raise SettingError("inbox_max_pages", f"{self.inbox_max_pages}: must be at least 1 (the default is 20)")
+        for key in ("recheck_minutes", "recheck_hours", "recheck_max_pages", "hourly_budget"):
+            if getattr(self, key) < 0:
+                raise SettingError(key, f"{getattr(self, key)}: must not be negative")
+        for key in ("max_post_chars", "max_pm_chars"):
+            if getattr(self, key) < 0:
+                raise SettingError(key, f"{getattr(self, key)}: must not be negative (0 = the engine's default)")
         if self.flood_interval is not None and self.flood_interval < 0:
-            raise ValueError("flood_interval must not be negative (0 = no wait between two posts)")
-        if self.request_interval < 0 or self.timeout <= 0 or self.retries < 0 or self.hourly_budget < 0:
-            raise ValueError("request_interval, timeout, retries and hourly_budget must not be negative")
+            raise SettingError("flood_interval", f"{self.flood_interval:g}: must not be negative (0 = no wait between two posts)")
+        if self.request_interval < 0:
+            raise SettingError("request_interval", f"{self.request_interval:g}: must not be negative; give the "
+                                                   "seconds between two requests, e.g. 2.0 (the default)")
+        if self.timeout <= 0:
+            raise SettingError("timeout", f"{self.timeout:g}: must be more than 0 seconds, e.g. 30.0 (the default)")
+        if not 0 <= self.retries <= MAX_RETRIES:
+            raise SettingError("retries", f"{self.retries} is out of range: give 0 to {MAX_RETRIES} (the default is 4; "
+                                          f"the waits between retries double up to a minute, so {MAX_RETRIES} "
+                                          "already wait about 5 minutes on one failing page)")
+        _no_credentials("base_url", self.base_url, "username")
+        _one_line("user_agent", self.user_agent, "a line break would split the HTTP header; write the User-Agent "
+                                                 "on one line, or leave it empty for forummod's own")
+        _one_line("username", self.username, "write the GM's account name on one line, as the forum shows it")
         for key in ("password_env", "api_key_env"):
             # a secret pasted here instead of a variable's name must not be echoed back
             if getattr(self, key) and not _ENV_NAME.fullmatch(getattr(self, key)):
-                raise ValueError(f"{key} must be the name of an environment variable (e.g. FORUM_PASSWORD) "
-                                 "that holds the secret, not the secret itself")
+                raise SettingError(key, f"{key} must be the name of an environment variable (e.g. FORUM_PASSWORD) "
+                                        "that holds the secret, not the secret itself")
 
     @property
     def tz(self) -> ZoneInfo:
@@ -109,6 +148,9 @@ class ReplacementConfig:
     at: datetime | None = setting(None, "when the replacement took over (ISO 8601 with offset)")
     at_post: int | None = setting(None, "or: the first game-thread post number of the replacement")
 
+    def __post_init__(self) -> None:
+        _one_line("name", self.name, "a forum name is one line; write it as the forum shows it")
+
 
 @frozen(kw_only=True)
 class PlayerConfig:
@@ -121,6 +163,11 @@ class PlayerConfig:
     building: str = setting("", "village only: building code (farm, church, ...) or empty for a Vagabond")
     votes: int = setting(1, "mafia-majority only: how many votes this seat casts (2 = a double voter, 0 = may not vote); a replacement keeps it")
     user_id: str = setting("", "forum user id, when names can change")
+
+    def __post_init__(self) -> None:
+        _one_line("name", self.name, "a forum name is one line; write it as the forum shows it")
+        for i, alias in enumerate(self.aliases):
+            _one_line(f"aliases[{i}]", alias, "an alias is a name players write on one line")
 
 
 @frozen(kw_only=True)
@@ -140,9 +187,9 @@ class ScheduleConfig:
     start: datetime | None = setting(None, "game start (the GM's opening post), ISO 8601 with offset; empty = first game-thread post")
     first_phase: Literal["", "night", "day"] = setting("", "phase the game opens with; empty = the ruleset's default")
     vote_close: str = setting("", "when a day's vote closes: clock time '22:00' or offset from the day's start '48h'; empty = ruleset default")
-    day_end: str = setting("", "when a day ends: clock time or offset from the day's start; empty = ruleset default")
+    day_end: str = setting("", "when a day ends: clock time or offset from the day's start (an offset not shorter than vote_close's); empty = ruleset default")
     action_deadline: str = setting("", "when night actions are due: clock time or offset from the night's start; empty = ruleset default")
-    night_end: str = setting("", "when a night ends and the next day starts (the dawn): clock time '09:00' or offset '24h' from the night's start; empty = ruleset default")
+    night_end: str = setting("", "when a night ends and the next day starts (the dawn): clock time '09:00' or offset '24h' from the night's start (an offset not shorter than action_deadline's); empty = ruleset default")
     reminder_before: Duration = setting(Duration(3600), "remind about a deadline this long before it")
 
     def __post_init__(self) -> None:
@@ -152,7 +199,7 @@ class ScheduleConfig:
                 try:
                     ClockOrDuration.parse(v)
                 except ValueError as e:
-                    raise ValueError(f"{key}: {e}") from None
+                    raise SettingError(key, str(e)) from None
 
 
 @frozen(kw_only=True)
@@ -243,7 +290,7 @@ class GameConfig:
     """One [games.<id>] table: threads, ruleset, players, schedule and options of a game."""
 
     site: str = setting(doc="name of a [sites.<name>] table", required=True)
-    thread: str = setting(doc="the game thread: URL or the engine's thread id", required=True)
+    thread: str = setting(doc="the game thread: its URL on the site's forum, or the engine's thread id", required=True)
     ruleset: str = setting(doc="lupus-eresia, witch-hunt, one-night, village or mafia-majority", required=True)
     graveyard: str = setting("", "the graveyard/cemetery thread, if any (URL or id)")
     title: str = setting("", "game name shown in posts; empty = the game's id")
@@ -255,8 +302,8 @@ class GameConfig:
     active: bool = setting(True, "poll this game in tick/run")
     seed: int = setting(0, "random seed for deals and draws; 0 = choose one and record it in the log")
     roles_file: Path | None = setting(None, "TOML file mapping player name -> role, kept apart from this config")
-    poll_interval: Duration = setting(Duration(600), "how often the daemon polls this game")
-    players: tuple[PlayerConfig, ...] = setting(doc="players in seat order", required=True)
+    poll_interval: Duration = setting(Duration(600), "how often the daemon polls this game; at least 30s")
+    players: tuple[PlayerConfig, ...] = setting(doc="players in seat order (at least 2)", required=True)
     options: Mapping[str, Any] = setting(types.MappingProxyType({}), "ruleset options (see the ruleset's section of the README)")
     setup: SetupConfig = setting(SetupConfig(), "role counts and dealing")
     schedule: ScheduleConfig = setting(ScheduleConfig(), "deadlines")
@@ -267,6 +314,19 @@ class GameConfig:
     drafts: DraftsConfig = setting(DraftsConfig(), "what drafted posts show (post counts in the vote count)")
     events: tuple[GmEventConfig, ...] = setting((), "GM events to replay (kills, replacements, modkills) for archived games")
     resume: ResumeConfig = setting(ResumeConfig(), "join a game already under way (earlier history as [[events]])")
+
+    def __post_init__(self) -> None:
+        if not self.thread.strip():
+            raise SettingError("thread", "is empty: give the game thread's address as the browser shows it "
+                                         "(e.g. https://forum.example.org/viewtopic.php?t=123) or its number")
+        for key in ("thread", "graveyard"):
+            _no_credentials(key, getattr(self, key), f"sites.{self.site}.username")
+        if self.poll_interval < MIN_POLL_INTERVAL:
+            raise SettingError("poll_interval", (
+                f"{str(self.poll_interval)!r} is shorter than the daemon's minimum of {str(MIN_POLL_INTERVAL)!r} "
+                f"(each poll reads the forum): give at least \"{MIN_POLL_INTERVAL}\", e.g. \"10m\" (the default)"))
+        for i, gm in enumerate(self.gm):
+            _one_line(f"gm[{i}]", gm, "a forum name is one line; write it as the forum shows it")
 
     @property
     def tz(self) -> ZoneInfo:
@@ -317,7 +377,8 @@ class AlertsConfig:
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
-            raise ValueError("max_attempts must be at least 1")
+            raise SettingError("max_attempts", f"{self.max_attempts}: must be at least 1 (the default is 10)")
+        _one_line("pm_to", self.pm_to, "a forum name is one line; write it as the forum shows it")
 
 
 @frozen(kw_only=True)
@@ -367,6 +428,13 @@ def parse_config(text: str, source: Path | None = None) -> Config:
     for internal in ("source", "store_note"):
         if internal in data:
             raise ConfigError(internal, "unknown key", file=file)
+    if not data.get("sites") and not data.get("games"):  # an empty file, or one with only [workspace]
+        raise ConfigError("", "the config has no [sites] and no [games]: a forum and a game to run are needed; "
+                              "see config.example.toml (every setting), or write a starter with 'forummod init'",
+                          file=file)
+    if not data.get("games"):
+        raise ConfigError("games", "no game: add a [games.<id>] table with the site, thread, ruleset and players "
+                                   "(see config.example.toml, or 'forummod init')", file=file)
     try:
         cfg = load(Config, data)
         cfg = replace(cfg, source=source)
@@ -374,6 +442,7 @@ def parse_config(text: str, source: Path | None = None) -> Config:
         cfg = _resolve_paths(cfg, base)
         validate(cfg)
         cfg = _default_store(cfg)
+        _validate_store_path(cfg.workspace.store_path())
     except ConfigError as e:
         if e.file is None and file is not None:
             raise ConfigError(e.path, e.message, file=file) from None
@@ -409,6 +478,7 @@ def validate(cfg: Config) -> None:
     """Cross-key checks that single fields cannot express."""
     from forummod.engine.registry import is_ruleset, ruleset_names, load_ruleset_options
 
+    _validate_folders(cfg.workspace)  # before the engines are looked up in adapters_dir
     for name, site in cfg.sites.items():
         p = f"sites.{name}"
         try:
@@ -418,10 +488,9 @@ def validate(cfg: Config) -> None:
         if site.engine == "archive":
             if site.posts_file is None:
                 raise ConfigError(f"{p}.posts_file", "engine 'archive' needs posts_file")
-        elif not site.base_url:
-            raise ConfigError(f"{p}.base_url", f"engine {site.engine!r} needs the forum's base_url")
-        elif not site.base_url.startswith(("http://", "https://")):
-            raise ConfigError(f"{p}.base_url", f"{site.base_url!r} must start with http:// or https://")
+        else:
+            _validate_base_url(site, p)
+            _validate_pace(site, p)
         if site.engine in ("archive", "auto"):
             continue
         from forummod.forum_engines import is_known_engine, known_engines
@@ -451,11 +520,128 @@ def validate(cfg: Config) -> None:
                               + f" (known: {', '.join(ruleset_names())})")
         _validate_thread_refs(game, cfg.sites[game.site], p, cfg)
         _validate_players(game, p)
-        load_ruleset_options(game.ruleset, game.options, f"{p}.options")
+        options = load_ruleset_options(game.ruleset, game.options, f"{p}.options")
+        _validate_schedule(game, options, p)
         _validate_votes(game, p)
         _validate_roles(game, p, cfg)
         _validate_resume(game, p)
     _validate_alerts(cfg)
+
+
+def _validate_folders(ws: WorkspaceConfig) -> None:
+    """A folder of your own adapters or templates that is not there would silently leave the
+    bundled ones in use: your changes would never show, with nothing said."""
+    for key, what in (("adapters_dir", "adapter profiles (*.toml)"), ("templates_dir", "templates")):
+        folder = getattr(ws, key)
+        if folder is None or folder.is_dir():
+            continue
+        state = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise ConfigError(f"workspace.{key}", f"{folder} {state}: create the folder with your {what}, "
+                                              f"or leave {key} empty to use the bundled ones")
+
+
+def _validate_store_path(store: Path) -> None:
+    """The store must be a regular file the GM can keep: a path into the kernel's folders
+    (/proc, /sys, /dev), a device or a pipe would fail deep inside SQLite, or worse, not fail."""
+    key = "workspace.store"
+    try:
+        real = store.resolve()  # a symlink into /proc is refused as well
+    except (OSError, RuntimeError):
+        real = store.absolute()
+    for top in SYSTEM_DIRS:
+        if real == top or top in real.parents:
+            raise ConfigError(key, f"{store} is inside {top}, the kernel's folder, not a place for files: set store "
+                                   "to a file in a folder you own, or leave it empty (the store goes beside the config)")
+    if real.is_dir():
+        raise ConfigError(key, f"{store} is a folder, not a file: name the store file, e.g. {store / 'forummod.sqlite'}")
+    if real.exists() and not real.is_file():
+        raise ConfigError(key, f"{store} is not a regular file (a device, a pipe or a socket): name a file in a "
+                               "folder you own, or leave store empty (the store goes beside the config)")
+
+
+def _validate_base_url(site: SiteConfig, p: str) -> None:
+    """A forum address with a scheme and a host, and no credentials: a user name and password
+    in the URL would go out with every request and into the store's snapshots and logs."""
+    from urllib.parse import urlsplit
+
+    key, url = f"{p}.base_url", site.base_url
+    if not url:
+        raise ConfigError(key, f"engine {site.engine!r} needs the forum's base_url, e.g. https://forum.example.org/")
+    parts = urlsplit(url)
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError(key, f"{url!r} must start with http:// or https://, e.g. https://forum.example.org/")
+    if _CONTROL.search(url) or any(ch.isspace() for ch in url):
+        raise ConfigError(key, f"{url!r} contains a space or a line break: copy the address as the browser shows it")
+    try:
+        host, _port = parts.hostname, parts.port
+    except ValueError as e:  # a port that is not a number
+        raise ConfigError(key, f"{url!r} is not a valid address ({e}), e.g. https://forum.example.org/") from None
+    if not host:
+        raise ConfigError(key, f"{url!r} has no host: write the forum's address, e.g. https://forum.example.org/")
+
+
+def _forum_host(host: str | None) -> str:
+    """A host as the same forum: case and a leading 'www.' do not make another forum."""
+    host = (host or "").lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+def is_loopback(host: str) -> bool:
+    """A host on this machine (a test or demo forum): nobody else's server to be polite to."""
+    import ipaddress
+
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _validate_pace(site: SiteConfig, p: str) -> None:
+    """A forum other people use gets at least MIN_REQUEST_INTERVAL between two requests; only a
+    forum on this machine (the demo, the tests' servers) may be read as fast as it answers."""
+    from urllib.parse import urlsplit
+
+    host = urlsplit(site.base_url).hostname or ""
+    if site.request_interval >= MIN_REQUEST_INTERVAL or is_loopback(host):
+        return
+    raise ConfigError(f"{p}.request_interval", (
+        f"{site.request_interval:g} seconds between requests is too fast for {host}, a forum other people use: give "
+        f"at least {MIN_REQUEST_INTERVAL:g} (the default is 2.0); only a forum on this machine (localhost, "
+        "127.0.0.1, ::1) may be read faster"))
+
+
+def _validate_schedule(game: GameConfig, options: Any, p: str) -> None:
+    """Deadlines that fit together, with the ruleset's defaults filling what the config leaves
+    empty. An end before its deadline (day_end "24h", vote_close "48h") used to be read as
+    "24 h after the close": a silent guess at a 72 h day. Clock times are not compared: a clock
+    end earlier than the close means the next one (the engine's documented reading)."""
+    from forummod.engine.registry import get_ruleset_class
+    from forummod.engine.schedule import merged_timing
+
+    sched = game.schedule
+    keys = ("vote_close", "day_end", "action_deadline", "night_end")
+    written = {k: getattr(sched, k) for k in keys}
+    timing = merged_timing(get_ruleset_class(game.ruleset).default_timing(options), written)
+    for key in keys:
+        spec = timing.spec(key)
+        if written[key] and spec.offset is not None and spec.offset.seconds == 0:
+            raise ConfigError(f"{p}.schedule.{key}", f"{written[key]!r} would end it the moment the phase starts: give "
+                                                     "an offset like \"48h\" or a clock time like \"22:00\"")
+
+    def shown(key: str) -> str:
+        return f"{key} = \"{getattr(timing, key)}\"" + ("" if written[key] else f" (the {game.ruleset} default)")
+
+    for deadline, end, phase in (("vote_close", "day_end", "day"), ("action_deadline", "night_end", "night")):
+        due, stop = timing.spec(deadline).offset, timing.spec(end).offset
+        if due is None or stop is None or stop >= due:
+            continue
+        key = end if written[end] or not written[deadline] else deadline  # the one the GM wrote
+        raise ConfigError(f"{p}.schedule.{key}", (
+            f"{shown(end)} ends the {phase} before {shown(deadline)}: set {end} to \"{due}\" or later, "
+            f"or {deadline} to \"{stop}\" or earlier"))
 
 
 def _validate_alerts(cfg: Config) -> None:
@@ -533,6 +719,20 @@ def _validate_thread_refs(game: GameConfig, site: SiteConfig, p: str, cfg: Confi
             example = (site.base_url.rstrip("/") + "/...") if site.base_url else "https://forum.example/..."
             raise ConfigError(f"{p}.{key}", f"{value!r} is not a thread URL or id: give the thread's address as the "
                               f"browser shows it (e.g. {example}) or its number")
+        base = urlsplit(site.base_url)
+        if absolute and site.base_url and (_forum_host(parts.hostname), _port(parts)) != (_forum_host(base.hostname), _port(base)):
+            raise ConfigError(f"{p}.{key}", (
+                f"{value!r} is on {parts.netloc}, not on this game's forum {base.netloc} (sites.{game.site}.base_url): "
+                f"a game's threads are read with that site's account and pace; give a thread of {base.netloc}, or add a "
+                f"[sites.<name>] for the other forum and set site = \"<name>\""))
+
+
+def _port(parts: Any) -> int | None:
+    """The explicit port of a split URL (None when the scheme's default applies, or not a number)."""
+    try:
+        return parts.port
+    except ValueError:
+        return None
 
 
 def _engine_knows(engine: str, url: str, cfg: Config) -> bool:
@@ -562,8 +762,13 @@ def _validate_votes(game: GameConfig, p: str) -> None:
 
 
 def _validate_players(game: GameConfig, p: str) -> None:
-    if not game.players:
-        raise ConfigError(f"{p}.players", "a game needs at least one player")
+    from forummod.engine.registry import get_ruleset_class
+
+    need = get_ruleset_class(game.ruleset).min_players
+    if len(game.players) < need:
+        have = f"{len(game.players)} player" + ("" if len(game.players) == 1 else "s")
+        raise ConfigError(f"{p}.players", f"{have}: a {game.ruleset} game needs at least {need}; list every seat, "
+                                          f"e.g. players = [{{ name = \"Ann\" }}, {{ name = \"Bob\" }}, ...]")
     seen: dict[str, str] = {}
     for i, pl in enumerate(game.players):
         for acc in (pl.name, *(r.name for r in pl.replaces)):
