@@ -22,36 +22,10 @@ from zoneinfo import ZoneInfo
 from forummod.errors import ConfigError
 from forummod.model import PlayerSlot, Replacement, Roster
 from forummod.records import frozen
+from forummod import config_checks as check
 from forummod.schema import ClockOrDuration, Duration, SettingError, convert, load, parse_timezone, setting
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-# a line break, tab or other control character: never part of a forum name or an HTTP header
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-#: Bounds the config enforces (documented in each key's doc, so config.example.toml shows them).
-MAX_RETRIES = 10  # the waits double up to a minute: 10 retries already wait ~5 minutes on one page
-MIN_REQUEST_INTERVAL = 0.5  # seconds between requests to a forum other people use
-MIN_POLL_INTERVAL = Duration(30)  # the daemon polls a game at most this often
-SYSTEM_DIRS = (Path("/proc"), Path("/sys"), Path("/dev"))  # the kernel's, never a place for the store
-
-
-def _no_credentials(key: str, url: str, account: str) -> None:
-    """SettingError at `key` when `url` has `user:password@` before its host (with or without a
-    scheme). Checked where the URL enters a config object, so no address with credentials is
-    ever sent, logged or kept in the store's snapshots; the URL is never echoed."""
-    if "@" in url.split("://", 1)[-1].split("/", 1)[0]:
-        raise SettingError(key, "has a user name or password before '@': credentials never go in an address (it is "
-                                f"sent with every request and kept in the store); put the account in {account} and "
-                                "the name of the variable holding its password in password_env, and write the "
-                                "address without them, e.g. https://forum.example.org/")
-
-
-def _one_line(key: str, value: str, what: str) -> None:
-    """SettingError at `key` when `value` holds a line break or another control character."""
-    m = _CONTROL.search(value)
-    if m:
-        raise SettingError(key, f"{value!r} contains the control character {m.group()!r}: {what}")
-
 Markup = Literal["bbcode", "markdown"]
 Language = Literal["en", "it", "ru", "nl", "zh"]
 EditPolicy = Literal["latest", "original", "void"]
@@ -121,14 +95,11 @@ class SiteConfig:
                                                    "seconds between two requests, e.g. 2.0 (the default)")
         if self.timeout <= 0:
             raise SettingError("timeout", f"{self.timeout:g}: must be more than 0 seconds, e.g. 30.0 (the default)")
-        if not 0 <= self.retries <= MAX_RETRIES:
-            raise SettingError("retries", f"{self.retries} is out of range: give 0 to {MAX_RETRIES} (the default is 4; "
-                                          f"the waits between retries double up to a minute, so {MAX_RETRIES} "
-                                          "already wait about 5 minutes on one failing page)")
-        _no_credentials("base_url", self.base_url, "username")
-        _one_line("user_agent", self.user_agent, "a line break would split the HTTP header; write the User-Agent "
-                                                 "on one line, or leave it empty for forummod's own")
-        _one_line("username", self.username, "write the GM's account name on one line, as the forum shows it")
+        check.retries_in_range(self.retries)
+        check.no_credentials("base_url", self.base_url, "username")
+        check.one_line("user_agent", self.user_agent, "a line break would split the HTTP header; write the "
+                                                      "User-Agent on one line, or leave it empty for forummod's own")
+        check.one_line("username", self.username, "write the GM's account name on one line, as the forum shows it")
         for key in ("password_env", "api_key_env"):
             # a secret pasted here instead of a variable's name must not be echoed back
             if getattr(self, key) and not _ENV_NAME.fullmatch(getattr(self, key)):
@@ -149,7 +120,7 @@ class ReplacementConfig:
     at_post: int | None = setting(None, "or: the first game-thread post number of the replacement")
 
     def __post_init__(self) -> None:
-        _one_line("name", self.name, "a forum name is one line; write it as the forum shows it")
+        check.one_line("name", self.name, "a forum name is one line; write it as the forum shows it")
 
 
 @frozen(kw_only=True)
@@ -165,9 +136,9 @@ class PlayerConfig:
     user_id: str = setting("", "forum user id, when names can change")
 
     def __post_init__(self) -> None:
-        _one_line("name", self.name, "a forum name is one line; write it as the forum shows it")
+        check.one_line("name", self.name, "a forum name is one line; write it as the forum shows it")
         for i, alias in enumerate(self.aliases):
-            _one_line(f"aliases[{i}]", alias, "an alias is a name players write on one line")
+            check.one_line(f"aliases[{i}]", alias, "an alias is a name players write on one line")
 
 
 @frozen(kw_only=True)
@@ -320,13 +291,10 @@ class GameConfig:
             raise SettingError("thread", "is empty: give the game thread's address as the browser shows it "
                                          "(e.g. https://forum.example.org/viewtopic.php?t=123) or its number")
         for key in ("thread", "graveyard"):
-            _no_credentials(key, getattr(self, key), f"sites.{self.site}.username")
-        if self.poll_interval < MIN_POLL_INTERVAL:
-            raise SettingError("poll_interval", (
-                f"{str(self.poll_interval)!r} is shorter than the daemon's minimum of {str(MIN_POLL_INTERVAL)!r} "
-                f"(each poll reads the forum): give at least \"{MIN_POLL_INTERVAL}\", e.g. \"10m\" (the default)"))
+            check.no_credentials(key, getattr(self, key), f"sites.{self.site}.username")
+        check.poll_interval_long_enough(self.poll_interval)
         for i, gm in enumerate(self.gm):
-            _one_line(f"gm[{i}]", gm, "a forum name is one line; write it as the forum shows it")
+            check.one_line(f"gm[{i}]", gm, "a forum name is one line; write it as the forum shows it")
 
     @property
     def tz(self) -> ZoneInfo:
@@ -358,10 +326,10 @@ class AlertChannelConfig:
 
     def __post_init__(self) -> None:
         if self.kind == "apprise" and not _ENV_NAME.fullmatch(self.url_env):
-            raise ValueError("url_env must name the environment variable that holds the Apprise URL "
-                             "(e.g. FORUMMOD_DISCORD_URL), not the URL itself")
+            raise SettingError("url_env", "url_env must name the environment variable that holds the Apprise URL "
+                                          "(e.g. FORUMMOD_DISCORD_URL), not the URL itself")
         if self.kind == "forum_pm" and self.url_env:
-            raise ValueError("url_env is for kind = 'apprise'; a forum PM goes through the game's site")
+            raise SettingError("url_env", "url_env is for kind = 'apprise'; a forum PM goes through the game's site")
 
 
 @frozen(kw_only=True)
@@ -378,7 +346,7 @@ class AlertsConfig:
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
             raise SettingError("max_attempts", f"{self.max_attempts}: must be at least 1 (the default is 10)")
-        _one_line("pm_to", self.pm_to, "a forum name is one line; write it as the forum shows it")
+        check.one_line("pm_to", self.pm_to, "a forum name is one line; write it as the forum shows it")
 
 
 @frozen(kw_only=True)
@@ -442,7 +410,7 @@ def parse_config(text: str, source: Path | None = None) -> Config:
         cfg = _resolve_paths(cfg, base)
         validate(cfg)
         cfg = _default_store(cfg)
-        _validate_store_path(cfg.workspace.store_path())
+        check.store_path_usable(cfg.workspace.store_path())
     except ConfigError as e:
         if e.file is None and file is not None:
             raise ConfigError(e.path, e.message, file=file) from None
@@ -478,7 +446,7 @@ def validate(cfg: Config) -> None:
     """Cross-key checks that single fields cannot express."""
     from forummod.engine.registry import is_ruleset, ruleset_names, load_ruleset_options
 
-    _validate_folders(cfg.workspace)  # before the engines are looked up in adapters_dir
+    check.folders_exist(cfg.workspace.adapters_dir, cfg.workspace.templates_dir)  # before engines are looked up there
     for name, site in cfg.sites.items():
         p = f"sites.{name}"
         try:
@@ -489,8 +457,8 @@ def validate(cfg: Config) -> None:
             if site.posts_file is None:
                 raise ConfigError(f"{p}.posts_file", "engine 'archive' needs posts_file")
         else:
-            _validate_base_url(site, p)
-            _validate_pace(site, p)
+            check.base_url_usable(f"{p}.base_url", site.base_url, site.engine)
+            check.pace_polite(f"{p}.request_interval", site.base_url, site.request_interval)
         if site.engine in ("archive", "auto"):
             continue
         from forummod.forum_engines import is_known_engine, known_engines
@@ -521,127 +489,12 @@ def validate(cfg: Config) -> None:
         _validate_thread_refs(game, cfg.sites[game.site], p, cfg)
         _validate_players(game, p)
         options = load_ruleset_options(game.ruleset, game.options, f"{p}.options")
-        _validate_schedule(game, options, p)
+        check.schedule_consistent(f"{p}.schedule", game.ruleset, options, {
+            k: getattr(game.schedule, k) for k in ("vote_close", "day_end", "action_deadline", "night_end")})
         _validate_votes(game, p)
         _validate_roles(game, p, cfg)
         _validate_resume(game, p)
     _validate_alerts(cfg)
-
-
-def _validate_folders(ws: WorkspaceConfig) -> None:
-    """A folder of your own adapters or templates that is not there would silently leave the
-    bundled ones in use: your changes would never show, with nothing said."""
-    for key, what in (("adapters_dir", "adapter profiles (*.toml)"), ("templates_dir", "templates")):
-        folder = getattr(ws, key)
-        if folder is None or folder.is_dir():
-            continue
-        state = "is a file, not a folder" if folder.exists() else "does not exist"
-        raise ConfigError(f"workspace.{key}", f"{folder} {state}: create the folder with your {what}, "
-                                              f"or leave {key} empty to use the bundled ones")
-
-
-def _validate_store_path(store: Path) -> None:
-    """The store must be a regular file the GM can keep: a path into the kernel's folders
-    (/proc, /sys, /dev), a device or a pipe would fail deep inside SQLite, or worse, not fail."""
-    key = "workspace.store"
-    try:
-        real = store.resolve()  # a symlink into /proc is refused as well
-    except (OSError, RuntimeError):
-        real = store.absolute()
-    for top in SYSTEM_DIRS:
-        if real == top or top in real.parents:
-            raise ConfigError(key, f"{store} is inside {top}, the kernel's folder, not a place for files: set store "
-                                   "to a file in a folder you own, or leave it empty (the store goes beside the config)")
-    if real.is_dir():
-        raise ConfigError(key, f"{store} is a folder, not a file: name the store file, e.g. {store / 'forummod.sqlite'}")
-    if real.exists() and not real.is_file():
-        raise ConfigError(key, f"{store} is not a regular file (a device, a pipe or a socket): name a file in a "
-                               "folder you own, or leave store empty (the store goes beside the config)")
-
-
-def _validate_base_url(site: SiteConfig, p: str) -> None:
-    """A forum address with a scheme and a host, and no credentials: a user name and password
-    in the URL would go out with every request and into the store's snapshots and logs."""
-    from urllib.parse import urlsplit
-
-    key, url = f"{p}.base_url", site.base_url
-    if not url:
-        raise ConfigError(key, f"engine {site.engine!r} needs the forum's base_url, e.g. https://forum.example.org/")
-    parts = urlsplit(url)
-    if not url.startswith(("http://", "https://")):
-        raise ConfigError(key, f"{url!r} must start with http:// or https://, e.g. https://forum.example.org/")
-    if _CONTROL.search(url) or any(ch.isspace() for ch in url):
-        raise ConfigError(key, f"{url!r} contains a space or a line break: copy the address as the browser shows it")
-    try:
-        host, _port = parts.hostname, parts.port
-    except ValueError as e:  # a port that is not a number
-        raise ConfigError(key, f"{url!r} is not a valid address ({e}), e.g. https://forum.example.org/") from None
-    if not host:
-        raise ConfigError(key, f"{url!r} has no host: write the forum's address, e.g. https://forum.example.org/")
-
-
-def _forum_host(host: str | None) -> str:
-    """A host as the same forum: case and a leading 'www.' do not make another forum."""
-    host = (host or "").lower()
-    return host[4:] if host.startswith("www.") else host
-
-
-def is_loopback(host: str) -> bool:
-    """A host on this machine (a test or demo forum): nobody else's server to be polite to."""
-    import ipaddress
-
-    host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def _validate_pace(site: SiteConfig, p: str) -> None:
-    """A forum other people use gets at least MIN_REQUEST_INTERVAL between two requests; only a
-    forum on this machine (the demo, the tests' servers) may be read as fast as it answers."""
-    from urllib.parse import urlsplit
-
-    host = urlsplit(site.base_url).hostname or ""
-    if site.request_interval >= MIN_REQUEST_INTERVAL or is_loopback(host):
-        return
-    raise ConfigError(f"{p}.request_interval", (
-        f"{site.request_interval:g} seconds between requests is too fast for {host}, a forum other people use: give "
-        f"at least {MIN_REQUEST_INTERVAL:g} (the default is 2.0); only a forum on this machine (localhost, "
-        "127.0.0.1, ::1) may be read faster"))
-
-
-def _validate_schedule(game: GameConfig, options: Any, p: str) -> None:
-    """Deadlines that fit together, with the ruleset's defaults filling what the config leaves
-    empty. An end before its deadline (day_end "24h", vote_close "48h") used to be read as
-    "24 h after the close": a silent guess at a 72 h day. Clock times are not compared: a clock
-    end earlier than the close means the next one (the engine's documented reading)."""
-    from forummod.engine.registry import get_ruleset_class
-    from forummod.engine.schedule import merged_timing
-
-    sched = game.schedule
-    keys = ("vote_close", "day_end", "action_deadline", "night_end")
-    written = {k: getattr(sched, k) for k in keys}
-    timing = merged_timing(get_ruleset_class(game.ruleset).default_timing(options), written)
-    for key in keys:
-        spec = timing.spec(key)
-        if written[key] and spec.offset is not None and spec.offset.seconds == 0:
-            raise ConfigError(f"{p}.schedule.{key}", f"{written[key]!r} would end it the moment the phase starts: give "
-                                                     "an offset like \"48h\" or a clock time like \"22:00\"")
-
-    def shown(key: str) -> str:
-        return f"{key} = \"{getattr(timing, key)}\"" + ("" if written[key] else f" (the {game.ruleset} default)")
-
-    for deadline, end, phase in (("vote_close", "day_end", "day"), ("action_deadline", "night_end", "night")):
-        due, stop = timing.spec(deadline).offset, timing.spec(end).offset
-        if due is None or stop is None or stop >= due:
-            continue
-        key = end if written[end] or not written[deadline] else deadline  # the one the GM wrote
-        raise ConfigError(f"{p}.schedule.{key}", (
-            f"{shown(end)} ends the {phase} before {shown(deadline)}: set {end} to \"{due}\" or later, "
-            f"or {deadline} to \"{stop}\" or earlier"))
 
 
 def _validate_alerts(cfg: Config) -> None:
@@ -719,20 +572,8 @@ def _validate_thread_refs(game: GameConfig, site: SiteConfig, p: str, cfg: Confi
             example = (site.base_url.rstrip("/") + "/...") if site.base_url else "https://forum.example/..."
             raise ConfigError(f"{p}.{key}", f"{value!r} is not a thread URL or id: give the thread's address as the "
                               f"browser shows it (e.g. {example}) or its number")
-        base = urlsplit(site.base_url)
-        if absolute and site.base_url and (_forum_host(parts.hostname), _port(parts)) != (_forum_host(base.hostname), _port(base)):
-            raise ConfigError(f"{p}.{key}", (
-                f"{value!r} is on {parts.netloc}, not on this game's forum {base.netloc} (sites.{game.site}.base_url): "
-                f"a game's threads are read with that site's account and pace; give a thread of {base.netloc}, or add a "
-                f"[sites.<name>] for the other forum and set site = \"<name>\""))
-
-
-def _port(parts: Any) -> int | None:
-    """The explicit port of a split URL (None when the scheme's default applies, or not a number)."""
-    try:
-        return parts.port
-    except ValueError:
-        return None
+        if absolute and site.base_url:
+            check.thread_on_site(f"{p}.{key}", value, site.base_url, game.site)
 
 
 def _engine_knows(engine: str, url: str, cfg: Config) -> bool:
@@ -762,13 +603,7 @@ def _validate_votes(game: GameConfig, p: str) -> None:
 
 
 def _validate_players(game: GameConfig, p: str) -> None:
-    from forummod.engine.registry import get_ruleset_class
-
-    need = get_ruleset_class(game.ruleset).min_players
-    if len(game.players) < need:
-        have = f"{len(game.players)} player" + ("" if len(game.players) == 1 else "s")
-        raise ConfigError(f"{p}.players", f"{have}: a {game.ruleset} game needs at least {need}; list every seat, "
-                                          f"e.g. players = [{{ name = \"Ann\" }}, {{ name = \"Bob\" }}, ...]")
+    check.enough_players(f"{p}.players", len(game.players), game.ruleset)
     seen: dict[str, str] = {}
     for i, pl in enumerate(game.players):
         for acc in (pl.name, *(r.name for r in pl.replaces)):

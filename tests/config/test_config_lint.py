@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from forummod.cli import main
-from forummod.config import MIN_POLL_INTERVAL, SiteConfig, load_config
+from forummod.config import SiteConfig, load_config
+from forummod.config_checks import MIN_POLL_INTERVAL
 from forummod.schema import Duration
 
 UNSET_ENV = "FORUMMOD_LINT_TEST_PASSWORD_NEVER_SET"
