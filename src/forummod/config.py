@@ -22,10 +22,10 @@ from zoneinfo import ZoneInfo
 from forummod.errors import ConfigError
 from forummod.model import PlayerSlot, Replacement, Roster
 from forummod.records import frozen
-from forummod.schema import ClockOrDuration, Duration, convert, load, parse_timezone, setting
+from forummod import config_checks as check
+from forummod.schema import ClockOrDuration, Duration, SettingError, convert, load, parse_timezone, setting
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
 Markup = Literal["bbcode", "markdown"]
 Language = Literal["en", "it", "ru", "nl", "zh"]
 EditPolicy = Literal["latest", "original", "void"]
@@ -39,9 +39,9 @@ DraftKind = Literal[
 class WorkspaceConfig:
     """The [workspace] table: where the store, custom adapters and templates live."""
 
-    store: Path | None = setting(None, "SQLite store file; empty = <config name>.sqlite beside the config file (one store per game folder)")
-    adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml); they override the bundled ones")
-    templates_dir: Path | None = setting(None, "folder of your own Jinja templates (<kind>/<markup>.j2, or <kind>/<markup>.<lang>.j2 for one language) and phrases/*.toml rewordings; they override the bundled ones")
+    store: Path | None = setting(None, "SQLite store file, in a folder you can write (not /proc, /sys or /dev); empty = <config name>.sqlite beside the config file (one store per game folder)")
+    adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml), which must exist; they override the bundled ones")
+    templates_dir: Path | None = setting(None, "folder (which must exist) of your own Jinja templates (<kind>/<markup>.j2, or <kind>/<markup>.<lang>.j2 for one language) and phrases/*.toml rewordings; they override the bundled ones")
     lock_stale_after: Duration = setting(Duration(3600), "a run lock older than this is taken as left by a killed run and recovered")
 
     def store_path(self) -> Path:
@@ -57,19 +57,19 @@ class SiteConfig:
     """One [sites.<name>] table: a forum, its engine profile and the GM's account there."""
 
     engine: str = setting(doc="forum engine profile: phpbb, vbulletin, xenforo, discourse, smf, invision, mybb, forumfree, discuz, flaskbb, spirit, archive, or 'auto'", required=True)
-    base_url: str = setting("", "forum root URL, e.g. https://forum.example.org/ (not needed for engine 'archive')")
+    base_url: str = setting("", "forum root URL, e.g. https://forum.example.org/, without user name or password (not needed for engine 'archive')")
     timezone: str = setting("UTC", "timezone in which the forum shows times to the GM's account")
     language: Language = setting("en", "language of the forum's date words ('Today', 'Oggi', 'Сегодня', 'Vandaag', '今天')")
     username: str = setting("", "the GM's forum account name (for login, inbox and publishing)")
     password_env: str = setting("", "name of the environment variable holding the password (never the password itself)")
     api_key_env: str = setting("", "name of the environment variable holding an API key (Discourse), instead of a password")
     use_keyring: bool = setting(False, "read the password from the OS keyring (service 'forummod', this site's name) when the variable is unset")
-    request_interval: float = setting(2.0, "minimum seconds between two requests to this site")
+    request_interval: float = setting(2.0, "minimum seconds between two requests to this site; at least 0.5, except for a forum on this machine (localhost, 127.0.0.1, ::1)")
     flood_interval: float | None = setting(None, "minimum seconds between two posts or PMs of the GM's account (a batch of role PMs waits this long between PMs); empty = the engine profile's (phpBB 15, MyBB 61, SMF 5), 0 = none (an account the forum exempts, e.g. a moderator)")
     hourly_budget: int = setting(0, "maximum requests per hour to this site across all games; 0 = no cap")
     timeout: float = setting(30.0, "seconds to wait for a connection or a response")
-    retries: int = setting(4, "retries of an idempotent request after a network error, 429 or 5xx")
-    user_agent: str = setting("", "User-Agent header; empty = 'forummod/<version> (+https://example.invalid/forummod)'")
+    retries: int = setting(4, "retries of an idempotent request after a network error, 429 or 5xx: 0 to 10 (the waits double up to a minute)")
+    user_agent: str = setting("", "User-Agent header, on one line; empty = 'forummod/<version> (+https://example.invalid/forummod)'")
     posts_file: Path | None = setting(None, "engine 'archive': JSONL file of posts (see README, 'Archive files')")
     messages_file: Path | None = setting(None, "engine 'archive': JSONL file of private messages to the GM")
     max_post_chars: int = setting(0, "longest post this forum accepts, in characters; 0 = the engine profile's default (longer drafts are split into parts)")
@@ -81,20 +81,30 @@ class SiteConfig:
 
     def __post_init__(self) -> None:
         if self.inbox_max_pages < 1:
-            raise ValueError("inbox_max_pages must be at least 1")
-        if self.recheck_minutes < 0 or self.recheck_hours < 0 or self.recheck_max_pages < 0:
-            raise ValueError("recheck_minutes, recheck_hours and recheck_max_pages must not be negative")
-        if self.max_post_chars < 0 or self.max_pm_chars < 0:
-            raise ValueError("max_post_chars and max_pm_chars must not be negative (0 = the engine's default)")
+            raise SettingError("inbox_max_pages", f"{self.inbox_max_pages}: must be at least 1 (the default is 20)")
+        for key in ("recheck_minutes", "recheck_hours", "recheck_max_pages", "hourly_budget"):
+            if getattr(self, key) < 0:
+                raise SettingError(key, f"{getattr(self, key)}: must not be negative")
+        for key in ("max_post_chars", "max_pm_chars"):
+            if getattr(self, key) < 0:
+                raise SettingError(key, f"{getattr(self, key)}: must not be negative (0 = the engine's default)")
         if self.flood_interval is not None and self.flood_interval < 0:
-            raise ValueError("flood_interval must not be negative (0 = no wait between two posts)")
-        if self.request_interval < 0 or self.timeout <= 0 or self.retries < 0 or self.hourly_budget < 0:
-            raise ValueError("request_interval, timeout, retries and hourly_budget must not be negative")
+            raise SettingError("flood_interval", f"{self.flood_interval:g}: must not be negative (0 = no wait between two posts)")
+        if self.request_interval < 0:
+            raise SettingError("request_interval", f"{self.request_interval:g}: must not be negative; give the "
+                                                   "seconds between two requests, e.g. 2.0 (the default)")
+        if self.timeout <= 0:
+            raise SettingError("timeout", f"{self.timeout:g}: must be more than 0 seconds, e.g. 30.0 (the default)")
+        check.retries_in_range(self.retries)
+        check.no_credentials("base_url", self.base_url, "username")
+        check.one_line("user_agent", self.user_agent, "a line break would split the HTTP header; write the "
+                                                      "User-Agent on one line, or leave it empty for forummod's own")
+        check.one_line("username", self.username, "write the GM's account name on one line, as the forum shows it")
         for key in ("password_env", "api_key_env"):
             # a secret pasted here instead of a variable's name must not be echoed back
             if getattr(self, key) and not _ENV_NAME.fullmatch(getattr(self, key)):
-                raise ValueError(f"{key} must be the name of an environment variable (e.g. FORUM_PASSWORD) "
-                                 "that holds the secret, not the secret itself")
+                raise SettingError(key, f"{key} must be the name of an environment variable (e.g. FORUM_PASSWORD) "
+                                        "that holds the secret, not the secret itself")
 
     @property
     def tz(self) -> ZoneInfo:
@@ -109,6 +119,9 @@ class ReplacementConfig:
     at: datetime | None = setting(None, "when the replacement took over (ISO 8601 with offset)")
     at_post: int | None = setting(None, "or: the first game-thread post number of the replacement")
 
+    def __post_init__(self) -> None:
+        check.one_line("name", self.name, "a forum name is one line; write it as the forum shows it")
+
 
 @frozen(kw_only=True)
 class PlayerConfig:
@@ -121,6 +134,11 @@ class PlayerConfig:
     building: str = setting("", "village only: building code (farm, church, ...) or empty for a Vagabond")
     votes: int = setting(1, "mafia-majority only: how many votes this seat casts (2 = a double voter, 0 = may not vote); a replacement keeps it")
     user_id: str = setting("", "forum user id, when names can change")
+
+    def __post_init__(self) -> None:
+        check.one_line("name", self.name, "a forum name is one line; write it as the forum shows it")
+        for i, alias in enumerate(self.aliases):
+            check.one_line(f"aliases[{i}]", alias, "an alias is a name players write on one line")
 
 
 @frozen(kw_only=True)
@@ -140,9 +158,9 @@ class ScheduleConfig:
     start: datetime | None = setting(None, "game start (the GM's opening post), ISO 8601 with offset; empty = first game-thread post")
     first_phase: Literal["", "night", "day"] = setting("", "phase the game opens with; empty = the ruleset's default")
     vote_close: str = setting("", "when a day's vote closes: clock time '22:00' or offset from the day's start '48h'; empty = ruleset default")
-    day_end: str = setting("", "when a day ends: clock time or offset from the day's start; empty = ruleset default")
+    day_end: str = setting("", "when a day ends: clock time or offset from the day's start (an offset not shorter than vote_close's); empty = ruleset default")
     action_deadline: str = setting("", "when night actions are due: clock time or offset from the night's start; empty = ruleset default")
-    night_end: str = setting("", "when a night ends and the next day starts (the dawn): clock time '09:00' or offset '24h' from the night's start; empty = ruleset default")
+    night_end: str = setting("", "when a night ends and the next day starts (the dawn): clock time '09:00' or offset '24h' from the night's start (an offset not shorter than action_deadline's); empty = ruleset default")
     reminder_before: Duration = setting(Duration(3600), "remind about a deadline this long before it")
 
     def __post_init__(self) -> None:
@@ -152,7 +170,7 @@ class ScheduleConfig:
                 try:
                     ClockOrDuration.parse(v)
                 except ValueError as e:
-                    raise ValueError(f"{key}: {e}") from None
+                    raise SettingError(key, str(e)) from None
 
 
 @frozen(kw_only=True)
@@ -243,7 +261,7 @@ class GameConfig:
     """One [games.<id>] table: threads, ruleset, players, schedule and options of a game."""
 
     site: str = setting(doc="name of a [sites.<name>] table", required=True)
-    thread: str = setting(doc="the game thread: URL or the engine's thread id", required=True)
+    thread: str = setting(doc="the game thread: its URL on the site's forum, or the engine's thread id", required=True)
     ruleset: str = setting(doc="lupus-eresia, witch-hunt, one-night, village or mafia-majority", required=True)
     graveyard: str = setting("", "the graveyard/cemetery thread, if any (URL or id)")
     title: str = setting("", "game name shown in posts; empty = the game's id")
@@ -255,8 +273,8 @@ class GameConfig:
     active: bool = setting(True, "poll this game in tick/run")
     seed: int = setting(0, "random seed for deals and draws; 0 = choose one and record it in the log")
     roles_file: Path | None = setting(None, "TOML file mapping player name -> role, kept apart from this config")
-    poll_interval: Duration = setting(Duration(600), "how often the daemon polls this game")
-    players: tuple[PlayerConfig, ...] = setting(doc="players in seat order", required=True)
+    poll_interval: Duration = setting(Duration(600), "how often the daemon polls this game; at least 30s")
+    players: tuple[PlayerConfig, ...] = setting(doc="players in seat order (at least 2)", required=True)
     options: Mapping[str, Any] = setting(types.MappingProxyType({}), "ruleset options (see the ruleset's section of the README)")
     setup: SetupConfig = setting(SetupConfig(), "role counts and dealing")
     schedule: ScheduleConfig = setting(ScheduleConfig(), "deadlines")
@@ -267,6 +285,16 @@ class GameConfig:
     drafts: DraftsConfig = setting(DraftsConfig(), "what drafted posts show (post counts in the vote count)")
     events: tuple[GmEventConfig, ...] = setting((), "GM events to replay (kills, replacements, modkills) for archived games")
     resume: ResumeConfig = setting(ResumeConfig(), "join a game already under way (earlier history as [[events]])")
+
+    def __post_init__(self) -> None:
+        if not self.thread.strip():
+            raise SettingError("thread", "is empty: give the game thread's address as the browser shows it "
+                                         "(e.g. https://forum.example.org/viewtopic.php?t=123) or its number")
+        for key in ("thread", "graveyard"):
+            check.no_credentials(key, getattr(self, key), f"sites.{self.site}.username")
+        check.poll_interval_long_enough(self.poll_interval)
+        for i, gm in enumerate(self.gm):
+            check.one_line(f"gm[{i}]", gm, "a forum name is one line; write it as the forum shows it")
 
     @property
     def tz(self) -> ZoneInfo:
@@ -298,10 +326,10 @@ class AlertChannelConfig:
 
     def __post_init__(self) -> None:
         if self.kind == "apprise" and not _ENV_NAME.fullmatch(self.url_env):
-            raise ValueError("url_env must name the environment variable that holds the Apprise URL "
-                             "(e.g. FORUMMOD_DISCORD_URL), not the URL itself")
+            raise SettingError("url_env", "url_env must name the environment variable that holds the Apprise URL "
+                                          "(e.g. FORUMMOD_DISCORD_URL), not the URL itself")
         if self.kind == "forum_pm" and self.url_env:
-            raise ValueError("url_env is for kind = 'apprise'; a forum PM goes through the game's site")
+            raise SettingError("url_env", "url_env is for kind = 'apprise'; a forum PM goes through the game's site")
 
 
 @frozen(kw_only=True)
@@ -317,7 +345,8 @@ class AlertsConfig:
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
-            raise ValueError("max_attempts must be at least 1")
+            raise SettingError("max_attempts", f"{self.max_attempts}: must be at least 1 (the default is 10)")
+        check.one_line("pm_to", self.pm_to, "a forum name is one line; write it as the forum shows it")
 
 
 @frozen(kw_only=True)
@@ -367,6 +396,13 @@ def parse_config(text: str, source: Path | None = None) -> Config:
     for internal in ("source", "store_note"):
         if internal in data:
             raise ConfigError(internal, "unknown key", file=file)
+    if not data.get("sites") and not data.get("games"):  # an empty file, or one with only [workspace]
+        raise ConfigError("", "the config has no [sites] and no [games]: a forum and a game to run are needed; "
+                              "see config.example.toml (every setting), or write a starter with 'forummod init'",
+                          file=file)
+    if not data.get("games"):
+        raise ConfigError("games", "no game: add a [games.<id>] table with the site, thread, ruleset and players "
+                                   "(see config.example.toml, or 'forummod init')", file=file)
     try:
         cfg = load(Config, data)
         cfg = replace(cfg, source=source)
@@ -374,6 +410,7 @@ def parse_config(text: str, source: Path | None = None) -> Config:
         cfg = _resolve_paths(cfg, base)
         validate(cfg)
         cfg = _default_store(cfg)
+        check.store_path_usable(cfg.workspace.store_path())
     except ConfigError as e:
         if e.file is None and file is not None:
             raise ConfigError(e.path, e.message, file=file) from None
@@ -409,6 +446,7 @@ def validate(cfg: Config) -> None:
     """Cross-key checks that single fields cannot express."""
     from forummod.engine.registry import is_ruleset, ruleset_names, load_ruleset_options
 
+    check.folders_exist(cfg.workspace.adapters_dir, cfg.workspace.templates_dir)  # before engines are looked up there
     for name, site in cfg.sites.items():
         p = f"sites.{name}"
         try:
@@ -418,10 +456,9 @@ def validate(cfg: Config) -> None:
         if site.engine == "archive":
             if site.posts_file is None:
                 raise ConfigError(f"{p}.posts_file", "engine 'archive' needs posts_file")
-        elif not site.base_url:
-            raise ConfigError(f"{p}.base_url", f"engine {site.engine!r} needs the forum's base_url")
-        elif not site.base_url.startswith(("http://", "https://")):
-            raise ConfigError(f"{p}.base_url", f"{site.base_url!r} must start with http:// or https://")
+        else:
+            check.base_url_usable(f"{p}.base_url", site.base_url, site.engine)
+            check.pace_polite(f"{p}.request_interval", site.base_url, site.request_interval)
         if site.engine in ("archive", "auto"):
             continue
         from forummod.forum_engines import is_known_engine, known_engines
@@ -451,7 +488,9 @@ def validate(cfg: Config) -> None:
                               + f" (known: {', '.join(ruleset_names())})")
         _validate_thread_refs(game, cfg.sites[game.site], p, cfg)
         _validate_players(game, p)
-        load_ruleset_options(game.ruleset, game.options, f"{p}.options")
+        options = load_ruleset_options(game.ruleset, game.options, f"{p}.options")
+        check.schedule_consistent(f"{p}.schedule", game.ruleset, options, {
+            k: getattr(game.schedule, k) for k in ("vote_close", "day_end", "action_deadline", "night_end")})
         _validate_votes(game, p)
         _validate_roles(game, p, cfg)
         _validate_resume(game, p)
@@ -533,6 +572,8 @@ def _validate_thread_refs(game: GameConfig, site: SiteConfig, p: str, cfg: Confi
             example = (site.base_url.rstrip("/") + "/...") if site.base_url else "https://forum.example/..."
             raise ConfigError(f"{p}.{key}", f"{value!r} is not a thread URL or id: give the thread's address as the "
                               f"browser shows it (e.g. {example}) or its number")
+        if absolute and site.base_url:
+            check.thread_on_site(f"{p}.{key}", value, site.base_url, game.site)
 
 
 def _engine_knows(engine: str, url: str, cfg: Config) -> bool:
@@ -562,8 +603,7 @@ def _validate_votes(game: GameConfig, p: str) -> None:
 
 
 def _validate_players(game: GameConfig, p: str) -> None:
-    if not game.players:
-        raise ConfigError(f"{p}.players", "a game needs at least one player")
+    check.enough_players(f"{p}.players", len(game.players), game.ruleset)
     seen: dict[str, str] = {}
     for i, pl in enumerate(game.players):
         for acc in (pl.name, *(r.name for r in pl.replaces)):

@@ -77,8 +77,8 @@ def plan_jobs(cfg: Config, analyses: dict[str, Any], now: datetime) -> list[JobS
     for gid, game in cfg.games.items():
         if not game.active:
             continue
-        jobs.append(JobSpec(f"poll:{gid}", gid, "poll", every_s=max(30, game.poll_interval.seconds),
-                            why="poll"))
+        # the config refuses a poll_interval under config_checks.MIN_POLL_INTERVAL (30 s): no silent clamp here
+        jobs.append(JobSpec(f"poll:{gid}", gid, "poll", every_s=game.poll_interval.seconds, why="poll"))
         a = analyses.get(gid)
         if a is None or a.run.state.outcome is not None:
             continue

@@ -23,6 +23,15 @@ from forummod.errors import ConfigError
 from forummod.records import frozen
 
 
+class SettingError(ValueError):
+    """A `__post_init__` check that failed on one key: the loader reports it at that key's
+    path (`sites.forum.retries`), not at the table's, so the GM sees which line to change."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key
+
+
 def setting(default: Any = MISSING, doc: str = "", *, required: bool = False, **meta: Any) -> Any:
     """A dataclass field with a one-line doc; tuples and dicts defaults are made safely."""
     md = {"doc": doc, "required": required, **meta}
@@ -278,7 +287,9 @@ def load(cls: type, data: dict, path: str = "") -> Any:
             raise ConfigError(sub, "missing required key" + (f" ({f.metadata['doc']})" if f.metadata.get("doc") else ""))
     try:
         obj = cls(**kwargs)
-    except ValueError as e:  # __post_init__ validation
+    except SettingError as e:  # __post_init__ validation of one key
+        raise ConfigError(_join(path, e.key), str(e)) from None
+    except ValueError as e:  # __post_init__ validation across keys
         raise ConfigError(path, str(e)) from None
     return obj
 

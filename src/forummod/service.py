@@ -232,6 +232,11 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
 
     game = ws.cfg.game(game_id)
     site_name = game.site
+    site = ws.cfg.sites[site_name]
+    if inbox and _has_inbox(site) and site.engine != "archive":
+        # before any request (not after the whole thread was read) and before the adapter opens
+        # the store for its cookie jar: an unset variable leaves no store and no lock file
+        check_secret(site_name, site)
     adapter = ws.adapter(site_name)
     started = time.monotonic()
     now = ws.clock()
@@ -240,9 +245,6 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     fetched = []
     thread_ids = []
     errors: list[str] = []
-    site = ws.cfg.sites[site_name]
-    if inbox and _has_inbox(site) and site.engine != "archive":
-        check_secret(site_name, site)  # before any request: not after the whole thread was read
     moved = _site_moved(ws, game_id, site)
 
     def save_thread_poll(tp: Any) -> None:

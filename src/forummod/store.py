@@ -255,8 +255,12 @@ class Store:
             if not self.path.exists():
                 if not create or readonly:
                     raise StoreError(f"store not found: {self.path} (run 'forummod poll' to create it)")
-                self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                    fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
+                except OSError as e:  # a read-only or missing place: one line, not a traceback
+                    raise StoreError(f"cannot create the store {self.path} ({e.strerror or e}): choose a file in a "
+                                     "folder you can write (workspace.store in the config)") from None
                 os.close(fd)
             elif self.path.is_dir():
                 raise StoreError(f"store path {self.path} is a folder, not a file")

@@ -24,6 +24,7 @@ def _game(tmp_path, template: str):
     cfg = tmp_path / "forummod.toml"
     text = archive_config(tmp_path, players, tables=f"""[games.g.schedule]
 start = "{T0.isoformat()}"
+vote_close = "24h"
 day_end = "24h"
 """).replace("[workspace]\n", f'[workspace]\ntemplates_dir = "{tmp_path / "mytemplates"}"\n', 1)
     cfg.write_text(text, encoding="utf-8")

@@ -91,7 +91,7 @@ def test_bad_duration_and_bad_deadline():
     e = err(BASE.replace('timezone = "Europe/Rome"', 'timezone = "Europe/Rome"\npoll_interval = "5 parsecs"'))
     assert e.path == "games.g1.poll_interval" and "not a duration" in e.message
     e = err(BASE + "\n[games.g1.schedule]\nvote_close = \"25:00\"\n")
-    assert e.path == "games.g1.schedule" and "vote_close" in e.message
+    assert e.path == "games.g1.schedule.vote_close" and "not a valid clock time" in e.message
 
 
 def test_not_toml_reports_the_line():

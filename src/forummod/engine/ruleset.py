@@ -216,6 +216,9 @@ class Ruleset:
     # Whether `players[].votes` (a seat's own number of votes: a double voter) applies; rulesets
     # with weights of their own (the Sheriff, the Boia) keep them in their roles instead.
     seat_votes: ClassVar[bool] = False
+    # The fewest players the config accepts: a vote needs someone to vote for besides oneself.
+    # No ruleset's rules text states a higher floor, so none overrides it yet.
+    min_players: ClassVar[int] = 2
     vote_forms: ClassVar[tuple[str, ...]] = ("bold", "tag")  # default of [votes].forms
     # Verbs that are one choice of a whole faction: a later PM of any member replaces the
     # earlier one (MafiaScum's mafia kill; LUP-D2, the wolves' last kill PM counts).
