@@ -263,12 +263,39 @@ def not_ours(store: Path) -> None:
     db.close()
 
 
+def emptied(store: Path) -> None:
+    """Truncated to 0 bytes (a copy or sync gone wrong): SQLite alone would take it for a new store."""
+    store.write_bytes(b"")
+
+
+def empty_database(store: Path) -> None:
+    """A valid SQLite file with nothing in it."""
+    store.unlink()
+    db = sqlite3.connect(store)
+    db.execute("PRAGMA user_version = 1")  # writes the header: a file of one page, no tables
+    db.commit()
+    db.close()
+
+
+def another_application_id(store: Path) -> None:
+    """Our tables, another program's application id in the header."""
+    db = sqlite3.connect(store)
+    db.execute("PRAGMA application_id = 1234")
+    db.commit()
+    db.close()
+
+
+NOT_YOURS = "Do not delete it or start a new store in its place"
+
 STORE_DAMAGE = {
     "newer schema": (newer_schema, ["newer forummod", "upgrade"]),
-    "not SQLite at all": (garbage, ["not a usable forummod store"]),
-    "damaged pages": (damaged_pages, ["store.sqlite"]),
-    "cut in half": (cut_in_half, ["store.sqlite"]),
+    "not SQLite at all": (garbage, ["not an SQLite file", NOT_YOURS, "sqlite3", ".recover"]),
+    "damaged pages": (damaged_pages, ["store.sqlite", "damaged", NOT_YOURS]),
+    "cut in half": (cut_in_half, ["store.sqlite", "damaged", NOT_YOURS]),
     "another program's database": (not_ours, ["not a forummod store"]),
+    "emptied to 0 bytes": (emptied, ["is an empty file (0 bytes)", NOT_YOURS]),
+    "an empty SQLite database": (empty_database, ["is an empty SQLite database, not a forummod store"]),
+    "another program's application id": (another_application_id, ["another program (application id 0x4d2)"]),
 }
 
 
@@ -305,7 +332,7 @@ def test_damage_deep_inside_the_store_is_reported_with_exit_2_not_a_traceback(ws
     before = files_state(ws_dir)
     for command in ("poll", "tally", "status"):
         code, out, err = run_cli(capsys, command, "--config", str(ws_dir / "forummod.toml"))
-        assert_one_clear_error(code, err, str(store), "damaged", "restore a backup")
+        assert_one_clear_error(code, err, str(store), "damaged", NOT_YOURS, "Restore your latest backup")
     assert files_state(ws_dir) == before
 
 
