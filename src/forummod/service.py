@@ -78,6 +78,8 @@ class Workspace:
     @property
     def store(self) -> Store:
         if self._store is None:
+            if self.cfg.store_note:  # before the open, which may refuse the store the note is about
+                self.notify(self.cfg.store_note)
             store = Store(self.cfg.workspace.store_path(), read_if_unwritable=self.read_only_ok,
                           check=self.store_check, settle=False)
             if not store.writable:
@@ -91,8 +93,6 @@ class Workspace:
                 store.close()
                 raise
             self._store = store
-            if self.cfg.store_note:
-                self.notify(self.cfg.store_note)
         return self._store
 
     def _claim_games(self, store: Store) -> None:

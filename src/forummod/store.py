@@ -246,7 +246,7 @@ class Store:
             if not self.path.exists():
                 if not create or readonly:
                     raise StoreError(f"store not found: {self.path} (run 'forummod poll' to create it)")
-                store_file.create(self.path, _build)
+                store_file.create(self.path, build_schema)
             elif self.path.is_dir():
                 raise StoreError(f"store path {self.path} is a folder, not a file")
             problem = store_file.file_problem(self.path)
@@ -332,10 +332,6 @@ class Store:
         if found:
             raise store_file.refuse_damage(self.path, found)
         self._sound_at = now
-
-    def check(self, *, full: bool = True) -> list[str]:
-        """What SQLite finds wrong in the store now ([] when sound): `forummod store check`."""
-        return store_file.problems(self.db, full=full)
 
     def _migrate(self, version: int, readonly: bool) -> None:
         if version == SCHEMA_VERSION:
@@ -988,7 +984,7 @@ def _num_key(s: str) -> tuple[int, str]:
     return (int(s), s) if s.isdigit() else (1 << 62, s)
 
 
-def _build(db: sqlite3.Connection) -> None:
+def build_schema(db: sqlite3.Connection) -> None:
     """The schema of a new store file (`store_file.create` calls it on the file being built)."""
     _upgrade(db, 0, lambda: 0)  # nobody else sees the file being built
     store_file.record_check(db, store_file.now_utc())  # nothing to check in a file just built

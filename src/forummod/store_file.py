@@ -110,10 +110,9 @@ def damage_advice(path: Path) -> str:
     ours = f" (forummod's copies from before schema upgrades: {', '.join(p.name for p in kept)})" if kept else ""
     return (" Nothing was changed. Do not delete it or start a new store in its place: a new store forgets "
             "the GM log and what was already published, and would send the role PMs and posts again. Restore "
-            f"your latest backup of it{ours}, or salvage what SQLite can still read into a copy: 'sqlite3 {path} "
-            f".recover | sqlite3 {path}.recovered', then 'forummod store check {path}.recovered' says whether "
-            "the copy is usable; move it into place (the next poll fetches the posts it lacks; look at the "
-            "thread before publishing a draft it does not know as published)")
+            f"your latest backup of it{ours}, or copy what SQLite can still read into a new store with "
+            f"'forummod store salvage' (it writes {path.name}.salvaged, says what was lost and how to put it "
+            "in place; the damaged file stays as it is)")
 
 
 def write_failure(path: Path, e: BaseException) -> StoreError | None:
@@ -154,11 +153,11 @@ def open_failure(path: Path, e: sqlite3.Error) -> StoreError:
                                  f"({e}); nothing was changed. Make the folder writable, or open a copy")
         return StoreError(f"cannot open the store {path} ({e}); nothing was changed")
     if code in (_NOTADB, _CORRUPT):
-        return StoreDamaged(f"the store {path} is damaged ({_readable(e)})." + damage_advice(path) + ".")
-    return StoreError(f"cannot use the store {path} ({_readable(e)}); nothing was changed")
+        return StoreDamaged(f"the store {path} is damaged ({readable(e)})." + damage_advice(path) + ".")
+    return StoreError(f"cannot use the store {path} ({readable(e)}); nothing was changed")
 
 
-def _readable(e: BaseException) -> str:
+def readable(e: BaseException) -> str:
     return "".join(ch if ch.isprintable() else "?" for ch in str(e))[:200]
 
 
@@ -284,9 +283,30 @@ def problems(db: sqlite3.Connection, *, full: bool = False) -> list[str]:
     try:
         rows = db.execute("PRAGMA integrity_check(20)" if full else "PRAGMA quick_check(20)").fetchall()
     except sqlite3.DatabaseError as e:
-        return [_readable(e)]
-    found = [_readable(r[0]) for r in rows]
+        return [readable(e)]
+    found = [readable(r[0]) for r in rows]
     return [] if found == ["ok"] else found
+
+
+def check_file(path: Path) -> tuple[int, list[str]]:
+    """(schema version, what SQLite's full integrity check finds) of the store file at `path`,
+    read without writing it, whatever its schema version (a backup, a salvaged copy); the
+    StoreError every command gives for a file that is no forummod store at all."""
+    if not path.is_file():
+        raise StoreError(f"no store file at {path}")
+    problem = file_problem(path)
+    if problem is not None:
+        raise problem
+    try:
+        db = connect(path, readonly=True)
+    except sqlite3.Error as e:
+        raise open_failure(path, e) from None
+    try:
+        return identify(db, path), problems(db, full=True)
+    except sqlite3.DatabaseError as e:
+        raise open_failure(path, e) from None
+    finally:
+        db.close()
 
 
 def refuse_damage(path: Path, found: list[str]) -> StoreDamaged:

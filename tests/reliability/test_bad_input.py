@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -289,7 +290,7 @@ NOT_YOURS = "Do not delete it or start a new store in its place"
 
 STORE_DAMAGE = {
     "newer schema": (newer_schema, ["newer forummod", "upgrade"]),
-    "not SQLite at all": (garbage, ["not an SQLite file", NOT_YOURS, "sqlite3", ".recover"]),
+    "not SQLite at all": (garbage, ["not an SQLite file", NOT_YOURS, "forummod store salvage"]),
     "damaged pages": (damaged_pages, ["store.sqlite", "damaged", NOT_YOURS]),
     "cut in half": (cut_in_half, ["store.sqlite", "damaged", NOT_YOURS]),
     "another program's database": (not_ours, ["not a forummod store"]),
@@ -333,6 +334,35 @@ def test_damage_deep_inside_the_store_is_reported_with_exit_2_not_a_traceback(ws
     for command in ("poll", "tally", "status"):
         code, out, err = run_cli(capsys, command, "--config", str(ws_dir / "forummod.toml"))
         assert_one_clear_error(code, err, str(store), "damaged", NOT_YOURS, "Restore your latest backup")
+    assert files_state(ws_dir) == before
+
+
+def test_4_kb_of_garbage_inside_is_refused_before_a_publish_and_when_the_daily_check_is_due(ws_dir, capsys):
+    """Issue 34: 4 KB of garbage inside the store, and `tally` and `publish` exited 0. `publish`
+    checks the store (SQLite's quick check) before it sends; any command does when the last
+    check is a day old. Refused with exit 2, nothing sent, nothing written."""
+    big = [{**POSTS[1], "id": i + 10, "number": i + 4, "bbcode": f"{'words ' * 300} {i}"} for i in range(200)]
+    (ws_dir / "posts.jsonl").write_text(jsonl(POSTS + big), encoding="utf-8")
+    store = make_store(ws_dir, capsys)
+    assert run_cli(capsys, "draft", "votecount", "--config", str(ws_dir / "forummod.toml"))[0] == 0
+    with open(store, "r+b") as f:
+        f.seek(store.stat().st_size // 2)
+        f.write(bytes((i * 7919) % 251 for i in range(4096)))
+    before = files_state(ws_dir)
+
+    code, out, err = run_cli(capsys, "publish", "1", "--config", str(ws_dir / "forummod.toml"))
+    assert_one_clear_error(code, err, str(store), "SQLite's check found", NOT_YOURS)
+    assert not (ws_dir / "posts.outbox.jsonl").exists()  # nothing sent
+
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)  # the store's schema page is intact
+    last = db.execute("SELECT value FROM meta WHERE key='quick_check_at'").fetchone()[0]
+    db.close()
+    from forummod import store_file
+
+    with pytest.MonkeyPatch.context() as mp:  # a day after the last check: it is due at open
+        mp.setattr(store_file, "now_utc", lambda: datetime.fromisoformat(last) + store_file.CHECK_EVERY)
+        code, out, err = run_cli(capsys, "tally", "--config", str(ws_dir / "forummod.toml"))
+    assert_one_clear_error(code, err, str(store), "SQLite's check found", NOT_YOURS)  # found by the check
     assert files_state(ws_dir) == before
 
 
