@@ -366,6 +366,21 @@ def test_4_kb_of_garbage_inside_is_refused_before_a_publish_and_when_the_daily_c
     assert files_state(ws_dir) == before
 
 
+def test_doctor_checks_the_store_for_damage_whenever_it_runs(ws_dir, capsys):
+    """`doctor` runs SQLite's quick check whatever the last one said, and names the damage."""
+    big = [{**POSTS[1], "id": i + 10, "number": i + 4, "bbcode": f"{'words ' * 300} {i}"} for i in range(200)]
+    (ws_dir / "posts.jsonl").write_text(jsonl(POSTS + big), encoding="utf-8")
+    store = make_store(ws_dir, capsys)
+    code, out, _ = run_cli(capsys, "doctor", "--offline", "--config", str(ws_dir / "forummod.toml"))
+    assert code == 0 and "ok store" in out
+    with open(store, "r+b") as f:
+        f.seek(store.stat().st_size // 2)
+        f.write(bytes((i * 7919) % 251 for i in range(4096)))
+    code, out, _ = run_cli(capsys, "doctor", "--offline", "--config", str(ws_dir / "forummod.toml"))
+    line = next(ln for ln in out.splitlines() if "store" in ln and ln.startswith("!!"))
+    assert code == 1 and "SQLite's check found" in line and "store salvage" in line
+
+
 WEB_SITE = ('engine = "archive"\nposts_file = "posts.jsonl"\nmessages_file = "pms.jsonl"',
             'engine = "phpbb"\nbase_url = "http://127.0.0.1:9/"')
 
