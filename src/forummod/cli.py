@@ -136,9 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         path = _store_path(args)
         from forummod.store_file import damage_advice
 
-        advice = damage_advice(path) if path is not None else " Nothing was changed."
+        advice = damage_advice(path) + "." if path is not None else ""
         print(f"forummod {args.command}: the store{f' {path}' if path else ''} is damaged or unreadable ({why})."
-              f"{advice}.", file=sys.stderr)
+              f"{advice}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `forummod drafts --json | head`: the reader left; no traceback
         _silence_stdout()

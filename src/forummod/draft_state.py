@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import shlex
 from dataclasses import replace
 from datetime import timedelta
 from enum import Enum
@@ -192,14 +193,8 @@ def render_command(kind: str, phase: str, slot: str) -> str:
     if phase not in _NO_PHASE:
         words.append(f"--phase {phase}")
     if slot not in _NO_SLOT and not slot.endswith(":correction"):
-        words.append(f"--to {_quoted(slot)}")
+        words.append(f"--to {shlex.quote(slot)}")
     return " ".join(words)
-
-
-def _quoted(word: str) -> str:
-    import shlex
-
-    return shlex.quote(word)
 
 
 def content_key(title: str, body: str) -> str:

@@ -123,7 +123,8 @@ def _open_draft(ws: Any, draft_id: int) -> Any:
     if d is None:
         raise UsageError(f"no draft {draft_id} (see 'forummod drafts')")
     if d.status == "discarded":
-        raise UsageError(f"draft {draft_id} was discarded; render a new one with '{render_command(d.kind, d.phase, d.slot)}'")
+        again = render_command(d.kind, d.phase, d.slot)
+        raise UsageError(f"draft {draft_id} was discarded; render a new one with '{again}'")
     return d
 
 

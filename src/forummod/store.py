@@ -22,11 +22,10 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from forummod import store_file
 from forummod.errors import StoreError
-from forummod.store_file import write_failure  # noqa: F401  (callers import it from here)
 from forummod.model import Message, Post, PostVersion, stored_record
 from forummod.records import frozen
 
@@ -345,7 +344,7 @@ class Store:
         try:
             _upgrade(self.db, version, self._schema_version)
         except sqlite3.Error as e:
-            raise store_file.write_failure(self.path, e) or store_file.open_failure(self.path, e) from None
+            raise store_file.open_failure(self.path, e) from None  # full disk and read-only named first
 
     def close(self) -> None:
         self.db.close()
@@ -990,7 +989,7 @@ def build_schema(db: sqlite3.Connection) -> None:
     store_file.record_check(db, store_file.now_utc())  # nothing to check in a file just built
 
 
-def _upgrade(db: sqlite3.Connection, version: int, current: Any) -> None:
+def _upgrade(db: sqlite3.Connection, version: int, current: Callable[[], int]) -> None:
     """Run the migrations after `version`, each in its own transaction; `current()` reads the
     version again inside it (another process may have upgraded the store meanwhile)."""
     for v in range(version + 1, SCHEMA_VERSION + 1):

@@ -30,7 +30,7 @@ from forummod.errors import StoreDamaged, StoreError, StoreFull, StoreReadOnly
 #: tell it from any other SQLite file. Stores made before it have 0 and a `meta` table.
 APPLICATION_ID = 0x666D6F64
 
-#: How often opening a store runs `PRAGMA quick_check`: it reads the whole file (about 160 ms
+#: How often opening a store runs `PRAGMA quick_check`: it reads the whole file (about 150 ms
 #: at 50,000 posts, two hundred times the open itself), so at most once a day; `publish`,
 #: `doctor`, `store check` and a schema migration always check.
 CHECK_EVERY = timedelta(days=1)
@@ -62,10 +62,10 @@ def file_problem(path: Path) -> StoreDamaged | None:
         return StoreDamaged(
             f"the store {path} is an empty file (0 bytes): its content is gone (a copy or sync that "
             "truncated it, a full disk while it was replaced?). forummod does not start a new game in "
-            "it." + damage_advice(path) + ".")
+            "it. Nothing was changed." + damage_advice(path) + ".")
     if not head.startswith(_HEADER) or len(head) < 100:
         return StoreDamaged(f"{path} is not an SQLite file (damaged, or another program's file), so "
-                            "not a forummod store." + damage_advice(path) + ".")
+                            "not a forummod store. Nothing was changed." + damage_advice(path) + ".")
     return None
 
 
@@ -108,7 +108,7 @@ def damage_advice(path: Path) -> str:
     """What to do with a damaged store, without the one advice that re-publishes everything."""
     kept = backups(path)
     ours = f" (forummod's copies from before schema upgrades: {', '.join(p.name for p in kept)})" if kept else ""
-    return (" Nothing was changed. Do not delete it or start a new store in its place: a new store forgets "
+    return (" Do not delete it or start a new store in its place: a new store forgets "
             "the GM log and what was already published, and would send the role PMs and posts again. Restore "
             f"your latest backup of it{ours}, or copy what SQLite can still read into a new store with "
             f"'forummod store salvage' (it writes {path.name}.salvaged, says what was lost and how to put it "
@@ -153,7 +153,8 @@ def open_failure(path: Path, e: sqlite3.Error) -> StoreError:
                                  f"({e}); nothing was changed. Make the folder writable, or open a copy")
         return StoreError(f"cannot open the store {path} ({e}); nothing was changed")
     if code in (_NOTADB, _CORRUPT):
-        return StoreDamaged(f"the store {path} is damaged ({readable(e)})." + damage_advice(path) + ".")
+        return StoreDamaged(f"the store {path} is damaged ({readable(e)}). Nothing was changed."
+                            + damage_advice(path) + ".")
     return StoreError(f"cannot use the store {path} ({readable(e)}); nothing was changed")
 
 
@@ -249,8 +250,8 @@ def identify(db: sqlite3.Connection, path: Path) -> int:
                            "changed. Check workspace.store in the config, or restore the store from a backup")
     row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     if row is None:
-        raise StoreDamaged(f"{path} has no schema version: not a forummod store, or a damaged one."
-                           + damage_advice(path) + ".")
+        raise StoreDamaged(f"{path} has no schema version: not a forummod store, or a damaged one. Nothing was "
+                           "changed." + damage_advice(path) + ".")
     return int(row[0])
 
 
@@ -311,8 +312,8 @@ def check_file(path: Path) -> tuple[int, list[str]]:
 
 def refuse_damage(path: Path, found: list[str]) -> StoreDamaged:
     more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
-    return StoreDamaged(f"the store {path} is damaged: SQLite's check found {'; '.join(found[:3])}{more}."
-                        + damage_advice(path) + ".")
+    return StoreDamaged(f"the store {path} is damaged: SQLite's check found {'; '.join(found[:3])}{more}. "
+                        "Nothing was changed." + damage_advice(path) + ".")
 
 
 def record_check(db: sqlite3.Connection, now: datetime) -> None:

@@ -59,7 +59,8 @@ def run(setup: str, steps: Sequence[Sequence], patch: str = "") -> dict[str, tup
     """Run `steps` (see CHILD) after the shell `setup` (the mounts) in new namespaces; `patch`
     is Python run first in the child (e.g. a fault injected into an adapter)."""
     code = patch + "\n" + CHILD
-    script = f"set -e\n{setup}\nexec {shlex.quote(sys.executable)} -c {shlex.quote(code)} {shlex.quote(json.dumps(steps))}"
+    run_child = f"exec {shlex.quote(sys.executable)} -c {shlex.quote(code)} {shlex.quote(json.dumps(steps))}"
+    script = f"set -e\n{setup}\n{run_child}"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(forummod.__file__).parents[1]), str(ROOT)]))
     proc = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, timeout=300,
                           env=env, cwd=ROOT)

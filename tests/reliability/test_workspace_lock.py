@@ -150,7 +150,12 @@ def test_a_dead_runs_record_under_a_new_holder_is_not_taken_for_the_holder(tmp_p
     pauses = []
     mine = json.dumps({"pid": os.getpid(), "since": "2026-03-02T09:00:00+00:00", "command": "forummod gm",
                        "state": "running"}).encode()
-    monkeypatch.setattr(L, "_pause", lambda s: pauses.append(s) or (len(pauses) == 3 and L._write(fd, json.loads(mine))))
+    def pause(s):  # the new holder writes its record while the second run waits
+        pauses.append(s)
+        if len(pauses) == 3:
+            L._write(fd, json.loads(mine))
+
+    monkeypatch.setattr(L, "_pause", pause)
     try:
         with pytest.raises(LockBusy) as e:
             WorkspaceLock(store).acquire()
@@ -187,6 +192,7 @@ def test_a_record_read_while_a_shorter_one_replaced_it_is_the_new_record(tmp_pat
         os.pwrite(fd, b'{"state": "free"}', 0)  # the new record, the file not cut yet
         assert L._read(fd) == {"state": "free"}
         L._write(fd, {"pid": 2, "state": "running"})
-        assert L._read(fd) == {"pid": 2, "state": "running"} and os.fstat(fd).st_size == len('{"pid": 2, "state": "running"}')
+        assert L._read(fd) == {"pid": 2, "state": "running"}
+        assert os.fstat(fd).st_size == len('{"pid": 2, "state": "running"}')
     finally:
         os.close(fd)
