@@ -202,8 +202,9 @@ def store_files(folder: Path, name: str = "s.sqlite") -> dict[str, bytes]:
 @needs_namespaces
 def test_on_a_read_only_mount_reading_commands_read_and_writing_ones_say_read_only(workspace):
     """Issue 34: on a read-only mount every command, reads too, called the store unusable and
-    advised moving it away. Now tally, status, drafts, history and export read it (a note says
-    it is read-only); poll, publish and draft are refused naming the read-only file system."""
+    advised moving it away. Now tally, status, drafts, history, export and publish --dry-run read
+    it (a note says it is read-only); poll, publish and draft are refused naming the read-only
+    file system."""
     folder = workspace.parent
     assert main(["draft", "votecount", "--config", str(workspace)]) == 0
     out = folder.with_name(folder.name + "-export")
@@ -212,6 +213,7 @@ def test_on_a_read_only_mount_reading_commands_read_and_writing_ones_say_read_on
     cfg = str(workspace)
     steps = [["cli", c, [c, "--config", cfg]] for c in READING]
     steps += [["cli", "export", ["export", "--config", cfg, "--out", str(out), "--no-png"]],
+              ["cli", "dry run", ["publish", "1", "--dry-run", "--config", cfg]],
               ["cli", "poll", ["poll", "--config", cfg]],
               ["cli", "publish", ["publish", "1", "--config", cfg]],
               ["cli", "draft", ["draft", "votecount", "--config", cfg]],
@@ -219,11 +221,11 @@ def test_on_a_read_only_mount_reading_commands_read_and_writing_ones_say_read_on
     got = confined.run(confined.read_only(folder), steps)
 
     assert got["touch"][0] != 0 and "Read-only file system" in got["touch"][2]  # the mount is real
-    for c in (*READING, "export"):
+    for c in (*READING, "export", "dry run"):
         code, stdout, stderr = got[c]
         assert code == 0, (c, stderr)
         assert "is on a read-only file system: it is read, nothing is written to it" in stderr, (c, stderr)
-    assert "Bob" in got["tally"][1] and "votecount" in got["drafts"][1]
+    assert "Bob" in got["tally"][1] and "votecount" in got["drafts"][1] and "DRY RUN" in got["dry run"][1]
     assert any(out.iterdir())
     for c in ("poll", "publish", "draft"):
         code, stdout, stderr = got[c]
