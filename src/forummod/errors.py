@@ -1,6 +1,7 @@
 """One exception tree, so the CLI can map every failure to a clear message and exit code.
 
-Exit codes: 0 ok, 1 findings or a failed operation, 2 usage or configuration error.
+Exit codes: 0 ok, 1 findings or a failed operation, 2 usage or configuration error (or a store
+that cannot be used), 3 a post that reached the forum but could not be recorded.
 """
 
 from __future__ import annotations
@@ -41,6 +42,23 @@ class StoreError(ForummodError):
     """The SQLite store cannot be used (corrupt, newer schema, locked)."""
 
     exit_code = 2
+
+
+class StoreDamaged(StoreError):
+    """The file where the store is is not a usable forummod store: empty, another program's,
+    or damaged. Refused, never recreated: a new store would publish everything again."""
+
+
+class StoreUnwritable(StoreError):
+    """The store cannot be written now (full disk, read-only); it keeps its last complete state."""
+
+
+class StoreFull(StoreUnwritable):
+    """The disk (or SQLite's size limit) refused a write: SQLITE_FULL, ENOSPC."""
+
+
+class StoreReadOnly(StoreUnwritable):
+    """The store may be read but not written: SQLITE_READONLY, EROFS, EACCES."""
 
 
 class LockBusy(ForummodError):
@@ -89,6 +107,20 @@ class UnknownEngine(ForumError):
 
 class PublishError(ForumError):
     """Posting a reply or sending a PM failed; the draft stays unpublished."""
+
+
+class SentNotRecorded(ForummodError):
+    """The forum took the post but the store could not record it (full disk, read-only).
+
+    Its own exit code: the post is out, so the GM must not post it again; the publication
+    record stays "sending" and the next `publish`, `poll` or `tick` finds the post by its
+    marker and records it."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, draft_id: int, url: str | None, remote_id: str | None):
+        self.draft_id, self.url, self.remote_id = draft_id, url, remote_id
+        super().__init__(message)
 
 
 class EngineError(ForummodError):

@@ -22,12 +22,15 @@ def config_path(args) -> Path:
     return Path(args.config) if getattr(args, "config", None) else default_config_path()
 
 
-def open_workspace(args, *, writes: bool = False, **kw):
+def open_workspace(args, *, writes: bool = False, reads: bool = False, **kw):
     """The workspace of `args.config`, as a context manager. `writes=True` (every command that
-    writes the store) also holds the workspace lock while it is open (`lock.holding_lock`)."""
+    writes the store) also holds the workspace lock while it is open (`lock.holding_lock`);
+    `reads=True` (a command that only reads: tally, status, drafts, history, export) reads a
+    store it may not write (a read-only mount, another user's file) instead of refusing it."""
     from forummod.service import Workspace
 
     kw.setdefault("adopt", bool(getattr(args, "adopt", False)))
+    kw.setdefault("read_only_ok", reads and not writes)
     ws = Workspace.open(config_path(args), **kw)
     from forummod.config import config_warnings
 

@@ -20,7 +20,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from forummod.service import analyse_game
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, reads=True) as ws:
         gid = ws.only_game(args.game)
         now = parse_time(args.now, ws.cfg.game(gid).tz) if args.now else None
         show_status(analyse_game(ws, gid, now=now, approve_all=args.approve_all), as_json=args.json)

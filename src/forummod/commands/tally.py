@@ -55,7 +55,7 @@ def run(args) -> int:
     from forummod.report import tally_report
     from forummod.service import analyse_game
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, reads=True) as ws:
         gid = ws.only_game(args.game)
         now, until = at_options(args, ws, gid)
         a = analyse_game(ws, gid, now=now, until_post=until, approve_all=args.approve_all)
