@@ -196,7 +196,7 @@ def test_no_secret_in_logs_drafts_errors_or_json_output(tmp_path, clock, monkeyp
         code = main(["poll", "--json", "--config", str(cfg)])
         out, err = capsys.readouterr()
         outputs["refused login"] = out + err
-        assert code == 1 and "refused" in out + err
+        assert code == 1 and "the forum says the credentials are wrong" in out + err
         outputs["log"] = logs.text
 
     secrets = {"password": PASSWORD, "wrong password": PASSWORD + "-but-wrong"}
