@@ -434,6 +434,8 @@ class HttpClient:
                 kw["headers"] = {**self.site_headers, **(kw.get("headers") or {})}
             resp = self.session.request(method, url, timeout=(min(10.0, self.timeout), self.timeout),
                                         stream=True, **kw)
+            for c in resp.cookies:  # a new session id is a secret before the next log line names it
+                _register_cookie(c.value or "")
             n = self._read_body(resp, url)
         finally:
             self.limiter.release()
