@@ -24,7 +24,7 @@ from tests.reliability.faulty_forum import (
 )
 
 FLOOD = 60.0
-CHANNEL = f'\n[alerts]\n[alerts.channels.forum]\nkind = "forum_pm"\nprivate = true\n'
+CHANNEL = '\n[alerts]\n[alerts.channels.forum]\nkind = "forum_pm"\nprivate = true\n'
 
 
 @pytest.fixture
