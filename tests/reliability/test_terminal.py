@@ -41,7 +41,8 @@ def test_a_hostile_post_and_pm_print_escaped_from_every_command(how, game, capsy
     cfg = str(tmp_path / "g0" / "forummod.toml")
     at = ["--now", NOW.isoformat()]
     shown = {" ".join(a): run(capsys, *a, "--config", cfg) for a in (
-        ["poll", "-v"], ["tally", *at], ["status", *at], ["check", "--all", *at], ["draft", "all", *at], ["drafts"])}
+        ["poll", "-vv"], ["tally", *at], ["status", *at], ["check", "--all", *at], ["draft", "all", *at], ["drafts"],
+        ["history", *at], ["replay", *at])}
     warnings = next(d.id for d in g.ws.store.drafts("g1") if d.kind == "warnings")
     shown["drafts --show"] = run(capsys, "drafts", "--show", str(warnings), "--config", cfg)
     if how == "forum":  # the page as saved from the forum, for a bug report
