@@ -131,3 +131,29 @@ def test_discourse_says_wrong_credentials_only_in_its_error_without_an_account_r
     got = session_refusal("f", status, data)
     assert type(got) is kind and words in str(got)
     assert session_refusal("f", 200, {"user": {"id": 1}}) is None
+
+
+def test_what_the_guard_knows_outlives_the_run_without_keeping_the_password(clock):
+    """A cron `tick` is a new process each time: the guard's state lives with the cookies."""
+    from forummod.forum.cookies import MemoryCookieStore
+
+    keep = MemoryCookieStore()
+    forum = Forum(CredentialsRefused("f: the forum says the credentials are wrong: “Wrong password”"))
+    with pytest.raises(CredentialsRefused):
+        LoginGuard("f", clock, keep=keep).attempt("hunter2-secret", forum.login)
+    assert "hunter2-secret" not in repr(keep.load_login_state("f"))
+    with pytest.raises(CredentialsRefused, match="Wrong password"):  # the next run
+        LoginGuard("f", clock, keep=keep).attempt("hunter2-secret", forum.login)
+    assert forum.attempts == 1
+
+    forum.answers = [LoginUnanswered("f: the forum did not answer the login (HTTP 503)")]
+    with pytest.raises(LoginUnanswered, match="not before 60 s"):  # another password: tried, unanswered
+        LoginGuard("f", clock, keep=keep).attempt("hunter3", forum.login)
+    clock.t += 30
+    with pytest.raises(LoginUnanswered, match=r"\(HTTP 503\), 30 s ago; will try again in 30 s"):
+        LoginGuard("f", clock, keep=keep).attempt("hunter3", forum.login)
+    clock.t += 30
+    LoginGuard("f", clock, keep=keep).attempt("hunter3", forum.login)
+    assert forum.attempts == 3
+    state = keep.load_login_state("f")  # logged in: nothing held against the next attempt
+    assert state["refused"] is None and state["failures"] == 0 and state["last"] is None

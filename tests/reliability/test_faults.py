@@ -356,6 +356,42 @@ def test_a_refused_password_is_not_tried_again_at_every_poll(game_factory, monke
     assert len(g.forum.requests("mode=login", method="POST")) == 2
 
 
+def test_a_cron_tick_after_a_refusal_does_not_send_the_password_again(game_factory, monkeypatch, clock, tmp_path):
+    """Each cron `tick` is a new process: what the forum said is kept in the store."""
+    from forummod.demo.run import PASSWORD_ENV
+    from tests.reliability.faulty_forum import DEMO_PASSWORD
+
+    monkeypatch.setenv(PASSWORD_ENV, "wrong-password")
+    g = game_factory(first_poll=False)
+    assert "the forum says the credentials are wrong" in g.poll().error
+    g.ws.close()
+    for _ in range(3):  # three more ticks, each on a workspace of its own
+        with open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock) as ws:
+            report = poll_game(ws, "demo")
+        assert not report.ok and "not trying this password again" in report.error
+    assert len(g.forum.requests("mode=login", method="POST")) == 1
+    monkeypatch.setenv(PASSWORD_ENV, DEMO_PASSWORD)
+    with open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock) as ws:
+        assert poll_game(ws, "demo").ok
+    assert len(g.forum.requests("mode=login", method="POST")) == 2
+    g.ws = open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock)  # for the fixture's close
+
+
+def test_a_cron_tick_within_the_wait_after_an_unanswered_login_does_not_log_in(game_factory, clock, tmp_path):
+    g = game_factory(first_poll=False)
+    g.forum.inject("status", method="POST", match="mode=login", times=1, status=503)
+    assert "did not answer the login (HTTP 503)" in g.poll().error
+    g.ws.close()
+    with open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock) as ws:
+        assert "will try again in" in poll_game(ws, "demo").error
+    assert len(g.forum.requests("mode=login", method="POST")) == 1
+    clock.t += 60
+    with open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock) as ws:
+        assert poll_game(ws, "demo").ok
+    assert len(g.forum.requests("mode=login", method="POST")) == 2
+    g.ws = open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock)
+
+
 #: a login POST the forum does not answer: (fault, inject() options, site settings, the report's words)
 LOGIN_FAULTS = {
     "503": ("status", {"status": 503}, {}, "(HTTP 503)"),

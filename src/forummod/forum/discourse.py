@@ -147,7 +147,8 @@ class DiscourseAdapter:
         self.html = HtmlAdapter(site_name, site, profile, http=self.http, clock=clock)
         self._clock = clock
         self._authed = False
-        self.login_guard = LoginGuard(site_name, self.http.clock, where=password_place(site))
+        self.login_guard = LoginGuard(site_name, self.http.wall_clock, where=password_place(site),
+                                      keep=self.http.cookie_store)
         if site.api_key_env:
             key = read_secret(site.api_key_env, site_name=site_name, what="API key")
             # CRED-3: the key travels only in Discourse's documented headers, only to the site's origin

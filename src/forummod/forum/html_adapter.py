@@ -94,7 +94,8 @@ class HtmlAdapter(FormWriter):
         self.tz = ZoneInfo(site.timezone)
         self._clock = clock
         self._logged_in = False
-        self.login_guard = LoginGuard(site_name, self.http.clock, where=password_place(site))
+        self.login_guard = LoginGuard(site_name, self.http.wall_clock, where=password_place(site),
+                                      keep=self.http.cookie_store)
 
     # ------------------------------------------------------------------ helpers
 
