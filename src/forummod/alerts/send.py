@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, Sequence
 
 from forummod.alerts.decide import Alert, AlertFacts, AlertRules, alert_label, needs_gm
+from forummod.i18n import join_names
 from forummod.logsafe import redact, register_secret
 from forummod.records import frozen
 
@@ -116,7 +117,7 @@ def _send(ws: Any, game_id: str, ch: Any, alerts: Sequence[tuple[str, str]], lan
         except Exception:  # a game no longer in the config: its alerts still go out, in English
             lang = ""
     labels = dict.fromkeys(alert_label(kind, lang or "en") for kind, _ in alerts)
-    title = f"forummod {game_id}: {', '.join(labels)}"
+    title = f"forummod {game_id}: {join_names(labels)}"
     text = "\n\n".join(text for _, text in alerts)
     if ch.kind == "apprise":
         _send_apprise(ch.url_env, title, text)
