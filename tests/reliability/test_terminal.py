@@ -80,3 +80,27 @@ def test_json_output_is_json_dumps_own_bytes(game, capsys, tmp_path):
 ])
 def test_visible_escapes_controls_and_overrides_only(text, shown):
     assert visible(text) == shown
+
+
+def test_the_progress_bar_keeps_its_own_drawing_but_shows_text_escaped(monkeypatch):
+    """The bar writes its escape sequences around the filter; a label or a line printed while it
+    shows is filtered all the same (rich's stand-in for stderr would pass a bidi override)."""
+    import io
+    import sys
+
+    from forummod.progress import progress_printer
+    from forummod.termsafe import safe_streams
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    with safe_streams(), progress_printer(f"g1 {BIDI}[bold]x[/bold]") as step:
+        step("game", 1, 2)
+        print(f"a note {OSC0}{BIDI}", file=sys.stderr)
+    shown = tty.getvalue()
+    assert "\x1b[?25l" in shown  # the bar's own drawing (cursor hidden)
+    assert BIDI not in shown and "\x07" not in shown and "\x1b]" not in shown
+    assert "g1 \\u202e[bold]x[/bold] game pages" in shown and f"a note {visible(OSC0)}\\u202e" in shown
