@@ -119,6 +119,15 @@ def command_named(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Everything it prints or logs reaches the terminal through
+    `termsafe.visible`: forum text cannot retitle the window, write the clipboard or erase a line."""
+    from forummod.termsafe import safe_streams
+
+    with safe_streams():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     _complete()
     parser = build_parser(command_named(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)

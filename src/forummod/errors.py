@@ -72,7 +72,12 @@ class ForumError(ForummodError):
 
 
 class NetworkError(ForumError):
-    """Connection, timeout or server error that outlived the retries."""
+    """Connection, timeout or server error that outlived the retries; `reason` is its short
+    form ("HTTP 503", "ReadTimeout") for messages that tell what happened in other words."""
+
+    def __init__(self, message: str = "", *, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason
 
 
 class BudgetExceeded(ForumError):
@@ -84,7 +89,18 @@ class LoginRequired(ForumError):
 
 
 class LoginFailed(ForumError):
-    """The forum refused the credentials."""
+    """A login did not succeed. Only `CredentialsRefused` means the password must change;
+    any other failure is tried again at a later pass (`forum.login_guard`)."""
+
+
+class CredentialsRefused(LoginFailed):
+    """The forum says the username or password is wrong: that password is not tried again
+    (forums lock an account after a few wrong attempts)."""
+
+
+class LoginUnanswered(LoginFailed):
+    """The forum did not answer the login (HTTP 5xx or 429, a timeout, a reset connection):
+    nothing is wrong with the credentials, and a later pass tries again."""
 
 
 class LayoutChanged(ForumError):

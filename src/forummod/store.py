@@ -951,6 +951,15 @@ class Store:
             self.db.execute("INSERT OR REPLACE INTO cookies(site, data, updated_at) VALUES (?,?,?)",
                             (site, json.dumps(cookies), iso(datetime.now(timezone.utc))))
 
+    def login_state(self, site: str) -> dict[str, Any]:
+        """What the login guard of `site` knows (forum/login_guard.py), kept between runs."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (f"login:{site}",)).fetchone()
+        return {} if row is None else json.loads(row[0])
+
+    def save_login_state(self, site: str, state: dict[str, Any]) -> None:
+        with self.transaction():
+            self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?,?)", (f"login:{site}", json.dumps(state)))
+
 
 class StoreCookieJar:
     """The adapters' CookieStore backed by the store (owner-only file)."""
@@ -963,6 +972,12 @@ class StoreCookieJar:
 
     def save(self, site: str, cookies: list[dict[str, Any]]) -> None:
         self.store.save_cookies(site, cookies)
+
+    def load_login_state(self, site: str) -> dict[str, Any]:
+        return self.store.login_state(site)
+
+    def save_login_state(self, site: str, state: dict[str, Any]) -> None:
+        self.store.save_login_state(site, state)
 
 
 def _draft_row(r: sqlite3.Row) -> DraftRow:

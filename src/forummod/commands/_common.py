@@ -86,6 +86,11 @@ def envelope(command: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def print_json(command: str, data: dict[str, Any]) -> None:
-    json.dump(to_jsonable(envelope(command, data)), sys.stdout, ensure_ascii=False, indent=2, sort_keys=False)
-    sys.stdout.write("\n")
-    sys.stdout.flush()  # a closed pipe shows here, inside main's BrokenPipeError handler
+    """The JSON document on stdout, around the terminal filter (`termsafe`): json.dumps escapes
+    control characters itself, and a reader gets the same bytes as ever."""
+    from forummod.termsafe import unfiltered
+
+    out = unfiltered(sys.stdout)
+    json.dump(to_jsonable(envelope(command, data)), out, ensure_ascii=False, indent=2, sort_keys=False)
+    out.write("\n")
+    out.flush()  # a closed pipe shows here, inside main's BrokenPipeError handler
