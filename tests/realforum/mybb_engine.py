@@ -91,6 +91,9 @@ class MyBBForum(PhpForum):
 
     # ------------------------------------------------------------------ URLs
 
+    board_path = "forumdisplay.php?fid={forum}&page={page}"  # the board's own page list
+    board_per_page = 20  # the seed's setting
+
     def thread_url(self, page: int = 1, thread: str = "game") -> str:
         tid = self.thread_info(thread)["id"]
         return self.url(f"showthread.php?tid={tid}" + (f"&page={page}" if page > 1 else ""))

@@ -89,6 +89,9 @@ class PhpBBForum(PhpForum):
 
     # ------------------------------------------------------------------ URLs
 
+    board_path = "viewforum.php?f={forum}&start={start}"  # the board's own page list
+    board_per_page = 25  # the seed's setting
+
     def thread_url(self, page: int = 1, thread: str = "game") -> str:
         tid = self.thread_info(thread)["id"]
         return self.url(f"viewtopic.php?t={tid}" + (f"&start={(page - 1) * self.script.per_page}" if page > 1 else ""))

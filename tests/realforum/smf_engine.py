@@ -328,6 +328,9 @@ class SmfForum(PhpForum):
 
     # ------------------------------------------------------------------ URLs
 
+    board_path = "index.php?board={forum}.{start}"  # the board's own page list
+    board_per_page = 20  # the seed's setting
+
     def thread_url(self, page: int = 1, thread: str = "game") -> str:
         tid = self.thread_info(thread)["id"]
         return self.url(f"index.php?topic={tid}.{(page - 1) * self.script.per_page}")
