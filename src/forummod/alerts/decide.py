@@ -260,14 +260,23 @@ def _read_gap_alerts(a: Any, phase: str, facts: AlertFacts) -> list[Alert]:
 
 #: What a failed poll's error says, in the order tried, and what it means for the GM.
 _TROUBLES = (
+    # what the forum's own page said (forum.error_pages): before the HTTP status it came with
+    (r"closed \(maintenance\)", pgettext_noop("gm-alert", "the forum is closed for maintenance; polling goes on when "
+                                                          "it reopens.")),
+    (r"CAPTCHA|browser check", pgettext_noop("gm-alert", "the forum shows a CAPTCHA or a browser check instead of its "
+                                                        "pages, which forummod cannot pass; ask the forum's staff to "
+                                                        "let the account through.")),
+    (r"shows an error page", pgettext_noop("gm-alert", "the forum shows its own error page (its database or software "
+                                                      "failed); it is usually back soon.")),
     (r"timed? ?out|timeout", pgettext_noop("gm-alert", "the forum does not answer in time; it may be slow or down.")),
     (r"Connection ?refused|ConnectionError|NewConnection|resolve|Name or service|unreachable|Connection ?reset",
      pgettext_noop("gm-alert", "the forum cannot be reached; it may be down, or this computer offline.")),
-    (r"HTTP (?:5\d\d|429)", pgettext_noop("gm-alert", "the forum answers with a server error; it is probably down "
-                                                      "or busy.")),
+    (r"HTTP (?:5\d\d|429)|blank page", pgettext_noop("gm-alert", "the forum answers with a server error; it is "
+                                                                 "probably down or busy.")),
     (r"HTTP (?:401|403)", pgettext_noop("gm-alert", "the forum refuses access to the thread; check that the account "
                                                       "may read it.")),
-    (r"HTTP 404|HTTP 410", pgettext_noop("gm-alert", "the forum says the thread is not there; check its address.")),
+    (r"HTTP 404|HTTP 410|does not exist", pgettext_noop("gm-alert", "the forum says the thread is not there; check "
+                                                                    "its address.")),
     (r"login|password|credential", pgettext_noop(
         "gm-alert", "the forum refuses the login; check the account and its password (forummod doctor).")),
     (r"budget", pgettext_noop("gm-alert", "this hour's request budget for the forum is used up; the next hour goes on.")),

@@ -1111,24 +1111,6 @@ def page_complete(text: str) -> bool:
     return bool(_DOC_CLOSE.search(text, max(0, len(text) - 65536)) or _DOC_CLOSE.search(text))
 
 
-# --------------------------------------------------------------------------- login pages
-
-
-def is_login_page(profile: Profile, url: str, text: str, root: Any = None) -> bool:
-    """True when a page is the forum's login form rather than the content asked for."""
-    spec = profile.login
-    if not spec.login_page:
-        return False
-    if root is None:
-        if "password" not in text.lower():
-            return False
-        root = parse_html(text)
-    post = first_element(profile.posts.container, root)
-    if post is not None and first(profile.posts.id, post):
-        return False  # content is there; a login box in the sidebar does not count
-    return any(ex.elements(root) for ex in spec.login_page)
-
-
 # --------------------------------------------------------------------------- inbox
 
 
