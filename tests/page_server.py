@@ -9,15 +9,16 @@ from typing import Callable, Iterator
 
 
 @contextmanager
-def serve_page(page: bytes, *, path_ok: Callable[[str], bool] = lambda path: True) -> Iterator[str]:
-    """Serve `page` for every path `path_ok` accepts (404 otherwise); yields the base URL."""
+def serve_page(page: bytes, *, path_ok: Callable[[str], bool] = lambda path: True, status: int = 200) -> Iterator[str]:
+    """Serve `page` (with HTTP `status`) for every path `path_ok` accepts (404 otherwise); yields
+    the base URL."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             if not path_ok(self.path):
                 self.send_error(404)
                 return
-            self.send_response(200)
+            self.send_response(status)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(page)))
             self.end_headers()

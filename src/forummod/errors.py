@@ -68,7 +68,12 @@ class LockBusy(ForummodError):
 
 
 class ForumError(ForummodError):
-    """Talking to a forum failed after the allowed retries."""
+    """Talking to a forum failed after the allowed retries.
+
+    `page`: the forum's last answer when there was one (`forum.http.Fetched`), so the adapter can
+    say what the page itself said (a maintenance notice behind an HTTP 503)."""
+
+    page: object = None
 
 
 class NetworkError(ForumError):
@@ -113,6 +118,20 @@ class LayoutChanged(ForumError):
             f"{engine}: no posts matched selector {selector!r} on {url}{extra}; "
             "the forum layout may have changed"
         )
+
+
+class ErrorPage(ForumError):
+    """The forum answered with a page that is not the content asked for (issue 34, item 8):
+    closed for maintenance, its own error page, its login form, a CAPTCHA or browser check,
+    "topic does not exist", a blank page. `kind` names which (`forum.error_pages.KINDS`), `quote`
+    holds the page's own words (short, safe to print), `what` says it in a few words."""
+
+    def __init__(self, kind: str, what: str, quote: str, url: str, *, status: int = 200, site: str = ""):
+        self.kind, self.quote, self.url, self.status = kind, quote, url, status
+        where = f"{site}: " if site else ""
+        said = f": «{quote}»" if quote else ""
+        http = f" (HTTP {status})" if status != 200 else ""
+        super().__init__(f"{where}{url}: {what}{said}{http}")
 
 
 class UnknownEngine(ForumError):

@@ -96,7 +96,8 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
         findings = findings + [template_finding(e) for e in failures]
         new = new_findings(ws.store, game_id, findings, a.now)
         published = 0
-        if publish and (report is None or report.ok):  # never auto-publish a count from a failed poll
+        # never auto-publish a count from a failed poll, nor from a thread read short of its pages
+        if publish and (report is None or (report.ok and report.read_whole)):
             from forummod.publish import auto_publish
 
             published = len(auto_publish(ws, game_id, changed, analysis=a))

@@ -220,6 +220,11 @@ class PollReport:
     def ok(self) -> bool:
         return self.error is None
 
+    @property
+    def read_whole(self) -> bool:
+        """No thread read fewer posts than its pages imply (`read_gaps`): a count drawn now is whole."""
+        return not any(i.code == "posts_unread" for i in self.issues)
+
 
 def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int | None], None] | None = None,
               inbox: bool = True, recheck: bool = False) -> PollReport:
@@ -254,6 +259,7 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     fetched = []
     thread_ids = []
     errors: list[str] = []
+    failed_roles: set[str] = set()
     moved = _site_moved(ws, game_id, site)
 
     def save_thread_poll(tp: Any) -> None:
@@ -284,9 +290,11 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
                 fetched.append((ref, adapter.poll_thread(ref, cursor, cb)))
         except PollInterrupted as e:  # keep the pages read whole; the next poll goes on from there
             fetched.append((ref, e.partial))
+            failed_roles.add(ref.role)
             errors.append(f"{ref.role} thread: {redact(str(e))}")
             issues.append(Issue("poll_failed", f"{ref.role} thread: {redact(str(e))}", at=now, severity="error"))
         except ForumError as e:  # one thread failing does not cost the others their posts
+            failed_roles.add(ref.role)
             errors.append(f"{ref.role} thread: {redact(str(e))}")
             issues.append(Issue("poll_failed", f"{ref.role} thread: {redact(str(e))}", at=now, severity="error"))
     rechecked = _recheck_threads(ws, game_id, adapter, site_name, site, fetched, now, force=recheck)
@@ -326,6 +334,9 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
             from forummod.store_location import IDENTITY_KEY, identity
 
             ws.store.remember(game_id, IDENTITY_KEY, identity(game, site), now)
+        for ref, tp in fetched:  # a walk that finished but read less than its pages imply
+            if tp.pages_fetched and ref.role not in failed_roles:
+                issues.extend(_check_read_gap(ws, game_id, site_name, ref, tp, now))
         run_id = ws.store.start_poll_run(game_id, now)
         ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
     if error:  # the command or the pass line reports it; a warning here would say it twice
@@ -339,6 +350,20 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
 
     settle_uncertain(ws, game_id, adapter)  # an uncertain publication's post may have appeared
     return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), error=error, **totals)
+
+
+def _check_read_gap(ws: Workspace, game_id: str, site_name: str, ref: ThreadRef, tp: Any, now: datetime) -> list[Issue]:
+    """After a poll that read pages of a thread: does the store hold the posts the thread's pages
+    imply (`read_gaps`)? The verdict is remembered for the alerts (`alerts.send.poll_facts`)
+    and a gap is the poll's error-level issue `posts_unread`."""
+    from forummod.read_gaps import READ_GAP_KEY, read_gap
+
+    gap = read_gap(ref.role, tp.thread_id, tp.cursor.pages_total, ws.store.page_post_counts(site_name, tp.thread_id))
+    ws.store.remember(game_id, READ_GAP_KEY + ref.role, gap.payload() if gap else {}, now)
+    if gap is None:
+        return []
+    return [Issue("posts_unread", gap.message(), at=now, severity="error", details=tp.cursor.page_ref.url
+                  if tp.cursor.page_ref else "")]
 
 
 RECHECK_KEY = "recheck:"  # snapshot key + thread id: when its recent pages were last re-read for edits

@@ -627,6 +627,12 @@ class Store:
                                  (site, thread)).fetchone()
         return from_iso(lo), from_iso(hi)
 
+    def page_post_counts(self, site: str, thread: str) -> dict[int, int]:
+        """Live posts of a thread by the page they were last seen on (for `read_gaps`)."""
+        rows = self.db.execute("SELECT page, count(*) FROM post_status WHERE site=? AND thread=? AND deleted_at IS NULL"
+                               " AND page IS NOT NULL GROUP BY page", (site, thread)).fetchall()
+        return {int(r[0]): int(r[1]) for r in rows}
+
     def post_count(self, site: str, thread: str) -> int:
         return self.db.execute("SELECT count(DISTINCT post_id) FROM posts WHERE site=? AND thread=?",
                                (site, thread)).fetchone()[0]

@@ -144,3 +144,14 @@ def test_a_failing_poll_says_in_words_what_is_wrong_and_what_to_do():
     [x] = needs_gm(analysis(day()), AlertFacts(since, raw + " " * 5 + "x" * 300), AlertRules())
     assert "(the forum's answer: GET https://f.test/viewtopic.php?t=5 failed after 3 attempts" in x.text
     assert len(x.text) < 500 and x.text.endswith("…)")
+
+
+def test_a_thread_read_short_of_its_pages_is_an_alert_once_per_gap():
+    from forummod.read_gaps import read_gap
+
+    gap = read_gap("game", "7", 6, {1: 10})
+    [x] = needs_gm(analysis(day()), AlertFacts(read_gaps=(gap,)), AlertRules())
+    assert (x.kind, x.key, x.secret) == ("posts_unread", gap.key, False)
+    assert "the game thread shows 6 pages, but only 10 of its at least 51 posts were read" in x.text
+    assert "(pages not read: 2-6)" in x.text and "the count may miss votes" in x.text
+    assert needs_gm(analysis(day()), AlertFacts(read_gaps=(gap,)), AlertRules(disabled=("posts_unread",))) == ()

@@ -83,13 +83,33 @@ class MyBBForum(PhpForum):
             # MyBB reads its settings from inc/settings.php, a copy of the table: a test that changed
             # the table (shrink_inbox_pages) and a reset that restored it both hold from here on
             per_page = con.execute("SELECT value FROM mybb_settings WHERE name = 'threadsperpage'").fetchone()
+            copied = dict(con.execute("SELECT name, value FROM mybb_settings WHERE name IN ('boardclosed', "
+                                      "'boardclosed_reason')").fetchall())
         con.close()
         text = re.sub(r'(\$settings\[\'bburl\'\] = )"[^"]*"', lambda m: f'{m.group(1)}"{url}"', settings.read_text())
         if per_page:
-            text = re.sub(r'(\$settings\[\'threadsperpage\'\] = )"[^"]*"', lambda m: f'{m.group(1)}"{per_page[0]}"', text)
-        settings.write_text(text)
+            copied["threadsperpage"] = per_page[0]
+        settings.write_text(_with_settings(text, copied))
+
+    def close_board(self, reason: str) -> None:
+        """What Board Settings > "Board Closed" does: the table and its copy in inc/settings.php
+        (a reset restores the table, and the next start copies it again)."""
+        self.execute("UPDATE mybb_settings SET value = '1' WHERE name = 'boardclosed'")
+        self.execute("UPDATE mybb_settings SET value = ? WHERE name = 'boardclosed_reason'", (reason,))
+        settings = self.run_dir / "www" / "inc" / "settings.php"
+        settings.write_text(_with_settings(settings.read_text(), {"boardclosed": "1", "boardclosed_reason": reason}))
+
+    def break_database(self) -> None:
+        """A table gone (a failed upgrade): every thread page is MyBB's SQL error page."""
+        self.execute("ALTER TABLE mybb_threads RENAME TO mybb_threads_gone")
+
+    def missing_thread_url(self) -> str:
+        return self.url("showthread.php?tid=9999")
 
     # ------------------------------------------------------------------ URLs
+
+    board_path = "forumdisplay.php?fid={forum}&page={page}"  # the board's own page list
+    board_per_page = 20  # the seed's setting
 
     def thread_url(self, page: int = 1, thread: str = "game") -> str:
         tid = self.thread_info(thread)["id"]
@@ -195,6 +215,14 @@ class MyBBForum(PhpForum):
                                   unread=r[6] == 0)
                 for r in rows]
 
+
+
+def _with_settings(text: str, values: dict[str, str]) -> str:
+    """inc/settings.php with `values` written in (MyBB's settings cache: one line a setting)."""
+    for name, value in values.items():
+        literal = value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$")
+        text = re.sub(rf'(\$settings\[\'{name}\'\] = )"[^"\n]*"', lambda m: f'{m.group(1)}"{literal}"', text)
+    return text
 
 
 # ---------------------------------------------------------------------- page parsers (harness-own;

@@ -220,6 +220,30 @@ class PhpForum(RealForum):
         while self.port and not harness.port_is_free(self.port) and time.monotonic() < deadline:
             time.sleep(0.1)
 
+    # ------------------------------------------------------------------ a busy board (issue 34, item 0)
+
+    #: the board's page `n` (what its own page list links), with {forum} and {start} / {page}
+    board_path: ClassVar[str] = ""
+    board_per_page: ClassVar[int] = 20
+
+    def board_url(self, page: int = 1) -> str:
+        return self.url(self.board_path.format(forum=self.forum_id, page=page,
+                                               start=(page - 1) * self.board_per_page))
+
+    def make_board_busy(self, threads: int, posts: int, newer: int = 0) -> None:
+        """Through the engine's own functions (engines/<engine>/busy_board.php): `posts` more
+        replies in the game thread, then `threads` new threads on its board, the first `newer` of
+        them after the game thread's last post and the rest before its first (a busy board with
+        the game thread near its top, as a running game's is)."""
+        last = max(p.at for p in self.seeded_posts())
+        authors = [self.account(name).id for name in self.players[:5]]
+        plan = {"forum_id": self.forum_id, "thread_id": self.thread_id, "threads": threads, "newer": newer, "posts": posts,
+                "authors": authors, "start": int(last.timestamp()) + 3600, "forum_name": self.script.forum}
+        path = self.run_dir / "busy-board.json"
+        path.write_text(json.dumps(plan), encoding="utf-8")
+        harness.run(["php", *self.php_options(), HERE / "engines" / self.engine / "busy_board.php", self.run_dir / "www",
+                     path], self.run_dir / "busy-board.log", cwd=self.run_dir / "www", what=f"busy board on {self.engine}")
+
     # ------------------------------------------------------------------ HTTP helpers
 
     def session(self) -> requests.Session:

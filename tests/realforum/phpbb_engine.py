@@ -87,7 +87,29 @@ class PhpBBForum(PhpForum):
         if cache.is_dir():
             shutil.rmtree(cache)
 
+    def close_board(self, reason: str) -> None:
+        """What General > Board settings > "Disable board" does (the config is cached: the cache
+        goes, a reset brings it back)."""
+        self.execute("UPDATE phpbb_config SET config_value = '1' WHERE config_name = 'board_disable'")
+        self.execute("UPDATE phpbb_config SET config_value = ? WHERE config_name = 'board_disable_msg'", (reason,))
+        self._drop_cache()
+
+    def break_database(self) -> None:
+        """A table gone (a failed upgrade): every topic page is phpBB's SQL error page."""
+        self.execute("ALTER TABLE phpbb_topics RENAME TO phpbb_topics_gone")
+        self._drop_cache()
+
+    def _drop_cache(self) -> None:
+        for f in (self.run_dir / "www" / "cache" / "production").glob("data_*.php"):
+            f.unlink()
+
+    def missing_thread_url(self) -> str:
+        return self.url("viewtopic.php?t=9999")
+
     # ------------------------------------------------------------------ URLs
+
+    board_path = "viewforum.php?f={forum}&start={start}"  # the board's own page list
+    board_per_page = 25  # the seed's setting
 
     def thread_url(self, page: int = 1, thread: str = "game") -> str:
         tid = self.thread_info(thread)["id"]

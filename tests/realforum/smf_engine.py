@@ -248,6 +248,7 @@ class SmfForum(PhpForum):
         text = cfg.read_text().replace(was["dir"] + "/", folder + "/")
         text = re.sub(r"(\$boardurl = )'[^']*';", lambda m: f"{m.group(1)}'{url}';", text)
         text = re.sub(r"(\$db_port = )\d+;", lambda m: f"{m.group(1)}{self.db_port};", text)
+        text = re.sub(r"(\$maintenance = )\d+;", r"\g<1>0;", text)  # a test's close_board ends with its run
         cfg.write_text(text)
         for old in (seed, was):
             for table in ("smf_themes", "smf_settings"):
@@ -276,6 +277,21 @@ class SmfForum(PhpForum):
         super().stop()
         if self.db:
             self.db.stop()
+
+    def close_board(self, reason: str) -> None:
+        """What Maintenance > "Enable maintenance mode" does: Settings.php's $maintenance and
+        $mmessage (the next start writes $maintenance back to 0)."""
+        cfg = self.run_dir / "www" / "Settings.php"
+        text = re.sub(r"(\$maintenance = )\d+;", r"\g<1>1;", cfg.read_text())
+        literal = reason.replace("\\", "\\\\").replace("'", "\\'")
+        cfg.write_text(re.sub(r"(\$mmessage = )'(?:[^'\\]|\\.)*';", lambda m: f"{m.group(1)}'{literal}';", text))
+
+    def break_database(self) -> None:
+        """A table gone (a failed upgrade): every topic page is SMF's database error page."""
+        self.execute("RENAME TABLE smf_topics TO smf_topics_gone")
+
+    def missing_thread_url(self) -> str:
+        return self.url("index.php?topic=9999.0")
 
     # ------------------------------------------------------------------ database
 
@@ -327,6 +343,9 @@ class SmfForum(PhpForum):
         self.execute("DELETE FROM smf_sessions WHERE data LIKE ?", (f'%"id_member";i:{uid};%',))
 
     # ------------------------------------------------------------------ URLs
+
+    board_path = "index.php?board={forum}.{start}"  # the board's own page list
+    board_per_page = 20  # the seed's setting
 
     def thread_url(self, page: int = 1, thread: str = "game") -> str:
         tid = self.thread_info(thread)["id"]

@@ -11,15 +11,18 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, Sequence
 
 from forummod.i18n import gm_language, join_names, npgettext, pgettext, pgettext_noop, phase_label
+from forummod.read_gaps import page_list
 from forummod.records import frozen
 
-AlertKind = Literal["hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing"]
-ALERT_KINDS: tuple[str, ...] = ("hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing")
+AlertKind = Literal["hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing", "posts_unread"]
+ALERT_KINDS: tuple[str, ...] = ("hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing",
+                                "posts_unread")
 LABELS = {"hammer": pgettext_noop("gm-alert", "hammer"), "l_minus_1": pgettext_noop("gm-alert", "L-1"),
           "proposal": pgettext_noop("gm-alert", "proposal waiting"),
           "deadline": pgettext_noop("gm-alert", "deadline soon"),
           "pm_not_understood": pgettext_noop("gm-alert", "PM not understood"),
-          "poll_failing": pgettext_noop("gm-alert", "polling fails")}
+          "poll_failing": pgettext_noop("gm-alert", "polling fails"),
+          "posts_unread": pgettext_noop("gm-alert", "posts not read")}
 
 
 def alert_label(kind: str, lang: str = "en") -> str:
@@ -54,10 +57,12 @@ class Alert:
 
 @frozen
 class AlertFacts:
-    """What the store knows beyond the analysis: since when the polls of this game fail."""
+    """What the store knows beyond the analysis: since when the polls of this game fail, and
+    what the game's threads lack against their page counts (`read_gaps.ReadGap`)."""
 
     poll_failing_since: datetime | None = None
     poll_error: str = ""
+    read_gaps: tuple[Any, ...] = ()
 
 
 @frozen
@@ -87,6 +92,7 @@ def _needs_gm(a: Any, facts: AlertFacts, rules: AlertRules) -> tuple[Alert, ...]
         found += _deadline_alerts(a, phase, rules.deadline_warning)
         found += _pm_alerts(a, phase)
     found += _poll_alerts(a, phase, facts, rules.poll_failing)
+    found += _read_gap_alerts(a, phase, facts)
     return tuple(x for x in found if x.kind not in rules.disabled)
 
 
@@ -229,16 +235,48 @@ def _poll_alerts(a: Any, phase: str, facts: AlertFacts, after: timedelta) -> lis
     return [Alert("poll_failing", a.game_id, phase, f"poll_failing:{since.isoformat()}", text)]
 
 
+def _read_gap_alerts(a: Any, phase: str, facts: AlertFacts) -> list[Alert]:
+    """A thread whose stored posts fall short of what its pages imply (issue 34, item 0): the
+    count may miss votes, and nothing else would say so."""
+    out = []
+    for gap in facts.read_gaps:
+        thread = pgettext("gm-alert", "game thread") if gap.role == "game" else \
+            pgettext("gm-alert", "graveyard thread") if gap.role == "graveyard" else gap.role
+        params = dict(game=a.game_id, thread=thread, pages=gap.pages, read=gap.read, expected=gap.expected)
+        if gap.expected:
+            text = pgettext("gm-alert", "%(game)s: the %(thread)s shows %(pages)s pages, but only %(read)s of its at "
+                            "least %(expected)s posts were read", **params)
+        else:
+            text = pgettext("gm-alert", "%(game)s: the %(thread)s shows %(pages)s pages, but not all of them were read",
+                            **params)
+        if gap.unread_pages:
+            text += pgettext("gm-alert", " (pages not read: %(pages)s)", pages=page_list(gap.unread_pages))
+        if gap.short_pages:
+            text += pgettext("gm-alert", " (pages read short: %(pages)s)", pages=page_list(gap.short_pages))
+        text += pgettext("gm-alert", "; the count may miss votes: open the thread in a browser, then poll again.")
+        out.append(Alert("posts_unread", a.game_id, phase, gap.key, text))
+    return out
+
+
 #: What a failed poll's error says, in the order tried, and what it means for the GM.
 _TROUBLES = (
+    # what the forum's own page said (forum.error_pages): before the HTTP status it came with
+    (r"closed \(maintenance\)", pgettext_noop("gm-alert", "the forum is closed for maintenance; polling goes on when "
+                                                          "it reopens.")),
+    (r"CAPTCHA|browser check", pgettext_noop("gm-alert", "the forum shows a CAPTCHA or a browser check instead of its "
+                                                        "pages, which forummod cannot pass; ask the forum's staff to "
+                                                        "let the account through.")),
+    (r"shows an error page", pgettext_noop("gm-alert", "the forum shows its own error page (its database or software "
+                                                      "failed); it is usually back soon.")),
     (r"timed? ?out|timeout", pgettext_noop("gm-alert", "the forum does not answer in time; it may be slow or down.")),
     (r"Connection ?refused|ConnectionError|NewConnection|resolve|Name or service|unreachable|Connection ?reset",
      pgettext_noop("gm-alert", "the forum cannot be reached; it may be down, or this computer offline.")),
-    (r"HTTP (?:5\d\d|429)", pgettext_noop("gm-alert", "the forum answers with a server error; it is probably down "
-                                                      "or busy.")),
+    (r"HTTP (?:5\d\d|429)|blank page", pgettext_noop("gm-alert", "the forum answers with a server error; it is "
+                                                                 "probably down or busy.")),
     (r"HTTP (?:401|403)", pgettext_noop("gm-alert", "the forum refuses access to the thread; check that the account "
                                                       "may read it.")),
-    (r"HTTP 404|HTTP 410", pgettext_noop("gm-alert", "the forum says the thread is not there; check its address.")),
+    (r"HTTP 404|HTTP 410|does not exist", pgettext_noop("gm-alert", "the forum says the thread is not there; check "
+                                                                    "its address.")),
     (r"login|password|credential", pgettext_noop(
         "gm-alert", "the forum refuses the login; check the account and its password (forummod doctor).")),
     (r"budget", pgettext_noop("gm-alert", "this hour's request budget for the forum is used up; the next hour goes on.")),

@@ -39,7 +39,9 @@ def alert_pass(ws: Any, a: Any, now: datetime) -> AlertOutcome:
 
 
 def poll_facts(store: Any, game_id: str) -> AlertFacts:
-    """Since when the polls of this game have failed without a success in between."""
+    """Since when the polls of this game have failed without a success in between, and the read
+    gaps its last polls left (`read_gaps.READ_GAP_KEY` snapshots, written by `service.poll_game`)."""
+    from forummod.read_gaps import READ_GAP_KEY, ReadGap
     from forummod.store import from_iso
 
     since, error = None, ""
@@ -47,7 +49,8 @@ def poll_facts(store: Any, game_id: str) -> AlertFacts:
         if run["status"] != "failed":
             break
         since, error = from_iso(run["started_at"]), error or (run.get("error") or "")
-    return AlertFacts(since, error)
+    gaps = tuple(ReadGap.from_payload(v) for _, v in sorted(store.snapshots_under(game_id, READ_GAP_KEY).items()) if v)
+    return AlertFacts(since, error, gaps)
 
 
 def deliver(ws: Any, game_id: str, alerts: Sequence[Alert], now: datetime, *, lang: str = "") -> AlertOutcome:

@@ -38,11 +38,7 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from forummod.errors import LayoutChanged, UnknownEngine
-    from forummod.forum.detect import detect_engine
-    from forummod.forum.discourse import is_json, parse_topic_json
-    from forummod.forum.html_engine import parse_thread_page, text_without_marks
     from forummod.forum.http import decode_body
-    from forummod.forum.registry import get_profile, profiles
 
     try:
         tz = ZoneInfo(args.timezone)
@@ -52,6 +48,26 @@ def run(args) -> int:
         text = decode_body(args.page.read_bytes(), None)
     except OSError as e:
         raise UsageError(f"cannot read {args.page}: {e.strerror}") from None
+    try:
+        return _parse(args, text, tz)
+    except (LayoutChanged, UnknownEngine) as e:  # no posts: is the page a notice (maintenance, an error)?
+        from forummod.forum.error_pages import page_trouble
+        from forummod.forum.html_engine import parse_html
+
+        prof = getattr(e, "profile", None)
+        trouble = page_trouble(parse_html(text), text, login_selectors=prof.login.login_page if prof else ())
+        if trouble is None:
+            raise
+        raise trouble.error(args.url or str(args.page)) from None
+
+
+def _parse(args, text: str, tz) -> int:
+    from forummod.errors import LayoutChanged, UnknownEngine
+    from forummod.forum.detect import detect_engine
+    from forummod.forum.discourse import is_json, parse_topic_json
+    from forummod.forum.html_engine import parse_thread_page, text_without_marks
+    from forummod.forum.registry import get_profile, profiles
+
     user_dir = args.adapters
     structure = None
     fallback_why = ""
@@ -90,7 +106,11 @@ def run(args) -> int:
     if prof.adapter == "discourse" and is_json(text):
         page = parse_topic_json(prof, text, url=url, base_url=args.url or "https://discourse.invalid", tz=tz)
     else:
-        page = parse_thread_page(prof, text, url=url, tz=tz, now=now, clock_known=read_at_from != "now")
+        try:
+            page = parse_thread_page(prof, text, url=url, tz=tz, now=now, clock_known=read_at_from != "now")
+        except LayoutChanged as e:
+            e.profile = prof  # whose login form the notice check looks for
+            raise
         if engine != "structural":
             from forummod.forum.structural import fill_from_structure
 

@@ -14,14 +14,14 @@ from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 from forummod.config import SiteConfig
-from forummod.errors import ForumError, LoginRequired, UsageError
+from forummod.errors import ForumError, LayoutChanged, LoginRequired, NetworkError, UsageError
 from forummod.forum.base import InboxPoll, Progress, ThreadPoll, ThreadRef
 from forummod.forum.cookies import CookieStore
+from forummod.forum.error_pages import WORDS, is_login_page, trouble_error
 from forummod.forum.html_write import FormWriter
 from forummod.forum.html_engine import (
     InboxRow,
     first_page_url,
-    is_login_page,
     page_complete,
     parse_inbox,
     parse_message_page,
@@ -136,14 +136,47 @@ class HtmlAdapter(FormWriter):
 
     def _get(self, url: str, etag: str | None = None, last_modified: str | None = None) -> Fetched:
         """GET a forum page (whole pages only: see `page_complete`). A login page instead of
-        the content logs in and asks once more, at every session expiry of a long run."""
+        the content logs in and asks once more, at every session expiry of a long run (the
+        login guard decides whether a login may be tried now). A server error whose page says
+        what it is (a board closed for maintenance behind a 503) is reported as that page
+        (`error_pages`)."""
+        try:
+            return self._get_once(url, etag, last_modified)
+        except LoginRequired as e:
+            if not self.site.username:
+                raise self._said(e) from None
+            self.login()
+            try:
+                return self._get_once(url, etag, last_modified)
+            except LoginRequired as again:  # logged in, and still the login form: the page says why
+                raise self._said(again) from None
+
+    def _get_once(self, url: str, etag: str | None, last_modified: str | None) -> Fetched:
         try:
             return self.http.get(url, etag=etag, last_modified=last_modified, complete=page_complete)
-        except LoginRequired:
-            if not self.site.username:
+        except NetworkError as e:  # a server error after the retries: what did its page say?
+            page = e.page
+            told = trouble_error(self.profile, page.text, url, status=page.status) if isinstance(page, Fetched) else None
+            if told is None or told.kind == "blank":
                 raise
-            self.login()
-            return self.http.get(url, etag=etag, last_modified=last_modified, complete=page_complete)
+            said = NetworkError(f"{e}; {WORDS[told.kind]}" + (f": «{told.quote}»" if told.quote else ""),
+                                reason=e.reason)
+            said.page = page
+            raise said from None
+
+    def _said(self, e: LoginRequired) -> LoginRequired:
+        """A login the run cannot give, with the page's own words ("missing or off limits to you")."""
+        page = e.page
+        told = trouble_error(self.profile, page.text, page.url, status=page.status) if isinstance(page, Fetched) else None
+        if told is None or not told.quote:
+            return e
+        return LoginRequired(f"{e}: «{told.quote}»")
+
+    def _refused(self, fetched: Fetched, url: str) -> ForumError:
+        """What an HTTP error answer of a thread page is: the page's own notice when it has one
+        (phpBB's 404 "The requested topic does not exist."), else its status."""
+        told = trouble_error(self.profile, fetched.text, url, status=fetched.status, site=self.site_name)
+        return told or ForumError(f"GET {url}: HTTP {fetched.status}")
 
     # ------------------------------------------------------------------ threads
 
@@ -155,8 +188,14 @@ class HtmlAdapter(FormWriter):
             prof = replace(prof, date_order=self.date_order)
         # a page reached by a link that carries a session id (phpBB `sid=` before the cookie is
         # seen): the posts' stored URLs must not carry it (a secret, and a different URL per session)
-        page = parse_thread_page(prof, drop_session_ids(text), url=clean_url(url) or url, tz=self.tz,
-                                 now=self.now(), first_number=first_number)
+        try:
+            page = parse_thread_page(prof, drop_session_ids(text), url=clean_url(url) or url, tz=self.tz,
+                                     now=self.now(), first_number=first_number)
+        except LayoutChanged:  # no posts: a notice (maintenance, an error, "topic does not exist")?
+            told = trouble_error(prof, text, clean_url(url) or url, site=self.site_name)
+            if told is None:
+                raise
+            raise told from None
         if any(p.date_guessed or not p.author for p in page.posts):  # a customised style: fill the gaps
             from forummod.forum.structural import fill_from_structure
 
@@ -204,7 +243,7 @@ class HtmlAdapter(FormWriter):
                     sink: Sink | None = None) -> ThreadPoll:
         return poll_pages(thread_id=self.thread_id(thread), first_url=first_page_url(self.profile, self.thread_url(thread)),
                           cursor=cursor, fetch=self._get_remembering_date, parse=self.parse_page, progress=progress,
-                          sink=sink, first_post_number=self.profile.pagination.first_number)
+                          sink=sink, first_post_number=self.profile.pagination.first_number, refused=self._refused)
 
     def recheck_pages(self, thread: ThreadRef, pages: list[tuple[int, str | None, int | None]]) -> ThreadPoll:
         """Earlier pages read again for edits (`poller.recheck_pages`); the cursor stays. A page
@@ -270,6 +309,10 @@ class HtmlAdapter(FormWriter):
                 visited.update((url, page.url))
                 pages += 1
                 rows = parse_inbox(self.profile, page.text, url=page.url, tz=self.tz, now=self.now())
+                if not rows:  # an empty inbox, or a notice in its place (a board closed for maintenance)
+                    told = trouble_error(self.profile, page.text, page.url, site=self.site_name)
+                    if told is not None:
+                        raise told
                 fresh = 0
                 for row in rows:
                     key = f"row:{row.id}"

@@ -11,8 +11,8 @@ import re
 import threading
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import Any, Iterable, Mapping, Sequence
-from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import lxml.html
 from lxml import etree
@@ -23,6 +23,17 @@ from forummod.forum.date_memo import DateShapes
 from forummod.forum.date_precision import imprecision, out_of_order
 from forummod.forum.dates import DateNotUnderstood, parse_attr_value, parse_forum_date
 from forummod.forum.page_css import any_ancestor, visible_posts
+from forummod.forum.page_links import (  # noqa: F401 (first_page_url, thread_id_of: the adapters import them here)
+    Verdicts,
+    first_page_url,
+    has_thread_id,
+    identity,
+    nearest_block_identities,
+    own_identities,
+    thread_id_of,
+    title_identities,
+    usable_href,
+)
 from forummod.forum.profile import Extractor, Fields, Profile, loose_test, probe_of
 from forummod.markup.depth import MAX_DEPTH, cap_depth  # noqa: F401 (archive, discourse and tests use them)
 from forummod.adapter_records import RawMessage, RawPost
@@ -764,25 +775,58 @@ def _xpath(expr: str) -> Any:
     return x
 
 
-def read_pagination(profile: Profile, root: Any, url: str, on_page: _TagsOnPage | None = None) -> PageInfo:
-    """Page numbers and links of a thread page (current page, last page, next URL); `on_page`:
-    the page's tag lookups when the caller keeps them for its own searches."""
+def read_pagination(profile: Profile, root: Any, url: str, on_page: _TagsOnPage | None = None,
+                    posts: Sequence[Any] | None = None) -> PageInfo:
+    """Page numbers and links of a thread page (current page, last page, next URL), read from
+    this thread's own page list only (`page_links`: a board's or another thread's pages on the
+    same page are ignored); `on_page`: the page's tag lookups when the caller keeps them for its
+    own searches; `posts`: the page's post containers, when the caller has them."""
     p = profile.pagination
     scope = _PageScope(root, _scope_groups(p), on_page)
-    links: dict[int, str] = {}
-    offsets: set[int] = set()
-    numbered: dict[int, int] = {}  # page number shown -> offset in its link
-    anchors, _ = scope.all_elements(p.links)
-    resolved: dict[str, tuple[str, int | None]] = {}  # href -> (URL, offset): page lists repeat their links
-    for a in anchors:
-        href = a.get("href")
-        if not href or href.startswith(("#", "javascript")):
-            continue
+    resolved: dict[str, tuple[str, int | None, str]] = {}  # href -> (URL, offset, identity): lists repeat links
+
+    def resolve(href: str) -> tuple[str, int | None, str]:
         hit = resolved.get(href)
         if hit is None:
             absu = urljoin(url, href)
-            hit = resolved[href] = (absu, _offset_of(profile, absu) if p.kind == "offset" else None)
-        absu, off = hit
+            hit = resolved[href] = (absu, _offset_of(profile, absu) if p.kind == "offset" else None,
+                                    identity(profile, absu))
+        return hit
+
+    def next_values() -> Iterator[str]:  # lazily: the first is usually the one (each selector is a walk)
+        for ex in p.next:
+            for v in ex.values_in(scope.nodes(ex)):
+                if not v.startswith(("#", "javascript")):
+                    yield v
+
+    nexts = next_values()
+    first_next = next(nexts, None)
+    found_links: list[list[Any]] = []  # anchors of each link selector tried, in order
+    for ex in p.links:  # as before, the first selector that finds links: the others only if it finds no own one
+        found_links.append([a for a in scope.all_elements((ex,))[0] if usable_href(a.get("href"))])
+        if found_links[-1]:
+            break
+    seen_next = [first_next] if first_next else []
+    ok = _own_page_lists(profile, root, url, found_links, seen_next, resolve, posts)
+    if found_links and not any(resolve(a.get("href"))[2] in ok for a in found_links[-1]) \
+            and len(found_links) < len(p.links):
+        found_links += [[a for a in scope.all_elements((ex,))[0] if usable_href(a.get("href"))]
+                        for ex in p.links[len(found_links):]]
+        ok = _own_page_lists(profile, root, url, found_links, seen_next, resolve, posts)
+    anchors: list[Any] = []
+    refused: list[Any] = []
+    for found in found_links:
+        mine = [a for a in found if resolve(a.get("href"))[2] in ok]
+        refused.extend(a for a in found if resolve(a.get("href"))[2] not in ok)
+        if mine:
+            anchors = mine
+            break
+    verdicts = Verdicts(anchors, refused)
+    links: dict[int, str] = {}
+    offsets: set[int] = set()
+    numbered: dict[int, int] = {}  # page number shown -> offset in its link
+    for a in anchors:
+        absu, off, _ = resolve(a.get("href"))
         if off is not None:
             offsets.add(off)
         txt = text_of(a)
@@ -793,9 +837,18 @@ def read_pagination(profile: Profile, root: Any, url: str, on_page: _TagsOnPage 
             links.setdefault(n, absu)
             if off:
                 numbered.setdefault(n, off)
-    per_page = _per_page(numbered, offsets) or _int_in(scope.first(p.per_page_of)) or (p.per_page or None)
+
+    def values(extractors: Sequence[Extractor]) -> Iterable[str]:
+        for ex in extractors:
+            for node in scope.nodes(ex):
+                if verdicts.counts(node):
+                    v = ex.value_of(node)
+                    if v:
+                        yield v
+
+    per_page = _per_page(numbered, offsets) or _int_in(next(iter(values(p.per_page_of)), None)) or (p.per_page or None)
     current = None
-    cur = scope.first(p.current)
+    cur = next(iter(values(p.current)), None)
     if cur:
         m = _DIGITS.search(cur)
         current = int(m.group(0)) if m else None
@@ -804,24 +857,44 @@ def read_pagination(profile: Profile, root: Any, url: str, on_page: _TagsOnPage 
     if current is None:
         current = 1  # every engine leaves the page indicator out of the first page's URL
     last = None
-    for ex in p.last:
-        for v in ex.values_in(scope.nodes(ex)):
-            m = re.findall(r"\d+", v)
-            if m:
-                last = max(last or 0, int(m[-1]))
+    for v in values(p.last):
+        m = re.findall(r"\d+", v)
+        if m:
+            last = max(last or 0, int(m[-1]))
     if links:
         last = max(last or 0, max(links))
     if current is not None and (last is None or last < current):
         last = current
     next_url = None
-    nxt = scope.first(p.next)
-    if nxt and not nxt.startswith(("#", "javascript")):
+    nxt = first_next if first_next is None or resolve(first_next)[2] in ok else \
+        next((v for v in nexts if resolve(v)[2] in ok), None)
+    if nxt:
         next_url = urljoin(url, nxt)
     elif current is not None and current + 1 in links:
         next_url = links[current + 1]
     if current is not None and last is not None and current >= last:
         next_url = None
     return PageInfo(current=current, last=last, next_url=next_url, links=links, per_page=per_page)
+
+
+def _own_page_lists(profile: Profile, root: Any, url: str, found_links: list[list[Any]], next_values: list[str],
+                    resolve: Any, posts: Sequence[Any] | None) -> set[str]:
+    """The identities (`page_links.identity`) of this thread's page links on the page: the page's
+    own (URL, canonical link; its title link when no link carries those), or, where none of them
+    gives a thread id, those of the page list nearest the posts."""
+    own = own_identities(profile, root, url)
+    seen = {resolve(a.get("href"))[2] for found in found_links for a in found}
+    seen.update(resolve(v)[2] for v in next_values)
+    if seen <= own:
+        return own  # the common page: every page link is this thread's
+    if not has_thread_id(own) or (not seen & own and has_thread_id(seen)):
+        own |= title_identities(profile, root, url)  # the thread the title links, e.g. on a post link's page
+    if has_thread_id(own):
+        return own
+    if posts is None:
+        posts = all_elements(profile.posts.container, root)[0]
+    candidates = [(a, resolve(a.get("href"))[2]) for found in found_links for a in found]
+    return own | nearest_block_identities(candidates, list(posts), root)
 
 
 # --------------------------------------------------------------------------- thread pages
@@ -851,14 +924,6 @@ def _int(v: str | None) -> int | None:
     return int(m.group(0)) if m else None
 
 
-def thread_id_of(profile: Profile, url: str) -> str | None:
-    m = profile.match_thread(url)
-    if not m:
-        return None
-    gd = m.groupdict()
-    return gd.get("thread") or (m.group(1) if m.groups() else None)
-
-
 def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzinfo, now: datetime,
                       first_number: int | None = None, root: Any = None, clock_known: bool = True) -> ParsedPage:
     """Posts, page numbers and title of one thread page; LayoutChanged when no post is found.
@@ -877,7 +942,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
         raise LayoutChanged(profile.name, url, _sources(f.container), "no post container on the page")
     containers = visible_posts(unnest_posts(containers), root)  # decoys hidden by the page's CSS
     on_page = _TagsOnPage(root)  # shared by the pagination's searches and the date fallbacks
-    info = read_pagination(profile, root, url, on_page)
+    info = read_pagination(profile, root, url, on_page, containers)
     issues: list[Issue] = []
     ctx = _page_date_context(profile, root, html, tz, now, url, issues, utf8)
     if first_number is None and info.current is not None:
@@ -1046,24 +1111,6 @@ def page_complete(text: str) -> bool:
     return bool(_DOC_CLOSE.search(text, max(0, len(text) - 65536)) or _DOC_CLOSE.search(text))
 
 
-# --------------------------------------------------------------------------- login pages
-
-
-def is_login_page(profile: Profile, url: str, text: str, root: Any = None) -> bool:
-    """True when a page is the forum's login form rather than the content asked for."""
-    spec = profile.login
-    if not spec.login_page:
-        return False
-    if root is None:
-        if "password" not in text.lower():
-            return False
-        root = parse_html(text)
-    post = first_element(profile.posts.container, root)
-    if post is not None and first(profile.posts.id, post):
-        return False  # content is there; a login box in the sidebar does not count
-    return any(ex.elements(root) for ex in spec.login_page)
-
-
 # --------------------------------------------------------------------------- inbox
 
 
@@ -1158,29 +1205,3 @@ def iter_marked(html: str) -> Iterable[tuple[str, str | None]]:
     frag = lxml.html.fragment_fromstring(html, create_parent="div")
     for el in frag.xpath(f".//*[@{FM_ATTR}]"):
         yield el.get(FM_ATTR), el.get("data-fm-author")
-
-
-def first_page_url(profile: Any, url: str) -> str:
-    """The URL of page 1 of the thread `url` points into (page markers removed)."""
-    parts = urlsplit(url)
-    p = profile.pagination
-    query = parts.query
-    path = parts.path
-    if p.param:
-        q = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != p.param]
-        query = urlencode(q)
-    if p.path_regex:
-        def drop(m: re.Match[str]) -> str:
-            s = m.group(0)
-            for i in range(1, (m.lastindex or 0) + 1):
-                if m.group(i):
-                    a, b = m.span(i)
-                    a -= m.start(0)
-                    b -= m.start(0)
-                    repl = "0" if p.kind == "offset" else "1"
-                    return s[:a] + repl + s[b:]
-            return s
-        newpath = re.sub(p.path_regex, drop, path)
-        newquery = re.sub(p.path_regex, drop, query)
-        path, query = newpath, newquery
-    return urlunsplit((parts.scheme, parts.netloc, path, query, ""))

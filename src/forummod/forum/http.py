@@ -67,9 +67,10 @@ class Fetched:
 
 
 class _Retryable(Exception):
-    def __init__(self, status: int, retry_after: float | None, url: str, reason: str = ""):
+    def __init__(self, status: int, retry_after: float | None, url: str, reason: str = "", page: Fetched | None = None):
         super().__init__(reason or f"HTTP {status} from {url}")
         self.status, self.retry_after, self.url, self.reason = status, retry_after, url, reason
+        self.page = page  # the answer itself (a maintenance notice behind a 503), for the error's reader
 
 
 MAX_REDIRECTS = 10  # a longer chain (or any loop) is a broken site, reported without retrying
@@ -509,7 +510,7 @@ class HttpClient:
                     self.limiter.defer(min(ra, MAX_RETRY_AFTER))  # the forum asked everyone of us to wait
                 if ra is not None and ra > MAX_RETRY_AFTER:
                     raise NetworkError(redact(f"{url}: HTTP {resp.status_code}, server asks to wait {int(ra)} s"))
-                raise _Retryable(resp.status_code, ra, url)
+                raise _Retryable(resp.status_code, ra, url, page=self._to_fetched(resp))
             fetched = self._to_fetched(resp)
             if complete is not None and fetched.status == 200 and not complete(fetched.text):
                 raise _Retryable(200, None, url, reason=f"the page came back incomplete ({fetched.nbytes} bytes, "
@@ -530,14 +531,20 @@ class HttpClient:
             cause = e.__cause__
             what = e.reason or (f"HTTP {e.status}" if e.status else f"{type(cause).__name__}: {cause}")
             short = "an incomplete page" if e.reason else f"HTTP {e.status}" if e.status else type(cause).__name__
-            raise NetworkError(redact(f"GET {url} failed after {self.retries + 1} attempts ({what})"),
-                               reason=short) from None
+            failed = NetworkError(redact(f"GET {url} failed after {self.retries + 1} attempts ({what})"),
+                                  reason=short)
+            failed.page = e.page
+            raise failed from None
         if fetched.status in (401, 403) and check_login and self.login_page is not None \
                 and self.login_page(fetched.url, fetched.text):
-            raise LoginRequired(redact(f"{self.site}: {url} needs a login (HTTP {fetched.status})"))
+            needs = LoginRequired(redact(f"{self.site}: {url} needs a login (HTTP {fetched.status})"))
+            needs.page = fetched
+            raise needs
         if fetched.status == 200 and check_login and self.login_page is not None \
                 and self.login_page(fetched.url, fetched.text):
-            raise LoginRequired(redact(f"{self.site}: {url} answered with the login page; the session expired or a login is needed"))
+            needs = LoginRequired(redact(f"{self.site}: {url} answered with the login page; the session expired or a login is needed"))
+            needs.page = fetched
+            raise needs
         return fetched
 
     def _follow(self, url: str, headers: Mapping[str, str], params: Mapping[str, Any] | None) -> requests.Response:

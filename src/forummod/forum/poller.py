@@ -75,7 +75,8 @@ class _Walk:
 
 def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: Fetch, parse: Parse,
                progress: Progress | None = None, keep_pages: bool = True, sink: Sink | None = None,
-               batch_pages: int = BATCH_PAGES, first_post_number: int = 1) -> ThreadPoll:
+               batch_pages: int = BATCH_PAGES, first_post_number: int = 1,
+               refused: Callable[[Fetched, str], ForumError] | None = None) -> ThreadPoll:
     """One poll of a thread (see module doc). `fetch` raises on network trouble; a page that
     no longer exists (404/410) makes the poll start again from page 1 with an Issue.
 
@@ -86,7 +87,9 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
     poll of a long thread then holds one batch in memory instead of every page.
 
     `first_post_number`: the number the forum gives the opening post (the profile's; SMF 0). A
-    thread already polled goes on numbering from its cursor, so a store keeps one numbering."""
+    thread already polled goes on numbering from its cursor, so a store keeps one numbering.
+    `refused(answer, url)`: the error for an HTTP error answer (the adapter reads what the page
+    says: "The requested topic does not exist."); default "GET url: HTTP n"."""
     walk = _Walk()
     issues: list[Issue] = []
     stream = f"thread:{thread_id}"
@@ -157,7 +160,7 @@ def poll_pages(*, thread_id: str, first_url: str, cursor: Cursor | None, fetch: 
     try:
         while True:
             if f.status >= 400:
-                raise ForumError(f"GET {current_url}: HTTP {f.status}")
+                raise refused(f, current_url) if refused else ForumError(f"GET {current_url}: HTTP {f.status}")
             visited.add(current_url)
             page = parse(f.text, current_url, first_number)
             if not page.posts:

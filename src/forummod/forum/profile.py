@@ -652,6 +652,9 @@ class Profile:
     adapter: str = "html"  # "html" or a hook adapter ("discourse")
     example_urls: tuple[str, ...] = ()
     thread_patterns: tuple[re.Pattern[str], ...] = ()
+    # URLs among those that name a post, not the thread (phpBB `viewtopic.php?p=N`): a page reached
+    # by one shows the thread around the post, but its id is no witness of which thread that is
+    post_patterns: tuple[re.Pattern[str], ...] = ()
     thread_url: str = ""  # canonical thread URL from {base} and {thread}
     generator: tuple[re.Pattern[str], ...] = ()
     fingerprints: tuple[Extractor, ...] = ()
@@ -689,6 +692,10 @@ class Profile:
             if m:
                 return m
         return None
+
+    def names_post(self, url: str) -> bool:
+        """Whether `url` names a post rather than its thread (`[urls] post`)."""
+        return any(rx.search(url) for rx in self.post_patterns)
 
 
 _TOP_KEYS = {"name", "title", "adapter", "example_urls", "urls", "detect", "dates", "thread", "post",
@@ -857,6 +864,7 @@ def parse_profile(data: Mapping[str, Any], path: Path | None = None) -> Profile:
         adapter=data.get("adapter", "html"),
         example_urls=tuple(data.get("example_urls", ())),
         thread_patterns=_regexes(urls.get("thread", ()), f"{where}: urls.thread"),
+        post_patterns=_regexes(urls.get("post", ()), f"{where}: urls.post"),
         thread_url=urls.get("thread_url", ""),
         generator=_regexes(detect.get("generator", ()), f"{where}: detect.generator"),
         fingerprints=_extractors(detect, "selectors", f"{where}: detect"),
