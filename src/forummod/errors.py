@@ -5,6 +5,8 @@ Exit codes: 0 ok, 1 findings or a failed operation, 2 usage or configuration err
 
 from __future__ import annotations
 
+from datetime import datetime
+
 
 class ForummodError(Exception):
     """Base of every error the tool raises on purpose; `exit_code` is what the CLI returns."""
@@ -55,6 +57,21 @@ class ForumError(ForummodError):
 
 class NetworkError(ForumError):
     """Connection, timeout or server error that outlived the retries."""
+
+
+class SiteBackoff(NetworkError):
+    """The forum asked us to wait (Retry-After), or keeps failing (5xx, timeouts, no connection),
+    longer than a request may wait: no request to it before `until` (aware UTC). Raised instead
+    of sleeping, so a poll never holds the workspace lock, or a daemon pass, for minutes."""
+
+    def __init__(self, message: str, until: datetime, *, asked: bool = False):
+        super().__init__(message)
+        self.until = until
+        self.asked = asked  # the forum's own Retry-After, not our guess from its failures
+
+
+class Stopped(ForummodError):
+    """The daemon is stopping: a request or a wait was abandoned before anything was stored."""
 
 
 class BudgetExceeded(ForumError):
