@@ -43,6 +43,7 @@ class WorkspaceConfig:
     adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml); they override the bundled ones")
     templates_dir: Path | None = setting(None, "folder of your own Jinja templates (<kind>/<markup>.j2, or <kind>/<markup>.<lang>.j2 for one language) and phrases/*.toml rewordings; they override the bundled ones")
     lock_stale_after: Duration = setting(Duration(3600), "a run lock older than this is taken as left by a killed run and recovered")
+    lock_wait: Duration = setting(Duration(30), "a command that finds the workspace busy (the daemon's pass, another command at work) waits up to this long for it before saying who holds it; 'tick' never waits (cron tries again)")
 
     def store_path(self) -> Path:
         if self.store is not None:
