@@ -28,8 +28,9 @@ POLL_S = 0.05  # how often a waiting action tries the lock again
 
 
 class WorkspaceLock:
-    def __init__(self, store_path: Path, *, stale_after_s: float = 3600.0, command: str | None = None):
-        self.path = Path(str(store_path) + ".lock")
+    def __init__(self, store_path: Path, *, stale_after_s: float = 3600.0, command: str | None = None,
+                 suffix: str = ".lock"):
+        self.path = Path(str(store_path) + suffix)  # ".daemon.lock": the daemon's own, held for its life
         self.command = command  # what the holder is doing, shown to a second run; default: argv
         self.stale_after_s = stale_after_s
         self._fd: int | None = None

@@ -1,8 +1,9 @@
 """Every command that writes the store takes the workspace lock (issue 19, done-means 6).
 
-poll, publish, discard, gm, draft (when it stores), tick and run: while another run holds the
-lock, each is told who holds it (pid, command, since when), exits non-zero and writes nothing.
-Read-only commands (tally, status, drafts, publish --dry-run, draft --gm) still work.
+poll, publish, discard, gm, draft (when it stores), tick and run (per pass): while another run
+holds the lock, each waits up to `workspace.lock_wait` (issue 34), then is told who holds it
+(pid, command, since when), exits non-zero and writes nothing. Read-only commands (tally,
+status, drafts, publish --dry-run, draft --gm) still work.
 """
 
 from __future__ import annotations
@@ -106,10 +107,13 @@ def test_a_set_stop_event_ends_a_wait_for_the_lock_at_once(tmp_path):
             WorkspaceLock(tmp_path / "s.sqlite").acquire(60, stop=stop)
 
 
-def test_run_takes_the_lock_too(workspace, capsys):
-    with WorkspaceLock(workspace.parent / "s.sqlite"):
+def test_a_second_daemon_on_one_workspace_is_refused(workspace, capsys):
+    """`run` takes the workspace lock per pass (tests/scheduler), and its own lock for its life:
+    two daemons would poll every forum twice."""
+    with WorkspaceLock(workspace.parent / "s.sqlite", suffix=".daemon.lock", command="forummod run"):
         code = main(["run", "--config", str(workspace)])
-    assert code != 0 and "is working on this workspace" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert code != 0 and "forummod run" in err and "is working on this workspace" in err
 
 
 def test_a_second_process_is_told_the_holders_pid_command_and_start(workspace):
