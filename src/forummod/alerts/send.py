@@ -37,15 +37,30 @@ def alert_pass(ws: Any, a: Any, now: datetime) -> AlertOutcome:
 
 
 def poll_facts(store: Any, game_id: str) -> AlertFacts:
-    """Since when the polls of this game have failed without a success in between."""
+    """Since when the polls of this game have failed without a success in between; or, when the
+    newest poll worked, the last run of failures before it, if the GM was alerted to it (its
+    `poll_failing` alert was sent: a short hiccup needs no "works again")."""
     from forummod.store import from_iso
 
+    runs = store.poll_runs(game_id, limit=500)  # newest first
     since, error = None, ""
-    for run in store.poll_runs(game_id, limit=500):  # newest first
+    for run in runs:
         if run["status"] != "failed":
             break
         since, error = from_iso(run["started_at"]), error or (run.get("error") or "")
-    return AlertFacts(since, error)
+    if since is not None or not runs:
+        return AlertFacts(since, error)
+    back, began = None, None
+    for run in runs:
+        if run["status"] != "failed":
+            if began is not None:
+                break
+            back = from_iso(run["started_at"])  # the good poll right after the failures
+        else:
+            began = from_iso(run["started_at"])
+    if began is None or (f"poll_failing:{began.isoformat()}", OUTPUT) not in store.alert_deliveries(game_id, OUTPUT):
+        return AlertFacts()
+    return AlertFacts(recovered_since=began, recovered_at=back)
 
 
 def deliver(ws: Any, game_id: str, alerts: Sequence[Alert], now: datetime) -> AlertOutcome:
