@@ -227,6 +227,7 @@ class Daemon:
         self._ws_factory = workspace_factory
         self.stopping = threading.Event()
         self._write = threading.Lock()  # this process's passes take the workspace lock one at a time
+        self._storing: set[str] = set()  # workers (thread names) inside `locked`: writing or acting
         self._plan = threading.Lock()
         self._count = threading.Lock()
         self.workers: dict[str, SiteWorker] = {}
@@ -250,9 +251,9 @@ class Daemon:
         self.replan()
 
     def stop(self) -> None:
-        """Stop: every wait ends at once (`Stopped`), passes at work get `stop_grace` seconds to
-        finish, then the process may exit; a pass still in a network call is left to the exit
-        (it has stored nothing: each store is one transaction)."""
+        """Stop: every wait ends at once (`Stopped`); a pass storing or acting under the lock gets
+        `stop_grace` seconds to finish; a pass still reading its forum is left to the exit at
+        once (it has stored nothing: what it read is stored in one transaction, later)."""
         self.stopping.set()
         try:
             self.scheduler.shutdown(wait=False)  # jobs only queue passes: nothing to wait for
@@ -262,11 +263,13 @@ class Daemon:
             w.wake()
         deadline = time.monotonic() + self.stop_grace
         for w in list(self.workers.values()):
-            if w.is_alive():
-                w.join(max(0.0, deadline - time.monotonic()))
+            while w.is_alive() and time.monotonic() < deadline:
+                w.join(min(0.1, max(0.0, deadline - time.monotonic())))
+                if w.is_alive() and w.name not in self._storing:
+                    break  # in a network call (or between steps): nothing of it to keep
         stuck = [w.key for w in self.workers.values() if w.is_alive()]
         if stuck:
-            log.warning("stopping without waiting longer for %s (a request still in flight; nothing half-stored)",
+            log.warning("stopping without waiting for %s (a request still in flight; nothing half-stored)",
                         ", ".join(stuck))
         if self._own_lock is not None:
             self._own_lock.release()
@@ -336,9 +339,12 @@ class Daemon:
         try:
             lock = WorkspaceLock(ws_cfg.store_path(), stale_after_s=ws_cfg.lock_stale_after.seconds,
                                  command=f"forummod run: {what}").acquire(patience, stop=self.stopping)
+            me = threading.current_thread().name
+            self._storing.add(me)
             try:
                 yield
             finally:
+                self._storing.discard(me)
                 lock.release()
         finally:
             self._write.release()
