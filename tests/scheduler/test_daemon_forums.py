@@ -7,6 +7,7 @@ is mid-pass; SIGTERM ends the daemon within 10 s even with a request hanging.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -240,3 +241,21 @@ def test_sigterm_stops_the_daemon_within_ten_seconds_while_a_request_hangs(tmp_p
     db = sqlite3.connect(tmp_path / "store.sqlite")
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert db.execute("SELECT count(*) FROM poll_runs WHERE status = 'running'").fetchone()[0] == 0
+
+
+def test_a_poll_by_hand_says_when_to_try_again_instead_of_waiting_with_the_lock(tmp_path, capsys):
+    """Issue 34: one `poll` held the workspace lock 603 s obeying Retry-After. Now it reports
+    the forum's wait and when to try again, and `--json` gives the time."""
+    with FaultyForum(forum_site(1, 5)) as forum:
+        forum.inject("status", status=503, headers={"Retry-After": "60"}, match="/")
+        cfg = forums_config(tmp_path, {"f": forum.base_url}, games_per_forum=1)
+        cfg.write_text(cfg.read_text(encoding="utf-8").replace("retries = 0", "retries = 4"), encoding="utf-8")
+        assert main(["poll", "--config", str(cfg)]) == 1
+        err = capsys.readouterr().err
+        assert "HTTP 503, the forum asked us to wait 60 s (after 1 attempt); try again after" in err
+        assert len(forum.hits) == 1  # not retried: the wait is longer than a request may wait
+        reset_limiters()
+        assert main(["poll", "--config", str(cfg), "--json"]) == 1
+        [poll] = json.loads(capsys.readouterr().out)["polls"]
+        retry_at = datetime.fromisoformat(poll["retry_at"])
+        assert timedelta(seconds=30) < retry_at - datetime.now(timezone.utc) <= timedelta(seconds=60)
