@@ -21,6 +21,7 @@ run on from the store without asking it, and the first good poll says it works a
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import signal
@@ -45,6 +46,11 @@ AFTER = timedelta(milliseconds=200)
 MIN_POLL_S = 30  # no game is polled more often than this, whatever its poll_interval says
 DAEMON_WAIT = 3.0  # seconds one request of the daemon may wait in all; longer defers the forum instead
 STOP_GRACE = 8.0  # seconds a stop waits for passes at work (SIGTERM: the process ends within 10 s)
+#: Seconds between two full garbage collections of the daemon. `service.analyse_game` freezes
+#: everything alive while it reads a game (the collector then skips the loaded posts) and
+#: unfreezes it into the oldest generation, which the collector's own schedule then never
+#: collects: a daemon's garbage cycles piled up, about 1 MB a minute (issue 34, item 3).
+COLLECT_EVERY_S = 60.0
 #: What a queued pass is for, weakest first: two requests for one game make one pass, the stronger.
 WHY_RANK = {"reminder": 0, "poll": 1, "block": 2, "deadline": 3, "start": 4}
 
@@ -234,6 +240,7 @@ class Daemon:
         self._own_lock: Any = None  # the daemon's own lock: one daemon per workspace
         self.analyses: dict[str, Any] = {}
         self.passes = 0
+        self._collected = time.monotonic()
 
     # ---- lifecycle
     def start(self) -> None:
@@ -373,6 +380,11 @@ class Daemon:
             return None
         with self._count:
             self.passes += 1
+            collect = time.monotonic() - self._collected >= COLLECT_EVERY_S
+            if collect:
+                self._collected = time.monotonic()
+        if collect:
+            gc.collect()  # see COLLECT_EVERY_S
         if analysis is not None:
             with self._plan:
                 self.analyses[game_id] = analysis
