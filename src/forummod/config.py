@@ -43,6 +43,7 @@ class WorkspaceConfig:
     adapters_dir: Path | None = setting(None, "folder of your own adapter profiles (*.toml), which must exist; they override the bundled ones")
     templates_dir: Path | None = setting(None, "folder (which must exist) of your own Jinja templates (<kind>/<markup>.j2, or <kind>/<markup>.<lang>.j2 for one language) and phrases/*.toml rewordings; they override the bundled ones")
     lock_stale_after: Duration = setting(Duration(3600), "a run lock older than this is taken as left by a killed run and recovered")
+    lock_wait: Duration = setting(Duration(30), "a command that finds the workspace busy (the daemon's pass, another command at work) waits up to this long for it before saying who holds it; 'tick' never waits (cron tries again)")
 
     def store_path(self) -> Path:
         if self.store is not None:
@@ -273,7 +274,7 @@ class GameConfig:
     active: bool = setting(True, "poll this game in tick/run")
     seed: int = setting(0, "random seed for deals and draws; 0 = choose one and record it in the log")
     roles_file: Path | None = setting(None, "TOML file mapping player name -> role, kept apart from this config")
-    poll_interval: Duration = setting(Duration(600), "how often the daemon polls this game; at least 30s")
+    poll_interval: Duration = setting(Duration(600), "how often the daemon polls this game; at least 30s (a forum on this machine: any)")
     players: tuple[PlayerConfig, ...] = setting(doc="players in seat order (at least 2)", required=True)
     options: Mapping[str, Any] = setting(types.MappingProxyType({}), "ruleset options (see the ruleset's section of the README)")
     setup: SetupConfig = setting(SetupConfig(), "role counts and dealing")
@@ -292,7 +293,6 @@ class GameConfig:
                                          "(e.g. https://forum.example.org/viewtopic.php?t=123) or its number")
         for key in ("thread", "graveyard"):
             check.no_credentials(key, getattr(self, key), f"sites.{self.site}.username")
-        check.poll_interval_long_enough(self.poll_interval)
         for i, gm in enumerate(self.gm):
             check.one_line(f"gm[{i}]", gm, "a forum name is one line; write it as the forum shows it")
 
@@ -338,7 +338,7 @@ class AlertsConfig:
 
     deadline_warning: Duration = setting(Duration(7200), "warn this long before a vote closes or night actions are due, while votes or actions are missing")
     poll_failing: Duration = setting(Duration(1800), "alert when polling a game has failed for this long")
-    disabled: tuple[str, ...] = setting((), "alert kinds to leave out: hammer, l_minus_1, proposal, deadline, pm_not_understood, poll_failing")
+    disabled: tuple[str, ...] = setting((), "alert kinds to leave out: hammer, l_minus_1, proposal, deadline, pm_not_understood, poll_failing, poll_recovered")
     pm_to: str = setting("", "forum_pm channels: the forum account that gets the alert PMs; empty = the site's username (where a forum refuses a PM to oneself, name another account)")
     max_attempts: int = setting(10, "a failed send is retried at each pass, up to this many attempts")
     channels: Mapping[str, AlertChannelConfig] = setting(types.MappingProxyType({}), "where alerts go, by a name you choose; tick/run output always shows them")
@@ -560,6 +560,7 @@ def _validate_thread_refs(game: GameConfig, site: SiteConfig, p: str, cfg: Confi
         return
     from urllib.parse import urljoin, urlsplit
 
+    check.poll_interval_long_enough(f"{p}.poll_interval", game.poll_interval, site.base_url)
     for key in ("thread", "graveyard"):
         value = getattr(game, key).strip()
         if not value or value.isdigit():

@@ -56,10 +56,11 @@ def retries_in_range(retries: int) -> None:
                                       "about 5 minutes on one failing page)")
 
 
-def poll_interval_long_enough(interval: Duration) -> None:
-    """The daemon's minimum, said by the config instead of applied silently by the scheduler."""
-    if interval < MIN_POLL_INTERVAL:
-        raise SettingError("poll_interval", (
+def poll_interval_long_enough(key: str, interval: Duration, base_url: str) -> None:
+    """The daemon's minimum, said by the config instead of applied silently by the scheduler;
+    a forum on this machine (the demo, a test's forum) may be polled as often as wanted."""
+    if interval < MIN_POLL_INTERVAL and not is_loopback(urlsplit(base_url).hostname or ""):
+        raise ConfigError(key, (
             f"{str(interval)!r} is shorter than the daemon's minimum of {str(MIN_POLL_INTERVAL)!r} (each poll reads "
             f"the forum): give at least \"{MIN_POLL_INTERVAL}\", e.g. \"10m\" (the default)"))
 

@@ -6,6 +6,8 @@ that cannot be used), 3 a post that reached the forum but could not be recorded.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 
 class ForummodError(Exception):
     """Base of every error the tool raises on purpose; `exit_code` is what the CLI returns."""
@@ -83,6 +85,21 @@ class NetworkError(ForumError):
     def __init__(self, message: str = "", *, reason: str = ""):
         super().__init__(message)
         self.reason = reason
+
+
+class SiteBackoff(NetworkError):
+    """The forum asked us to wait (Retry-After), or keeps failing (5xx, timeouts, no connection),
+    longer than a request may wait: no request to it before `until` (aware UTC). Raised instead
+    of sleeping, so a poll never holds the workspace lock, or a daemon pass, for minutes."""
+
+    def __init__(self, message: str, until: datetime, *, asked: bool = False, reason: str = ""):
+        super().__init__(message, reason=reason)
+        self.until = until
+        self.asked = asked  # the forum's own Retry-After, not our guess from its failures
+
+
+class Stopped(ForummodError):
+    """The daemon is stopping: a request or a wait was abandoned before anything was stored."""
 
 
 class BudgetExceeded(ForumError):

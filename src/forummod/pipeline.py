@@ -11,10 +11,13 @@ import logging
 import time
 from dataclasses import field
 from datetime import datetime
+from typing import Any
 
 from forummod.errors import ForummodError
 from forummod.records import frozen
-from forummod.service import PollReport, Workspace, analyse_game, last_recheck, poll_game
+from forummod.service import (
+    GameFetch, PollReport, Workspace, analyse_game, last_recheck, poll_game, skipped_poll, store_fetch,
+)
 
 log = logging.getLogger("forummod")
 
@@ -37,6 +40,7 @@ class PassReport:
     alerts: tuple = ()  # alerts.decide.Alert not shown before (what needs the GM)
     alert_failures: tuple[str, ...] = ()  # sends that failed (retried at the next pass)
     new_finding_list: tuple = ()  # the new findings themselves (checks.findings.Finding), for `tick` to name
+    analysis: Any = field(default=None, repr=False, compare=False)  # service.GameAnalysis: the daemon plans from it
 
     @property
     def ok(self) -> bool:
@@ -75,11 +79,20 @@ def _n(n: int, noun: str) -> str:
 
 
 def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool = True,
-              now: datetime | None = None, progress=None, log_line: bool = True) -> PassReport:
-    started = time.monotonic()
+              now: datetime | None = None, progress=None, log_line: bool = True,
+              fetched: GameFetch | None = None, not_polled: tuple[str, datetime | None] | None = None) -> PassReport:
+    """One pass. `fetched`: what the daemon already read from the forum outside the workspace
+    lock (`service.fetch_game`), stored here instead of polling again; `not_polled`: (why, until
+    when) the forum is left alone (backed off): the pass records a failed poll and goes on from
+    what the store holds, publishing nothing."""
+    started = time.monotonic() if fetched is None else fetched.started
     report = None
     try:
-        if poll:
+        if fetched is not None:
+            report = store_fetch(ws, fetched)
+        elif not_polled is not None:
+            report = skipped_poll(ws, game_id, *not_polled)
+        elif poll:
             report = poll_game(ws, game_id, progress=progress)
         a = analyse_game(ws, game_id, now=now or ws.clock())  # live work runs on the real clock, archives too
         if report is not None and report.ok and _phase_began_after_recheck(ws, game_id, a):
@@ -110,7 +123,8 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
                          tuple(p.key for p in st.pending()) + tuple(n.key for n in a.pending_names()),
                          st.outcome is not None, time.monotonic() - started,
                          template_errors=tuple(str(e) for e in failures),
-                         alerts=alerted.new, alert_failures=alerted.failures, new_finding_list=tuple(new))
+                         alerts=alerted.new, alert_failures=alerted.failures, new_finding_list=tuple(new),
+                         analysis=a)
     except ForummodError as e:  # one broken game (a bad archive file, a forum error) never stops the others
         out = PassReport(game_id, report, seconds=time.monotonic() - started, error=str(e))
     if log_line:  # the daemon's journal line; `tick` prints its own report instead

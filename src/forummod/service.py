@@ -57,7 +57,7 @@ class Workspace:
     def __init__(self, cfg: Config, store: Store | None = None, *, clock: Clock = utcnow,
                  adapter_factory: Callable[[str, SiteConfig], Any] | None = None, adopt: bool = False,
                  notify: Callable[[str], None] | None = None, read_only_ok: bool = False,
-                 store_check: str = "due"):
+                 store_check: str = "due", http_wait: float | None = None, cancel: Any = None):
         self.cfg = cfg
         self._store = store  # opened on first use: a command that fails on bad input creates no store
         self.clock = clock
@@ -70,6 +70,8 @@ class Workspace:
         # is opened read-only rather than refused, and nothing is cached in it
         self.read_only_ok = read_only_ok
         self.store_check = store_check  # when SQLite's quick check runs at open (Store's `check`)
+        self.http_wait = http_wait  # the most one request of this workspace's adapters waits (forum.http.MAX_WAIT)
+        self.cancel = cancel  # a threading.Event that ends every wait of the adapters (the daemon's stop)
 
     @classmethod
     def open(cls, config_path: Path, **kw: Any) -> "Workspace":
@@ -157,6 +159,12 @@ class Workspace:
             else:
                 store = self.store if site.engine != "archive" else None
                 self._adapters[site_name] = make_site_adapter(site_name, site, self.cfg, store, self.clock)
+            http = getattr(self._adapters[site_name], "http", None)
+            if http is not None:  # the daemon's waiting policy (archives have no HTTP client)
+                if self.http_wait is not None:
+                    http.max_wait = self.http_wait
+                if self.cancel is not None:
+                    http.cancel = self.cancel
         return self._adapters[site_name]
 
 
@@ -215,6 +223,7 @@ class PollReport:
     seconds: float = 0.0
     issues: tuple[Issue, ...] = ()
     error: str | None = None
+    retry_at: datetime | None = None  # the forum asked us to wait, or keeps failing: not before then (SiteBackoff)
 
     @property
     def ok(self) -> bool:
@@ -226,9 +235,35 @@ class PollReport:
         return not any(i.code == "posts_unread" for i in self.issues)
 
 
+@frozen
+class GameFetch:
+    """What `fetch_game` read from the forum for one game and has not stored yet.
+
+    A daemon fetches without the workspace lock and stores under it (`store_fetch`), so the
+    GM's commands never wait for the network; `cursors` holds each stream's stored cursor as
+    its fetch started from ("thread:<id>", "inbox"), to tell whether another run stored a poll
+    of it in between."""
+
+    game: str
+    site: str
+    now: datetime
+    started: float  # time.monotonic() at the start
+    thread_ids: tuple[tuple[ThreadRef, str], ...]
+    fetched: tuple[tuple[ThreadRef, Any], ...]  # (thread, forum.base.ThreadPoll)
+    rechecked: tuple[tuple[Any, str], ...]  # (ThreadPoll of re-read pages, snapshot key)
+    msgs: Any  # forum.base.InboxPoll, or None when the inbox was not read
+    errors: tuple[str, ...]
+    issues: tuple[Issue, ...]
+    saved: Mapping[str, int]  # counters of the batches a long walk stored as it went
+    moved: tuple[str, str] | None
+    cursors: Mapping[str, Any]  # stream -> Store.cursor_row as read before fetching it (after its own batches)
+    retry_at: datetime | None = None
+    failed_roles: frozenset[str] = frozenset()  # threads whose walk failed (no read-gap check for them)
+
+
 def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int | None], None] | None = None,
               inbox: bool = True, recheck: bool = False) -> PollReport:
-    """Fetch what changed in the game's threads and the GM's inbox.
+    """Fetch what changed in the game's threads and the GM's inbox, and store it.
 
     A network failure is reported, never half-stored: the store keeps the previous state and
     the next poll continues from the saved cursors (a long walk that failed part-way keeps the
@@ -242,8 +277,24 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     Every `sites.x.recheck_minutes` (or now, with `recheck`) a poll also re-reads the recent
     pages it has moved past (`_pages_to_recheck`), so an edit there becomes a new version.
     """
+    return store_fetch(ws, fetch_game(ws, game_id, progress=progress, inbox=inbox, recheck=recheck))
+
+
+def fetch_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int | None], None] | None = None,
+               inbox: bool = True, recheck: bool = False, inbox_fresh: timedelta | None = None,
+               write_guard: Callable[[], Any] | None = None) -> GameFetch:
+    """The network half of `poll_game`: read the game's threads (and re-read pages for edits
+    when due) and the GM's inbox, storing nothing but the batches of a long walk (each under
+    `write_guard()`, the daemon's workspace lock). `inbox_fresh`: leave the inbox out when a
+    poll of another game on the same site read it less than this long ago (the daemon: one
+    inbox read a round serves every game of the account). A forum that asks us to wait, or
+    keeps failing, is reported in the result (`retry_at`), never slept for."""
+    from contextlib import nullcontext
+
+    from forummod.errors import SiteBackoff
     from forummod.forum.poller import PollInterrupted  # the HTTP stack, which a recount does not need
 
+    guard = write_guard or nullcontext
     game = ws.cfg.game(game_id)
     site_name = game.site
     site = ws.cfg.sites[site_name]
@@ -254,34 +305,39 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
     adapter = ws.adapter(site_name)
     started = time.monotonic()
     now = ws.clock()
-    totals = {"new_posts": 0, "edited_posts": 0, "deleted_posts": 0, "new_messages": 0, "requests": 0, "bytes": 0}
+    saved = {"new_posts": 0, "edited_posts": 0, "deleted_posts": 0, "requests": 0, "bytes": 0}
     issues: list[Issue] = []
     fetched = []
     thread_ids = []
     errors: list[str] = []
-    failed_roles: set[str] = set()
+    failed_roles: set[str] = set()  # threads whose walk failed: their read gap is the failure, said already
+    retry_at: list[datetime] = []
     moved = _site_moved(ws, game_id, site)
+    cursors: dict[str, Any] = {}
 
-    def save_thread_poll(tp: Any) -> None:
-        for url, body in tp.pages:
-            ws.store.save_page(site_name, url, body, now)
-        stats = ws.store.save_posts(site_name, tp.thread_id, tp.posts, now, pages_fetched=tp.pages_fetched)
-        ws.store.set_cursor(site_name, tp.cursor, now)
-        totals["new_posts"] += stats.new
-        totals["edited_posts"] += stats.edited
-        totals["deleted_posts"] += stats.deleted
-        totals["requests"] += tp.requests
-        totals["bytes"] += tp.bytes
-        issues.extend(tp.issues)
+    def failed(what: str, e: ForummodError) -> None:
+        errors.append(f"{what}: {redact(str(e))}")
+        issues.append(Issue("poll_failed", f"{what}: {redact(str(e))}", at=now, severity="error"))
+        cause = e.error if isinstance(e, PollInterrupted) else e
+        if isinstance(cause, SiteBackoff):
+            retry_at.append(cause.until)
 
     def save_batch(tp: Any) -> None:
-        with ws.store.transaction():  # pages, posts and the cursor at the batch's last page together
-            save_thread_poll(tp)
+        with guard(), ws.store.transaction():  # pages, posts and the cursor at the batch's last page together
+            stats = _save_thread_poll(ws, site_name, tp, now)
+            stream = f"thread:{tp.thread_id}"
+            cursors[stream] = ws.store.cursor_row(site_name, stream)  # our own write: not another run's
+        for k in ("new_posts", "edited_posts", "deleted_posts"):
+            saved[k] += stats[k]
+        saved["requests"] += tp.requests
+        saved["bytes"] += tp.bytes
+        issues.extend(tp.issues)
 
     for ref in thread_refs(game):
         try:
             thread_id = adapter.thread_id(ref)
             thread_ids.append((ref, thread_id))
+            cursors[f"thread:{thread_id}"] = ws.store.cursor_row(site_name, f"thread:{thread_id}")
             cursor = _rebased(ws.store.cursor(site_name, f"thread:{thread_id}"), moved, issues, now)
             cb = (lambda done, total, _r=ref.role: progress(_r, done, total)) if progress else None
             if _takes_sink(adapter):  # long walks are stored a batch of pages at a time
@@ -291,28 +347,55 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
         except PollInterrupted as e:  # keep the pages read whole; the next poll goes on from there
             fetched.append((ref, e.partial))
             failed_roles.add(ref.role)
-            errors.append(f"{ref.role} thread: {redact(str(e))}")
-            issues.append(Issue("poll_failed", f"{ref.role} thread: {redact(str(e))}", at=now, severity="error"))
+            failed(f"{ref.role} thread", e)
         except ForumError as e:  # one thread failing does not cost the others their posts
             failed_roles.add(ref.role)
-            errors.append(f"{ref.role} thread: {redact(str(e))}")
-            issues.append(Issue("poll_failed", f"{ref.role} thread: {redact(str(e))}", at=now, severity="error"))
+            failed(f"{ref.role} thread", e)
     rechecked = _recheck_threads(ws, game_id, adapter, site_name, site, fetched, now, force=recheck)
     msgs = None
-    if inbox and _has_inbox(ws.cfg.sites[site_name]):
+    if inbox and _has_inbox(site) and not _inbox_fresh(ws, site_name, now, inbox_fresh):
         try:
             known = ws.store.message_ids(site_name)
+            cursors["inbox"] = ws.store.cursor_row(site_name, "inbox")
             msgs = adapter.poll_inbox(ws.store.cursor(site_name, "inbox"), known)
         except (ForumError, ConfigError) as e:  # the thread pages already read are kept all the same
-            errors.append(f"inbox: {redact(str(e))}")
-            issues.append(Issue("poll_failed", f"inbox: {redact(str(e))}", at=now, severity="error"))
-    error = "; ".join(errors) or None
+            failed("inbox", e)
+    return GameFetch(game_id, site_name, now, started, tuple(thread_ids), tuple(fetched), tuple(rechecked), msgs,
+                     tuple(errors), tuple(issues), saved, moved, cursors, max(retry_at) if retry_at else None,
+                     frozenset(failed_roles))
+
+
+def store_fetch(ws: Workspace, f: GameFetch) -> PollReport:
+    """The storing half of `poll_game`: one transaction with everything `f` read and the poll's
+    record. A thread or inbox whose stored cursor moved since `f` read it (another run stored
+    a poll of it in between: the GM's `poll` while the daemon fetched) is older than what the
+    store holds: it is left out, not stored over the newer one."""
+    game = ws.cfg.game(f.game)
+    site_name, now = f.site, f.now
+    site = ws.cfg.sites[site_name]
+    adapter = ws.adapter(site_name)
+    totals = {"new_messages": 0, **f.saved}
+    issues = list(f.issues)
+    error = "; ".join(f.errors) or None
+    moved_on = {stream for stream, row in f.cursors.items() if ws.store.cursor_row(site_name, stream) != row}
+    if moved_on:
+        issues.append(Issue("poll_superseded", f"another run stored a newer poll of {', '.join(sorted(moved_on))} "
+                            "meanwhile; this poll's older reading of it was left out", at=now, severity="info"))
     with ws.store.transaction():
-        for ref, thread_id in thread_ids:
-            _remember_thread_id(ws, game_id, ref, thread_id, now)
-        for ref, tp in fetched:
-            save_thread_poll(tp)
-        for tp, key in rechecked:
+        for ref, thread_id in f.thread_ids:
+            _remember_thread_id(ws, f.game, ref, thread_id, now)
+        for ref, tp in f.fetched:
+            if f"thread:{tp.thread_id}" in moved_on:
+                continue
+            stats = _save_thread_poll(ws, site_name, tp, now)
+            for k in ("new_posts", "edited_posts", "deleted_posts"):
+                totals[k] += stats[k]
+            totals["requests"] += tp.requests
+            totals["bytes"] += tp.bytes
+            issues.extend(tp.issues)
+        for tp, key in f.rechecked:
+            if f"thread:{tp.thread_id}" in moved_on:
+                continue
             for url, body in tp.pages:
                 ws.store.save_page(site_name, url, body, now)
             # edits only: a post missing from a re-read page has usually moved to the page before
@@ -323,33 +406,63 @@ def poll_game(ws: Workspace, game_id: str, *, progress: Callable[[str, int, int 
             totals["requests"] += tp.requests
             totals["bytes"] += tp.bytes
             issues.extend(tp.issues)
-            ws.store.remember(game_id, key, iso(now), now)
-        if msgs is not None:
-            totals["new_messages"] += ws.store.save_messages(site_name, msgs.messages, now)
-            ws.store.set_cursor(site_name, msgs.cursor, now)
-            totals["requests"] += msgs.requests
-            totals["bytes"] += msgs.bytes
-            issues.extend(msgs.issues)
-        if moved is not None and not errors:  # a failed poll keeps the old address to rebase from
+            ws.store.remember(f.game, key, iso(now), now)
+        if f.msgs is not None and "inbox" not in moved_on:
+            totals["new_messages"] += ws.store.save_messages(site_name, f.msgs.messages, now)
+            ws.store.set_cursor(site_name, f.msgs.cursor, now)
+            totals["requests"] += f.msgs.requests
+            totals["bytes"] += f.msgs.bytes
+            issues.extend(f.msgs.issues)
+        if f.moved is not None and not f.errors:  # a failed poll keeps the old address to rebase from
             from forummod.store_location import IDENTITY_KEY, identity
 
-            ws.store.remember(game_id, IDENTITY_KEY, identity(game, site), now)
-        for ref, tp in fetched:  # a walk that finished but read less than its pages imply
-            if tp.pages_fetched and ref.role not in failed_roles:
-                issues.extend(_check_read_gap(ws, game_id, site_name, ref, tp, now))
-        run_id = ws.store.start_poll_run(game_id, now)
+            ws.store.remember(f.game, IDENTITY_KEY, identity(game, site), now)
+        for ref, tp in f.fetched:  # a walk that finished but read less than its pages imply
+            if tp.pages_fetched and ref.role not in f.failed_roles and f"thread:{tp.thread_id}" not in moved_on:
+                issues.extend(_check_read_gap(ws, f.game, site_name, ref, tp, now))
+        run_id = ws.store.start_poll_run(f.game, now)
         ws.store.finish_poll_run(run_id, ws.clock(), "failed" if error else "ok", error=error, **totals)
     if error:  # the command or the pass line reports it; a warning here would say it twice
-        log.debug("%s: poll failed: %s", game_id, error)
+        log.debug("%s: poll failed: %s", f.game, error)
     from forummod.redate import redate_after_zone_change
 
-    redated = redate_after_zone_change(ws, game_id, adapter, [tid for _, tid in thread_ids], now)  # issue 28
+    redated = redate_after_zone_change(ws, f.game, adapter, [tid for _, tid in f.thread_ids], now)  # issue 28
     if redated is not None:
         issues.append(redated)
     from forummod.publish import settle_uncertain
 
-    settle_uncertain(ws, game_id, adapter)  # an uncertain publication's post may have appeared
-    return PollReport(game_id, seconds=time.monotonic() - started, issues=tuple(issues), error=error, **totals)
+    settle_uncertain(ws, f.game, adapter)  # an uncertain publication's post may have appeared
+    return PollReport(f.game, seconds=time.monotonic() - f.started, issues=tuple(issues), error=error,
+                      retry_at=f.retry_at, **totals)
+
+
+def skipped_poll(ws: Workspace, game_id: str, reason: str, retry_at: datetime | None) -> PollReport:
+    """A poll not made because its forum is backed off (the daemon, `site_health`): recorded as a
+    failed poll with `reason`, so the game's failure history and its `poll_failing` alert run on
+    while the forum is left alone."""
+    now = ws.clock()
+    with ws.store.transaction():
+        run_id = ws.store.start_poll_run(game_id, now)
+        ws.store.finish_poll_run(run_id, now, "failed", error=reason)
+    issue = Issue("poll_failed", reason, at=now, severity="error")
+    return PollReport(game_id, issues=(issue,), error=reason, retry_at=retry_at)
+
+
+def _save_thread_poll(ws: Workspace, site_name: str, tp: Any, now: datetime) -> dict[str, int]:
+    """Store one thread poll's pages, posts and cursor (inside the caller's transaction)."""
+    for url, body in tp.pages:
+        ws.store.save_page(site_name, url, body, now)
+    stats = ws.store.save_posts(site_name, tp.thread_id, tp.posts, now, pages_fetched=tp.pages_fetched)
+    ws.store.set_cursor(site_name, tp.cursor, now)
+    return {"new_posts": stats.new, "edited_posts": stats.edited, "deleted_posts": stats.deleted}
+
+
+def _inbox_fresh(ws: Workspace, site_name: str, now: datetime, fresh: timedelta | None) -> bool:
+    """Whether a poll read the site's inbox less than `fresh` ago (None: never fresh)."""
+    if fresh is None:
+        return False
+    at = ws.store.cursor_updated_at(site_name, "inbox")
+    return at is not None and timedelta(0) <= now - at < fresh
 
 
 def _check_read_gap(ws: Workspace, game_id: str, site_name: str, ref: ThreadRef, tp: Any, now: datetime) -> list[Issue]:

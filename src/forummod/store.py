@@ -675,6 +675,18 @@ class Store:
                       page_ref=PageRef(**ref) if ref else None,
                       extra=tuple(tuple(x) for x in d.get("extra", ())))
 
+    def cursor_row(self, site: str, stream: str) -> tuple[str, str] | None:
+        """A cursor as stored (data, updated_at): the same before and after a fetch unless a
+        poll of this stream was stored in between (`service.store_fetch`)."""
+        row = self.db.execute("SELECT data, updated_at FROM cursors WHERE site=? AND stream=?",
+                              (site, stream)).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def cursor_updated_at(self, site: str, stream: str) -> datetime | None:
+        """When a poll last stored this cursor (the inbox's: when the inbox was last read)."""
+        row = self.db.execute("SELECT updated_at FROM cursors WHERE site=? AND stream=?", (site, stream)).fetchone()
+        return None if row is None else from_iso(row[0])
+
     def set_cursor(self, site: str, cursor: Cursor, at: datetime) -> None:
         ref = cursor.page_ref
         data = {"last_page": cursor.last_page, "pages_total": cursor.pages_total,

@@ -22,6 +22,7 @@ def test_the_daemon_sends_a_deadline_alert_once_across_restarts(tmp_path, monkey
         for _ in range(2):
             d = Daemon(cfg)
             d.start()
+            assert d.wait_idle(30)  # the catch-up pass runs on the forum's worker
             d.stop()
         closing = [m for m in sink.messages() if "the vote closes in" in m]
         assert len(closing) == 1 and "not voted (4)" in closing[0]

@@ -106,6 +106,15 @@ def test_a_failing_poll_alerts_after_the_threshold_keyed_by_when_it_began():
     assert needs_gm(analysis(day()), AlertFacts(NOW - 29 * timedelta(minutes=1)), AlertRules()) == ()
 
 
+def test_polling_that_works_again_after_an_alerted_failure_says_so_once_keyed_by_the_failure():
+    began, back = NOW - timedelta(hours=2), NOW - timedelta(minutes=5)
+    [x] = needs_gm(analysis(day()), AlertFacts(recovered_since=began, recovered_at=back), AlertRules())
+    assert (x.kind, x.key) == ("poll_recovered", f"poll_recovered:{began.isoformat()}")
+    assert "polling works again since" in x.text and "(it had failed for 1h55m)" in x.text
+    assert needs_gm(analysis(day()), AlertFacts(recovered_since=began, recovered_at=back),
+                    AlertRules(disabled=("poll_recovered",))) == ()
+
+
 def test_disabled_kinds_are_left_out():
     assert needs_gm(analysis(day(), tally=tally(3)), AlertFacts(), AlertRules(disabled=("hammer",))) == ()
 

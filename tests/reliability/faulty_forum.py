@@ -18,6 +18,8 @@ and, for requests whose path matches a fault, answers the way real forums misbeh
     applied500   (POST) applies the post, then answers 500 (a crash after the database commit)
     drop         (POST) reads the request and closes the connection: nothing is applied
     moved        301 to the same URL with `&moved=1` added (a page that moved; served once per hit)
+    hold         holds the request (`applied` is set when one arrives) until `release` is set, then
+                 answers normally: a request in flight for as long as a test wants
 
 Every request is logged with its arrival time (`time.monotonic()`), so tests count them and
 measure the intervals the client kept. Helpers build a workspace on the demo game whose HTTP
@@ -50,7 +52,7 @@ from forummod.store import StoreCookieJar
 DEMO_PASSWORD = "demo-password"
 
 FAULT_KINDS = ("status", "timeout", "trickle", "reset", "truncated", "empty", "login", "layout", "redirect", "mangle",
-               "late", "applied500", "drop", "moved")
+               "late", "applied500", "drop", "moved", "hold")
 
 
 @dataclass
@@ -65,6 +67,7 @@ class Fault:
     delay: float = 0.0  # late: seconds before the post is applied
     served: int = 0
     applied: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)  # hold: let the request go on
 
 
 @dataclass(frozen=True)
@@ -147,6 +150,9 @@ class FaultyForum:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        with self._lock:
+            for f in self.faults:
+                f.release.set()  # a held request must not outlive the server
         self.server.shutdown()
         self.server.server_close()
 
@@ -263,6 +269,11 @@ class FaultyForum:
                 self.rfile.read(n)
                 self.close_connection = True
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+            def _fault_hold(self, f: Fault) -> None:
+                f.applied.set()
+                f.release.wait(60)
+                (base.do_POST if self.command == "POST" else base.do_GET)(self)
 
             def _fault_moved(self, f: Fault) -> None:
                 sep = "&" if "?" in self.path else "?"

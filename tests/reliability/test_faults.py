@@ -39,7 +39,7 @@ FAULTS: dict[str, tuple[str, dict[str, Any], str]] = {
     "500": ("status", {"status": 500}, r"HTTP 500"),
     "502": ("status", {"status": 502}, r"HTTP 502"),
     "503": ("status", {"status": 503}, r"HTTP 503"),
-    "429-retry-after": ("status", {"status": 429, "headers": {"Retry-After": "7"}}, r"HTTP 429"),
+    "429-retry-after": ("status", {"status": 429, "headers": {"Retry-After": "4"}}, r"HTTP 429"),  # 2 x 4 s < max_wait
     "429": ("status", {"status": 429}, r"HTTP 429"),
     "timeout": ("timeout", {}, r"Timeout|timed out"),
     "reset-mid-body": ("reset", {}, r"Connection broken|reset"),

@@ -175,8 +175,10 @@ def test_a_first_read_longer_than_the_hourly_budget_completes_in_the_following_h
 
 
 def test_a_retry_after_holds_back_every_game_on_that_forum(clock):
-    """The forum said "come back in 30 s" to one game: no other game asks before that."""
-    from forummod.errors import NetworkError
+    """The forum said "come back in 30 s" to one game: no other game asks before that. Thirty
+    seconds is more than a request may wait (`max_wait`), so the other game is told when to
+    come back instead of sleeping; once the time has passed it asks."""
+    from forummod.errors import NetworkError, SiteBackoff
     from forummod.forum.http import HttpClient
 
     fhttp.reset_limiters()
@@ -187,8 +189,13 @@ def test_a_retry_after_holds_back_every_game_on_that_forum(clock):
         start = clock()
         with pytest.raises(NetworkError, match="HTTP 503"):
             one.get("viewtopic.php?t=1")
+        with pytest.raises(SiteBackoff, match="not sent: the forum asked us to wait until") as told:
+            other.get("viewtopic.php?t=1")
+        assert told.value.asked and told.value.until.timestamp() >= start + 30
+        assert len(forum.hits) == 1 and clock.sleeps == []  # nobody asked, nobody slept
+        clock.sleep(30)
         assert other.get("viewtopic.php?t=1").status == 200
-        assert clock() - start >= 30 and len(forum.hits) == 2
+        assert len(forum.hits) == 2
     fhttp.reset_limiters()
 
 

@@ -63,6 +63,7 @@ class ArchiveGame:
         cfg = f"""
 [workspace]
 store = "store.sqlite"
+lock_wait = "1s"
 
 [sites.f]
 engine = "archive"

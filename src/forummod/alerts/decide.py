@@ -14,15 +14,17 @@ from forummod.i18n import gm_language, join_names, npgettext, pgettext, pgettext
 from forummod.read_gaps import page_list
 from forummod.records import frozen
 
-AlertKind = Literal["hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing", "posts_unread"]
+AlertKind = Literal["hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing", "posts_unread",
+                    "poll_recovered"]
 ALERT_KINDS: tuple[str, ...] = ("hammer", "l_minus_1", "proposal", "deadline", "pm_not_understood", "poll_failing",
-                                "posts_unread")
+                                "posts_unread", "poll_recovered")
 LABELS = {"hammer": pgettext_noop("gm-alert", "hammer"), "l_minus_1": pgettext_noop("gm-alert", "L-1"),
           "proposal": pgettext_noop("gm-alert", "proposal waiting"),
           "deadline": pgettext_noop("gm-alert", "deadline soon"),
           "pm_not_understood": pgettext_noop("gm-alert", "PM not understood"),
           "poll_failing": pgettext_noop("gm-alert", "polling fails"),
-          "posts_unread": pgettext_noop("gm-alert", "posts not read")}
+          "posts_unread": pgettext_noop("gm-alert", "posts not read"),
+          "poll_recovered": pgettext_noop("gm-alert", "polling works again")}
 
 
 def alert_label(kind: str, lang: str = "en") -> str:
@@ -57,11 +59,15 @@ class Alert:
 
 @frozen
 class AlertFacts:
-    """What the store knows beyond the analysis: since when the polls of this game fail, and
-    what the game's threads lack against their page counts (`read_gaps.ReadGap`)."""
+    """What the store knows beyond the analysis: since when the polls of this game fail; or, once
+    they work again, since when they had failed (`recovered_since`: only a failure the GM was
+    alerted to) and the first good poll (`recovered_at`); and what the game's threads lack against
+    their page counts (`read_gaps.ReadGap`)."""
 
     poll_failing_since: datetime | None = None
     poll_error: str = ""
+    recovered_since: datetime | None = None
+    recovered_at: datetime | None = None
     read_gaps: tuple[Any, ...] = ()
 
 
@@ -222,11 +228,17 @@ def _pm_alerts(a: Any, phase: str) -> list[Alert]:
 
 
 def _poll_alerts(a: Any, phase: str, facts: AlertFacts, after: timedelta) -> list[Alert]:
+    tz = getattr(getattr(a, "game", None), "tz", None)
     since = facts.poll_failing_since
+    if since is None and facts.recovered_since is not None and facts.recovered_at is not None:
+        # the failure the GM was told of is over: one word that polling works again, with its key
+        back, began = facts.recovered_at, facts.recovered_since
+        text = pgettext("gm-alert", "%(game)s: polling works again since %(time)s (it had failed for %(span)s)",
+                        game=a.game_id, time=_local(back, tz).strftime("%Y-%m-%d %H:%M %Z"), span=_span(back - began))
+        return [Alert("poll_recovered", a.game_id, phase, f"poll_recovered:{began.isoformat()}", text)]
     if since is None or a.now - since < after:
         return []
-    tz = getattr(getattr(a, "game", None), "tz", None)
-    local = since.astimezone(tz) if tz is not None else since
+    local = _local(since, tz)
     text = pgettext("gm-alert", "%(game)s: polling has failed for %(span)s (since %(time)s)", game=a.game_id,
                     span=_span(a.now - since), time=local.strftime("%Y-%m-%d %H:%M %Z"))
     if facts.poll_error:
@@ -293,6 +305,10 @@ def poll_trouble(error: str) -> str:
         if re.search(pattern, error, re.IGNORECASE):
             return pgettext("gm-alert", words)
     return pgettext("gm-alert", "the forum could not be read.")
+
+
+def _local(at: datetime, tz: Any) -> datetime:
+    return at.astimezone(tz) if tz is not None else at
 
 
 def _short(text: str, limit: int = 160) -> str:

@@ -39,18 +39,33 @@ def alert_pass(ws: Any, a: Any, now: datetime) -> AlertOutcome:
 
 
 def poll_facts(store: Any, game_id: str) -> AlertFacts:
-    """Since when the polls of this game have failed without a success in between, and the read
-    gaps its last polls left (`read_gaps.READ_GAP_KEY` snapshots, written by `service.poll_game`)."""
+    """Since when the polls of this game have failed without a success in between; or, when the
+    newest poll worked, the last run of failures before it, if the GM was alerted to it (its
+    `poll_failing` alert was sent: a short hiccup needs no "works again"); and the read gaps its
+    last polls left (`read_gaps.READ_GAP_KEY` snapshots, written by `service.poll_game`)."""
     from forummod.read_gaps import READ_GAP_KEY, ReadGap
     from forummod.store import from_iso
 
+    runs = store.poll_runs(game_id, limit=500)  # newest first
     since, error = None, ""
-    for run in store.poll_runs(game_id, limit=500):  # newest first
+    for run in runs:
         if run["status"] != "failed":
             break
         since, error = from_iso(run["started_at"]), error or (run.get("error") or "")
     gaps = tuple(ReadGap.from_payload(v) for _, v in sorted(store.snapshots_under(game_id, READ_GAP_KEY).items()) if v)
-    return AlertFacts(since, error, gaps)
+    if since is not None or not runs:
+        return AlertFacts(since, error, read_gaps=gaps)
+    back, began = None, None
+    for run in runs:
+        if run["status"] != "failed":
+            if began is not None:
+                break
+            back = from_iso(run["started_at"])  # the good poll right after the failures
+        else:
+            began = from_iso(run["started_at"])
+    if began is None or (f"poll_failing:{began.isoformat()}", OUTPUT) not in store.alert_deliveries(game_id, OUTPUT):
+        return AlertFacts(read_gaps=gaps)
+    return AlertFacts(recovered_since=began, recovered_at=back, read_gaps=gaps)
 
 
 def deliver(ws: Any, game_id: str, alerts: Sequence[Alert], now: datetime, *, lang: str = "") -> AlertOutcome:

@@ -50,4 +50,4 @@ def poll_dict(r) -> dict:
     return {"game": r.game, "ok": r.ok, "new_posts": r.new_posts, "edited_posts": r.edited_posts,
             "deleted_posts": r.deleted_posts, "new_messages": r.new_messages, "requests": r.requests,
             "bytes": r.bytes, "seconds": round(r.seconds, 3), "error": r.error,
-            "issues": [issue_dict(i) for i in r.issues]}
+            "retry_at": r.retry_at.isoformat() if r.retry_at else None, "issues": [issue_dict(i) for i in r.issues]}

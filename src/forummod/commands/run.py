@@ -1,6 +1,9 @@
 """`forummod run`: the daemon. Polls every game at its interval and acts at every deadline.
 
-SIGHUP reloads the config; SIGTERM or Ctrl-C stop it cleanly (a running pass finishes first).
+It takes the workspace lock for each pass's store step only, so the GM's commands and the
+console work while it runs; one daemon per workspace (its own lock, `<store>.daemon.lock`).
+SIGHUP reloads the config; SIGTERM or Ctrl-C stop it within 10 s (waits end at once, a pass
+at work gets a few seconds to finish).
 """
 
 from __future__ import annotations
@@ -22,5 +25,21 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from forummod.scheduler import Daemon
 
-    Daemon(config_path(args)).serve_forever()
+    Daemon(config_path(args), min_poll_s=_min_poll_s()).serve_forever()
     return 0
+
+
+def _min_poll_s() -> int:
+    """The shortest poll interval the daemon keeps: 30 s, or less for a test's local forums
+    (FORUMMOD_MIN_POLL_INTERVAL, seconds; tests/realforum's soak test)."""
+    import os
+
+    from forummod.scheduler import MIN_POLL_S
+
+    value = os.environ.get("FORUMMOD_MIN_POLL_INTERVAL", "").strip()
+    try:
+        return max(1, int(value)) if value else MIN_POLL_S
+    except ValueError:
+        from forummod.errors import UsageError
+
+        raise UsageError(f"FORUMMOD_MIN_POLL_INTERVAL={value!r} is not a whole number of seconds") from None

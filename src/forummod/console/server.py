@@ -67,12 +67,13 @@ class ConsoleServer(PreviewServer):
     # ---- the lock, one action at a time
     @contextmanager
     def workspace_lock(self, what: str) -> Iterator[None]:
-        """The workspace lock for one action; `LockBusy` (a clear message) when another run holds it."""
+        """The workspace lock for one action, waited for up to `workspace.lock_wait` (a daemon pass
+        at work ends within it); `LockBusy` (a clear message) when another run keeps it longer."""
         from forummod.lock import WorkspaceLock
 
         cfg = self.ws.cfg.workspace
         lock = WorkspaceLock(cfg.store_path(), stale_after_s=cfg.lock_stale_after.seconds,
-                             command=f"forummod console: {what}").acquire()
+                             command=f"forummod console: {what}").acquire(cfg.lock_wait.seconds)
         try:
             yield
         finally:

@@ -321,7 +321,7 @@ class DiscourseAdapter:
         """POST /posts.json once; Discourse's JSON error list becomes the PublishError message."""
         headers = self._write_headers()
         gate = flood_gate(site_key(self.base), self.site.username or "system")
-        gate.reserve(flood_interval, 0.0, self.http.clock, self.http.sleep)
+        gate.reserve(flood_interval, 0.0, self.http.clock, self.http.pause)
         try:
             f = self.http.post("/posts.json", dict(payload), headers=headers, allow_redirects=False)
         except NetworkError as e:

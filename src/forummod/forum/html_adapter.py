@@ -14,7 +14,7 @@ from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 from forummod.config import SiteConfig
-from forummod.errors import ForumError, LayoutChanged, LoginRequired, NetworkError, UsageError
+from forummod.errors import ForumError, LayoutChanged, LoginRequired, NetworkError, SiteBackoff, UsageError
 from forummod.forum.base import InboxPoll, Progress, ThreadPoll, ThreadRef
 from forummod.forum.cookies import CookieStore
 from forummod.forum.error_pages import WORDS, is_login_page, trouble_error
@@ -159,8 +159,10 @@ class HtmlAdapter(FormWriter):
             told = trouble_error(self.profile, page.text, url, status=page.status) if isinstance(page, Fetched) else None
             if told is None or told.kind == "blank":
                 raise
-            said = NetworkError(f"{e}; {WORDS[told.kind]}" + (f": «{told.quote}»" if told.quote else ""),
-                                reason=e.reason)
+            words = f"{e}; {WORDS[told.kind]}" + (f": «{told.quote}»" if told.quote else "")
+            # a forum's back-off keeps its kind and time: the daemon defers the site by it
+            said = SiteBackoff(words, e.until, asked=e.asked, reason=e.reason) if isinstance(e, SiteBackoff) \
+                else NetworkError(words, reason=e.reason)
             said.page = page
             raise said from None
 

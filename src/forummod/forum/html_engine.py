@@ -108,6 +108,19 @@ def _html_parser(lean: bool = False, utf8: bool = False, ids: bool = True) -> An
     return p
 
 
+#: Caches keyed by the identity of profile data (the key's object is kept in the value, so its
+#: id stays its own). Profiles live as long as the process, but a daemon's config reload makes
+#: new ones: each cache is emptied when it reaches this size, so it never grows without end.
+_ID_CACHE_MAX = 256
+
+
+def _remember(cache: dict[int, Any], obj: Any, value: tuple) -> tuple:
+    if len(cache) >= _ID_CACHE_MAX:
+        cache.clear()
+    cache[id(obj)] = value
+    return value
+
+
 _READS_IDS: dict[int, tuple[Any, bool]] = {}
 _ID_CALL = re.compile(r"(?<![\w.-])id\s*\(").search  # XPath's id(...), not a name ending in "id" ("pid(" of a regex)
 
@@ -126,7 +139,7 @@ def _reads_ids(profile: Profile) -> bool:
             elif isinstance(v, (list, tuple)):
                 for x in v:
                     yield from texts(x)
-        hit = _READS_IDS[id(profile.raw)] = (profile.raw, any(_ID_CALL(t) for t in texts(profile.raw)))
+        hit = _remember(_READS_IDS, profile.raw, (profile.raw, any(_ID_CALL(t) for t in texts(profile.raw))))
     return hit[1]
 
 
@@ -213,14 +226,16 @@ def _maybe_found(probe: Any, el: Any) -> bool:
         return True
 
 
-_PROBES: dict[int, tuple[Any, Any]] = {}
+_EDIT_PROBES: dict[int, tuple[Fields, Any]] = {}
 
 
-def _probe_for(extractors: Sequence[Extractor]) -> Any:
-    """`probe_of(extractors)`, built once per extractor tuple (profiles live as long as the process)."""
-    hit = _PROBES.get(id(extractors))
-    if hit is None or hit[0] is not extractors:
-        hit = _PROBES[id(extractors)] = (extractors, probe_of(extractors))
+def _edits_probe(f: Fields) -> Any:
+    """`probe_of` the edit-mark selectors of `f` (edit time, then edit mark), built once per
+    `Fields`. Keyed by the Fields, not by the tuple `f.edited_at + f.edited`: that sum is a new
+    tuple at every page, so a cache keyed by its id grew by one entry a page (issue 34)."""
+    hit = _EDIT_PROBES.get(id(f))
+    if hit is None or hit[0] is not f:
+        hit = _remember(_EDIT_PROBES, f, (f, probe_of(f.edited_at + f.edited)))
     return hit[1]
 
 
@@ -512,8 +527,8 @@ def _loose_tests(ex: Extractor) -> tuple[tuple[str, Any], ...]:
     """(element, `loose_test` of its condition or None) for each step of `ex.probe`, once per extractor."""
     hit = _LOOSE_TESTS.get(id(ex))
     if hit is None or hit[0] is not ex:
-        hit = _LOOSE_TESTS[id(ex)] = (ex, tuple((element, loose_test(cond) if element else _raw_result_tag(cond))
-                                                 for element, cond in ex.probe or ()))
+        hit = _remember(_LOOSE_TESTS, ex, (ex, tuple((element, loose_test(cond) if element else _raw_result_tag(cond))
+                                                     for element, cond in ex.probe or ())))
     return hit[1]
 
 
@@ -552,8 +567,8 @@ def _body_probe(profile: Profile) -> Any:
     key = id(profile.marks)
     hit = _BODY_PROBES.get(key)
     if hit is None or hit[0] is not profile.marks or hit[1] is not profile.remove:
-        hit = _BODY_PROBES[key] = (profile.marks, profile.remove,
-                                   probe_of((*profile.remove, *(m.selector for m in profile.marks))))
+        hit = _remember(_BODY_PROBES, profile.marks, (profile.marks, profile.remove,
+                                                      probe_of((*profile.remove, *(m.selector for m in profile.marks)))))
     return hit[2]
 
 
@@ -690,7 +705,7 @@ def _scope_plan(ex: Extractor) -> tuple[str, Any] | None:
                                                             regexp=False))  # from CSS: no EXSLT
         except etree.XPathError:
             plan = None
-    _SCOPE_PLANS[id(ex)] = (ex, plan)
+    _remember(_SCOPE_PLANS, ex, (ex, plan))
     return plan
 
 
@@ -761,7 +776,7 @@ def _scope_groups(spec: Any) -> dict[str, tuple[str, tuple[tuple[str, Any], ...]
         members = tuple((step, test) for step, (_, test) in steps.items())
         for step in steps:
             groups[step] = (union, members)
-    _SCOPE_GROUPS[id(spec)] = (spec, groups)
+    _remember(_SCOPE_GROUPS, spec, (spec, groups))
     return groups
 
 
@@ -966,7 +981,7 @@ def parse_thread_page(profile: Profile, html: str | bytes, *, url: str, tz: tzin
     f_id, f_author, f_author_id, f_number, f_body = (_Sticky(f.id), _Sticky(f.author), _Sticky(f.author_id),
                                                      _Sticky(f.number), _Sticky(f.body))
     date_order = _Sticky(f.date)
-    edits_probe = _probe_for(f.edited_at + f.edited) if (f.edited_at or f.edited) else None
+    edits_probe = _edits_probe(f) if (f.edited_at or f.edited) else None
     memo = DateMemo(ctx.formats, DateShapes(ctx.tz, ctx.now))
     # date_order.best never moves: one list a page, less the selectors whose tags the page lacks
     dates_in_order = [ex for _, ex in date_order.order() if on_page.may_find(ex)]

@@ -231,7 +231,7 @@ class FormWriter:
             charset, referer, shown_at = "utf-8", action, self.http.clock()
         gate = self._gate()
         waited = gate.reserve(flood_interval(self.site, spec), shown_at + spec.min_form_age, self.http.clock,
-                              self.http.sleep)
+                              self.http.pause)
         if waited:
             log.info("%s: waited %.1f s for the forum's flood interval before posting", self.site_name, waited)
         try:

@@ -10,6 +10,13 @@ exponential backoff and jitter on connection errors (a reset mid-answer included
 pages cut short, never a retry of a POST, request/byte counters, error messages with
 secrets redacted, and a clear `LoginRequired` when the forum answers with its login page
 instead of the content. The clock and sleep are injectable so tests never wait for real.
+
+A request never sleeps long: the waits of one GET (Retry-After, back-off between retries, a
+deferral another request of the site was asked for) add up to at most `max_wait` seconds
+(issue 34: a forum answering 503 + Retry-After 60 held a poll, its workspace lock and the
+whole daemon for minutes). A longer wait raises `SiteBackoff(until)` instead: a person's
+`poll` says when to try again, the daemon defers that forum's games to a later pass. With a
+`cancel` event (the daemon's stop) every wait ends at once when it is set (`Stopped`).
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ import urllib3
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from forummod import __version__
-from forummod.errors import BudgetExceeded, ForumError, LoginRequired, NetworkError
+from forummod.errors import BudgetExceeded, ForumError, LoginRequired, NetworkError, SiteBackoff, Stopped
 from forummod.forum.cookies import CookieStore
 from forummod.logsafe import redact, register_secret
 
@@ -40,7 +47,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_USER_AGENT = f"forummod/{__version__} (+https://example.invalid/forummod)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 520, 521, 522, 523, 524})
-MAX_RETRY_AFTER = 600.0  # never obey a Retry-After longer than this; fail instead
+MAX_RETRY_AFTER = 3600.0  # a longer Retry-After is taken as this (a broken header must not stop polling for days)
+MAX_WAIT = 10.0  # seconds one GET may spend waiting (by hand, cron); longer: SiteBackoff, try again later
 
 
 @dataclass(frozen=True)
@@ -226,9 +234,11 @@ class SiteLimiter:
         self.requests = 0
         self.bytes = 0
 
-    def acquire(self) -> None:
-        """Wait for this site's turn and its interval; BudgetExceeded when the hour is used up.
-        Every acquire() that returns must be followed by release()."""
+    def acquire(self, pause: Callable[[float], None] | None = None, max_wait: float | None = None) -> None:
+        """Wait for this site's turn and its interval; BudgetExceeded when the hour is used up,
+        `SiteBusy` when the wait would be longer than `max_wait` (a Retry-After another request
+        was given: the caller defers instead of sleeping). Every acquire() that returns must be
+        followed by release()."""
         self._turn.acquire()
         try:
             with self._lock:
@@ -241,10 +251,13 @@ class SiteLimiter:
                             f"hourly budget of {self.hourly_budget} requests used up; "
                             f"next slot in {int(self._recent[0] + 3600 - now)} s")
                 wait = self._free_at - now
+            if max_wait is not None and wait > max_wait:
+                raise SiteBusy(wait)
             if wait > 0:
-                self.sleep(wait)  # other sites are not blocked: each has its own turn
+                (pause or self.sleep)(wait)  # other sites are not blocked: each has its own turn
             with self._lock:
-                self._recent.append(self.clock())
+                if self.hourly_budget:  # only a budget needs the times (a daemon makes requests for weeks)
+                    self._recent.append(self.clock())
                 self.requests += 1
         except BaseException:
             self._turn.release()
@@ -264,6 +277,14 @@ class SiteLimiter:
     def count_bytes(self, n: int) -> None:
         with self._lock:
             self.bytes += n
+
+
+class SiteBusy(Exception):
+    """`SiteLimiter.acquire` would wait `wait` seconds, more than the caller may."""
+
+    def __init__(self, wait: float):
+        super().__init__(f"the site is deferred for {wait:.0f} s")
+        self.wait = wait
 
 
 _LIMITERS: dict[str, SiteLimiter] = {}
@@ -316,6 +337,22 @@ def _pieces(resp: requests.Response) -> Iterator[bytes]:
         raise requests.exceptions.SSLError(e) from e
 
 
+def _transport_reason(e: BaseException) -> str:
+    """What broke, for a failure with no HTTP answer (a refused connection, a timeout, a reset)."""
+    return f"{type(e).__name__}: {e}"
+
+
+def _local_hhmm(at: datetime) -> str:
+    """`at` as this computer's clock shows it, rounded up to the minute: "try again after 14:03"
+    is never too early."""
+    from datetime import timedelta
+
+    local = at.astimezone()
+    if local.second or local.microsecond:
+        local = local.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    return local.strftime("%H:%M")
+
+
 def _register_cookie(value: str) -> None:
     """Session cookies are secrets; short values ("1", "true", a style name) are not, and
     registering them would blank those words out of every log line and error message."""
@@ -355,6 +392,8 @@ class HttpClient:
     backoff_max: float = 60.0
     stats: HttpStats = field(default_factory=HttpStats)
     site_headers: dict[str, str] = field(default_factory=dict)
+    max_wait: float = MAX_WAIT  # the most one GET waits in all; longer: SiteBackoff (module docstring)
+    cancel: threading.Event | None = None  # set: every wait ends at once with Stopped (the daemon stops)
 
     def __post_init__(self) -> None:
         if self.session is None:
@@ -367,6 +406,22 @@ class HttpClient:
             self.load_cookies()
 
     # -------------------------------------------------------------- helpers
+
+    def pause(self, seconds: float) -> None:
+        """Wait `seconds` (politeness, back-off, a form's age, a flood interval), or less and
+        `Stopped` when `cancel` is set meanwhile."""
+        if self.cancel is None:
+            self.sleep(seconds)
+        elif self.cancel.wait(max(0.0, seconds)):
+            raise Stopped(f"{self.site}: stopping; the request was not sent")
+
+    def _check_cancel(self) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            raise Stopped(f"{self.site}: stopping; the request was not sent")
+
+    def until(self, seconds: float) -> datetime:
+        """The wall-clock instant `seconds` from now (aware UTC)."""
+        return datetime.fromtimestamp(self.wall_clock() + seconds, tz=timezone.utc)
 
     @staticmethod
     def _site_key(url: str) -> str:
@@ -426,7 +481,14 @@ class HttpClient:
     # -------------------------------------------------------------- requests
 
     def _send(self, method: str, url: str, **kw: Any) -> requests.Response:
-        self.limiter.acquire()
+        self._check_cancel()
+        try:
+            self.limiter.acquire(self.pause, self.max_wait)
+        except SiteBusy as e:
+            until = self.until(e.wait)
+            raise SiteBackoff(redact(f"{method} {url}: not sent: the forum asked us to wait until "
+                                     f"{_local_hhmm(until)} (Retry-After); try again after that"),
+                              until, asked=True) from None
         try:
             self.stats.requests += 1
             assert self.session is not None
@@ -477,7 +539,7 @@ class HttpClient:
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
         if isinstance(exc, _Retryable) and exc.retry_after is not None:
-            return exc.retry_after
+            return min(exc.retry_after, MAX_RETRY_AFTER)
         expo = min(self.backoff_max, self.backoff_base * (2 ** (state.attempt_number - 1)))
         return expo + random.uniform(0, expo / 2)
 
@@ -500,16 +562,14 @@ class HttpClient:
         def attempt() -> Fetched:
             try:
                 resp = self._follow(url, hdrs, params)
-            except _TRANSIENT as e:
-                raise _Retryable(0, None, url) from e
+            except _TRANSIENT as e:  # named by what broke: there is no HTTP status ("retry after HTTP 0")
+                raise _Retryable(0, None, url, reason=_transport_reason(e)) from e
             except requests.RequestException as e:  # bad URL, too many redirects...: not transient
                 raise NetworkError(redact(f"GET {url} failed ({type(e).__name__}: {e})")) from None
             if resp.status_code in RETRY_STATUSES:
                 ra = parse_retry_after(resp.headers.get("Retry-After"), self.wall_clock())
                 if ra is not None:
                     self.limiter.defer(min(ra, MAX_RETRY_AFTER))  # the forum asked everyone of us to wait
-                if ra is not None and ra > MAX_RETRY_AFTER:
-                    raise NetworkError(redact(f"{url}: HTTP {resp.status_code}, server asks to wait {int(ra)} s"))
                 raise _Retryable(resp.status_code, ra, url, page=self._to_fetched(resp))
             fetched = self._to_fetched(resp)
             if complete is not None and fetched.status == 200 and not complete(fetched.text):
@@ -517,24 +577,25 @@ class HttpClient:
                                                         "empty or cut short before its end)")
             return fetched
 
+        started = self.clock()
+
+        def out_of_time(state: RetryCallState) -> bool:
+            """Stop retrying when the next wait would take this GET past `max_wait` (its time so
+            far counted: an attempt that timed out used it up)."""
+            return self.clock() - started + (state.upcoming_sleep or 0.0) > self.max_wait
+
         retrying = Retrying(
-            stop=stop_after_attempt(self.retries + 1),
+            stop=stop_after_attempt(self.retries + 1) | out_of_time,
             wait=self._wait,
             retry=retry_if_exception(lambda e: isinstance(e, _Retryable)),
-            sleep=self.sleep,
+            sleep=self.pause,
             reraise=True,
             before_sleep=lambda st: self._count_retry(st),
         )
         try:
             fetched = retrying(attempt)
         except _Retryable as e:
-            cause = e.__cause__
-            what = e.reason or (f"HTTP {e.status}" if e.status else f"{type(cause).__name__}: {cause}")
-            short = "an incomplete page" if e.reason else f"HTTP {e.status}" if e.status else type(cause).__name__
-            failed = NetworkError(redact(f"GET {url} failed after {self.retries + 1} attempts ({what})"),
-                                  reason=short)
-            failed.page = e.page
-            raise failed from None
+            raise self._gave_up(url, e, retrying.statistics.get("attempt_number", 1)) from None
         if fetched.status in (401, 403) and check_login and self.login_page is not None \
                 and self.login_page(fetched.url, fetched.text):
             needs = LoginRequired(redact(f"{self.site}: {url} needs a login (HTTP {fetched.status})"))
@@ -546,6 +607,30 @@ class HttpClient:
             needs.page = fetched
             raise needs
         return fetched
+
+    def _gave_up(self, url: str, e: "_Retryable", attempts: int) -> SiteBackoff:
+        """The error of a GET that will not be tried again now: when to try it again, and why.
+        A Retry-After is the forum's own word; otherwise the next back-off step from here."""
+        what = e.reason or f"HTTP {e.status}"
+        if e.retry_after is not None and e.retry_after > 0:
+            wait, asked = min(e.retry_after, MAX_RETRY_AFTER), True
+        else:
+            wait, asked = min(self.backoff_max, self.backoff_base * (2 ** (attempts - 1))), False
+        until = self.until(wait)
+        tried = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
+        if attempts >= self.retries + 1:
+            words = f"GET {url} failed {tried} ({what})" + (
+                f"; the forum asked us to wait {wait:.0f} s: try again after {_local_hhmm(until)}" if asked else "")
+        elif asked:
+            words = f"GET {url}: {what}, the forum asked us to wait {wait:.0f} s ({tried}); try again after " \
+                    f"{_local_hhmm(until)}"
+        else:
+            words = f"GET {url} failed {tried} ({what}); the next try would wait past {self.max_wait:g} s: " \
+                    f"try again after {_local_hhmm(until)}"
+        short = "an incomplete page" if e.reason else f"HTTP {e.status}" if e.status else what
+        gave_up = SiteBackoff(redact(words), until, asked=asked, reason=short)
+        gave_up.page = e.page  # the answer itself: the adapter quotes a maintenance or error page
+        return gave_up
 
     def _follow(self, url: str, headers: Mapping[str, str], params: Mapping[str, Any] | None) -> requests.Response:
         """GET `url` and follow its redirects one polite request at a time; a loop is an error."""
@@ -573,7 +658,8 @@ class HttpClient:
     def _count_retry(self, state: RetryCallState) -> None:
         self.stats.retries += 1
         exc = state.outcome.exception() if state.outcome else None
-        log.info("%s: retry %d after %s", self.site, state.attempt_number, exc)
+        log.info("%s: retry %d in %.1f s after %s", self.site, state.attempt_number, state.upcoming_sleep or 0.0,
+                 redact(str(exc)))
 
     def post(self, url: str, data: Mapping[str, Any] | None = None, *, json: Any = None,
              headers: Mapping[str, str] | None = None, allow_redirects: bool = True) -> Fetched:

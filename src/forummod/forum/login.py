@@ -135,7 +135,7 @@ def login_with_form(http: HttpClient, profile: Profile, username: str, password:
     data[spec.pass_field] = password
     wait = shown_at + spec.min_form_age - http.clock()
     if wait > 0:  # phpBB refuses a form posted within the second it was shown
-        http.sleep(wait)
+        http.pause(wait)
     answer = http.post(action, data)
     refusal = login_refusal(http.site, spec, answer.status, answer.text)
     if refusal is not None:
