@@ -308,8 +308,7 @@ def recount(ws: Any, now: Any) -> dict[str, Any]:
     counts as extraction). The fold is `engine.core.run_game` inside `service.analyse`, timed
     through a wrapper; the rest of `analyse` (extraction, timeline, phases) counts as extraction."""
     from forummod import service
-    from forummod.check_store import check_context
-    from forummod.checks import run_checks
+    from forummod.check_store import run_checks_saving
     from forummod.engine.registry import make_ruleset
     from forummod.extract.saved import context_fingerprint
 
@@ -335,7 +334,7 @@ def recount(ws: Any, now: Any) -> dict[str, Any]:
         if a.fresh:
             ws.store.save_extractions(GAME_ID, fingerprint, dict(a.fresh))
         t2 = cpu()
-        findings = run_checks(check_context(ws.store, a))
+        findings = run_checks_saving(ws.store, a)[1]
         t3 = cpu()
     finally:
         service.run_game = run_game

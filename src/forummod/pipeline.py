@@ -144,10 +144,9 @@ def _added(first: PollReport, second: PollReport) -> PollReport:
 
 
 def _checks(ws: Workspace, a) -> list:
-    from forummod.check_store import check_context
-    from forummod.checks import run_checks
+    from forummod.check_store import run_checks_saving
 
-    return run_checks(check_context(ws.store, a))
+    return run_checks_saving(ws.store, a)[1]
 
 
 def _drafts(ws: Workspace, game_id: str, a, findings, failures: list | None = None) -> list[int]:

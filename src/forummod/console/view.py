@@ -120,8 +120,7 @@ def mark_of(to_majority: float | None) -> str:
 
 def game_console(ws: Any, gid: str) -> GameConsole:
     """Analyse `gid` now and gather everything the console page shows of it."""
-    from forummod.check_store import check_context
-    from forummod.checks import run_checks
+    from forummod.check_store import run_checks_saving
     from forummod.checks.prod import prod_list
     from forummod.drafting import draft_settings
     from forummod.engine.registry import make_ruleset
@@ -142,8 +141,7 @@ def game_console(ws: Any, gid: str) -> GameConsole:
                           c["to_majority"], mark_of(c["to_majority"]))
                   for c in (t["candidates"] if t else ()))
     site = ws.cfg.sites[game.site]
-    ctx = check_context(ws.store, a, gm_accounts=(site.username,) if site.username else ())
-    findings = run_checks(ctx)
+    ctx, findings = run_checks_saving(ws.store, a, gm_accounts=(site.username,) if site.username else ())
     nv = night_view(a)
     return GameConsole(
         game=gid, title=game.title or gid, lang=s.lang, ruleset=game.ruleset,
