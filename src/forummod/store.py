@@ -31,7 +31,7 @@ from forummod.records import frozen
 if TYPE_CHECKING:  # built only by the poller's methods, which import them (a recount never does)
     from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -145,6 +145,44 @@ _MIGRATIONS: dict[int, str] = {
 }
 
 
+#: What each `input_changes` scope counts: (table, row, its scope's kind and columns, the
+#: statements that change an input). A thread's posts change with a new version, a deletion
+#: mark set or cleared and a re-read date; `post_status` rows change at every poll (the time a
+#: post was last seen), which no recount reads, so only `deleted_at` counts there.
+_COUNTED: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("posts", "p", "site, thread", ("INSERT", "UPDATE", "DELETE")),
+    ("post_status", "p", "site, thread", ("INSERT WHEN new.deleted_at IS NOT NULL",
+                                          "UPDATE OF deleted_at WHEN old.deleted_at IS NOT new.deleted_at",
+                                          "DELETE WHEN old.deleted_at IS NOT NULL")),
+    ("post_dates", "p", "site, thread", ("INSERT", "UPDATE", "DELETE")),
+    ("messages", "m", "site", ("INSERT", "UPDATE", "DELETE")),
+    ("events", "e", "game", ("INSERT", "DELETE")),  # UPDATE: refused by the append-only trigger
+    ("game_meta", "g", "game", ("INSERT", "UPDATE", "DELETE")),
+)
+
+
+def _input_change_triggers() -> str:
+    """Migration 9 (issue 30): a count of the changes to each game input (a thread's posts,
+    their deletions and re-read dates; a site's PMs; a game's event log and seed), kept by
+    triggers, so "did anything a recount reads change?" is one indexed read whoever wrote it (a
+    cron poll, the GM, another process)."""
+    out = ["CREATE TABLE IF NOT EXISTS input_changes (scope TEXT PRIMARY KEY, n INTEGER NOT NULL);"]
+    for table, kind, columns, statements in _COUNTED:
+        for stmt in statements:
+            event, _, when = stmt.partition(" WHEN ")
+            verb = event.split()[0]
+            row = "old" if verb == "DELETE" else "new"
+            scope = " || char(31) || ".join([f"'{kind}'", *(f"{row}.{c.strip()}" for c in columns.split(","))])
+            out.append(f"CREATE TRIGGER {table}_changed_{verb.lower()} AFTER {event} ON {table}"
+                       f"{' WHEN ' + when if when else ''} BEGIN\n"
+                       f"    INSERT INTO input_changes(scope, n) VALUES ({scope}, 1)"
+                       " ON CONFLICT(scope) DO UPDATE SET n = n + 1;\nEND;")
+    return "\n".join(out)
+
+
+_MIGRATIONS[9] = _input_change_triggers()
+
+
 _SQLITE_READONLY, _SQLITE_FULL = 8, 13
 
 
@@ -173,6 +211,16 @@ def _redated(posts: list[Post], dates: Mapping[str, str]) -> list[Post]:
     if any(p.number is None for p in out):
         out.sort(key=lambda p: (p.number if p.number is not None else 1 << 62, p.created_at))
     return out
+
+
+#: Separates the parts of an `input_changes` scope (the triggers' char(31)): no id holds it.
+SCOPE_SEP = "\x1f"
+
+
+def input_scope(kind: str, *parts: str) -> str:
+    """The `input_changes` scope of a thread's posts ("p", site, thread), a site's PMs ("m",
+    site), a game's event log ("e", game) or seed ("g", game)."""
+    return SCOPE_SEP.join((kind, *parts))
 
 
 def iso(dt: datetime | None) -> str | None:
@@ -907,6 +955,16 @@ class Store:
             self.db.execute("DELETE FROM extractions WHERE game=? AND fingerprint<>?", (game, fingerprint))
             self.db.executemany("INSERT OR REPLACE INTO extractions(game, key, fingerprint, data) VALUES (?,?,?,?)",
                                 [(game, k, fingerprint, v) for k, v in items.items()])
+
+    # ------------------------------------------------------------------ input changes
+    def input_changes(self, scopes: Sequence[str]) -> tuple[int, ...]:
+        """How many writes each scope (`input_scope`) has seen, 0 for none: one indexed read.
+        The counts only grow; equal counts mean the rows a recount reads of it are the same."""
+        if not scopes:
+            return ()
+        rows = dict(self.db.execute(f"SELECT scope, n FROM input_changes WHERE scope IN ({','.join('?' * len(scopes))})",
+                                    tuple(scopes)).fetchall())
+        return tuple(int(rows.get(s, 0)) for s in scopes)
 
     # ------------------------------------------------------------------ snapshots
     def remember(self, game: str, key: str, payload: Any, at: datetime) -> bool:
