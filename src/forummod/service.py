@@ -18,6 +18,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from forummod.analysis_clock import changes_at
 from forummod.config import Config, GameConfig, SiteConfig, configured_roles, load_config
 from forummod.engine.core import run_game
 from forummod.engine.events import RANK_BOUNDARY, RANK_INPUT
@@ -27,7 +28,7 @@ from forummod.engine.events import (
 from forummod.engine.registry import get_ruleset_class, make_ruleset
 from forummod.engine.ruleset import Ruleset, Setup
 from forummod.engine.schedule import Extension, Pin, PhasePlan, merged_timing
-from forummod.engine.stall import stall
+from forummod.engine.stall import stall, stall_cutoff
 from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError
 from forummod.logsafe import redact
@@ -492,6 +493,10 @@ class GameAnalysis:
     stalled_since: datetime | None = None  # last activity of a game silent for two phase lengths
     names: tuple[Any, ...] = ()  # names_settled.NameProposal: unresolved names and the GM's verdicts
     auto_names: tuple[Any, ...] = ()  # extract.aliases.AliasGuess: the proposals --approve-all accepted
+    #: the first instant after `now` at which the clock alone can change this analysis (a
+    #: deadline, a timer, an input stamped later, a stall); None: none ahead. Until then it is
+    #: the analysis at any later instant, restamped (analysis_clock.py)
+    changes_at: datetime | None = None
 
     def pending_names(self) -> tuple[Any, ...]:
         """Alias proposals waiting for the GM (`gm approve alias:…`)."""
@@ -745,11 +750,14 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     # kill at the replacement's post must not come before the seat has that name (issue 27, 9)
     events = [*seats.overrides, *(seats.translate(e) for e in events),
               *(seats.translate(e) for e in gm_events(game, inputs.events, post_times))]
+    timeline = events
     events = [e for e in events if e.at <= now]
+    all_issues = issues
     issues = [i for i in issues if i.at is None or i.at <= now]  # `tally --at T`: only what was known at T
     plan = game_phases(ruleset, game, inputs, now, all_post_times)
     # issue 14: silence for two phase lengths stalls the game: no phases past it (no "D200")
-    stalled = stall(plan.sample_phases(), last_activity(inputs, now), now)
+    samples, activity = plan.sample_phases(), last_activity(inputs, now)
+    stalled = stall(samples, activity, now)
     if stalled is not None:
         plan.stop_after = stalled.cutoff
     plan.gm_posts = gm_post_times(game_posts, roster, now, when)
@@ -759,8 +767,13 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     run = run_game(ruleset, setup, plan, events, now=now, approve_all=approve_all, issues=tuple(issues),
                    until=until, lang=game.language or ruleset.language, observe=observe)
     names = _name_proposals(issues, [it for it in intents if it.at <= now], roster, inputs.events, auto_names)
+    # `until_post` cuts the fold before a post, not at a time: such an analysis is right only at its instant
+    floating = until is not None or game.schedule.start is None and not inputs.posts.get("game") and resume_start(game, all_post_times) is None
+    ahead = changes_at(now, run=run, inputs=inputs, issues=all_issues, intents=intents, gm_events=timeline,
+                       stall_cutoff=None if stalled else stall_cutoff(samples, activity), floating_start=floating)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
-                        fresh, stalled_since=stalled.since if stalled else None, names=names, auto_names=auto_names)
+                        fresh, stalled_since=stalled.since if stalled else None, names=names, auto_names=auto_names,
+                        changes_at=ahead)
 
 
 def _auto_aliases(auto_names: Iterable[Any]) -> tuple[tuple[str, str], ...]:
