@@ -66,6 +66,9 @@ class Workspace:
         self.on_store_open: Callable[[], None] | None = None  # e.g. take the workspace lock (lock.py)
         self.adopt = adopt  # take over game ids the store knows for another site or thread
         self.notify = notify or _note_to_stderr
+        from forummod.analysis_cache import AnalysisCache
+
+        self.analyses = AnalysisCache()  # each game's last analysis, by its input mark (issue 30)
 
     @classmethod
     def open(cls, config_path: Path, **kw: Any) -> "Workspace":
@@ -518,12 +521,17 @@ def load_inputs(ws: Workspace, game_id: str) -> GameInputs:
         thread_id = stored_thread_id(ws, game_id, ref)  # before the store opens: bad input makes no store
         posts[ref.role] = tuple(ws.store.posts(game.site, thread_id))
     messages = tuple(m for m in ws.store.messages(game.site) if _to_gm(m, ws.cfg.sites[game.site], game))
-    seed = game.seed
+    return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), game_seed(ws, game_id),
+                      pm_others=_pm_windows(ws, game_id), site_zone=ws.cfg.sites[game.site].timezone)
+
+
+def game_seed(ws: Workspace, game_id: str) -> int:
+    """The config's seed, else the one recorded for the game, recorded now if there is none."""
+    seed = ws.cfg.game(game_id).seed
     if not seed:
         seed = ws.store.game_seed(game_id) or ws.store.set_game_seed(game_id, random.SystemRandom().randrange(1, 2**31),
                                                                       ws.clock())
-    return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), seed,
-                      pm_others=_pm_windows(ws, game_id), site_zone=ws.cfg.sites[game.site].timezone)
+    return seed
 
 
 def _pm_windows(ws: Workspace, game_id: str) -> tuple[Any, ...]:
@@ -598,13 +606,48 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
     return ws.clock()
 
 
+def game_mark(ws: Workspace, game_id: str) -> str:
+    """The input mark of `game_id` (input_mark.py): equal while nothing a recount reads changed."""
+    from forummod.input_mark import input_mark
+
+    game = ws.cfg.game(game_id)
+    threads = [(game.site, stored_thread_id(ws, game_id, ref)) for ref in thread_refs(game)]
+    others = [(gid, stored_thread_id(ws, gid, ThreadRef(other.thread, "game"))) for gid, other in ws.cfg.games.items()
+              if gid != game_id and other.site == game.site]
+    return input_mark(ws.store, ws.cfg, game_id, threads, others)
+
+
 def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, approve_all: bool = False,
                  until_post: int | None = None, use_saved: bool = True,
                  approve_names: bool | None = None, observe: Any = None) -> GameAnalysis:
     """Load, analyse, and keep new extraction results in the store for the next process
     (a cron `tick` then reads post bodies only for posts it has not seen before).
     `approve_names` (default: as `approve_all`) says whether `--approve-all` accepts the alias
-    proposals too; the accuracy harness measures with and without them."""
+    proposals too; the accuracy harness measures with and without them.
+
+    The workspace keeps each game's last analysis (`ws.analyses`, analysis_cache.py): asked
+    again with the same input mark before the clock reaches its `changes_at`, it is handed out
+    restamped, without reading a post. The mark is read before the inputs, so a write made
+    during the recount makes the next call recount again rather than keep a stale result."""
+    cacheable = until_post is None and observe is None and use_saved
+    if cacheable:
+        game_seed(ws, game_id)  # a game's first analysis records its seed: before the mark, not after
+        mark = game_mark(ws, game_id)
+        key = (game_id, approve_all, approve_names)
+        if now is None and ws.cfg.sites[ws.cfg.game(game_id).site].engine != "archive":
+            now = ws.clock()  # what `effective_now` gives; an archive's own instant comes from its inputs
+        kept = ws.analyses.get(key, mark, now)
+        if kept is not None:
+            return kept
+    a = _analyse_game(ws, game_id, now=now, approve_all=approve_all, until_post=until_post, use_saved=use_saved,
+                      approve_names=approve_names, observe=observe)
+    if cacheable:
+        ws.analyses.put(key, mark, now is None, a)
+    return a
+
+
+def _analyse_game(ws: Workspace, game_id: str, *, now: datetime | None, approve_all: bool, until_post: int | None,
+                  use_saved: bool, approve_names: bool | None, observe: Any) -> GameAnalysis:
     from forummod.extract.saved import context_fingerprint
 
     # The loaded posts and saved results live through the whole analysis and hold no garbage

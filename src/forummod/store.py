@@ -173,7 +173,7 @@ def _input_change_triggers() -> str:
             verb = event.split()[0]
             row = "old" if verb == "DELETE" else "new"
             scope = " || char(31) || ".join([f"'{kind}'", *(f"{row}.{c.strip()}" for c in columns.split(","))])
-            out.append(f"CREATE TRIGGER {table}_changed_{verb.lower()} AFTER {event} ON {table}"
+            out.append(f"CREATE TRIGGER IF NOT EXISTS {table}_changed_{verb.lower()} AFTER {event} ON {table}"
                        f"{' WHEN ' + when if when else ''} BEGIN\n"
                        f"    INSERT INTO input_changes(scope, n) VALUES ({scope}, 1)"
                        " ON CONFLICT(scope) DO UPDATE SET n = n + 1;\nEND;")
