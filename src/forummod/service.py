@@ -500,6 +500,7 @@ class GameAnalysis:
     #: deadline, a timer, an input stamped later, a stall); None: none ahead. Until then it is
     #: the analysis at any later instant, restamped (analysis_clock.py)
     changes_at: datetime | None = None
+    mark: str = ""  # the input mark it was made from (input_mark.py; "" when not read: `tally --at N`)
 
     def pending_names(self) -> tuple[Any, ...]:
         """Alias proposals waiting for the GM (`gm approve alias:…`)."""
@@ -642,6 +643,7 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
     a = _analyse_game(ws, game_id, now=now, approve_all=approve_all, until_post=until_post, use_saved=use_saved,
                       approve_names=approve_names, observe=observe)
     if cacheable:
+        a = replace(a, mark=mark)
         ws.analyses.put(key, mark, now is None, a)
     return a
 

@@ -956,6 +956,26 @@ class Store:
             self.db.executemany("INSERT OR REPLACE INTO extractions(game, key, fingerprint, data) VALUES (?,?,?,?)",
                                 [(game, k, fingerprint, v) for k, v in items.items()])
 
+    def desk_state(self, game: str) -> str:
+        """A hash of what a pass or the console reads of the GM's desk besides the game's
+        inputs: the game's drafts (status, text, the GM's edit), the renders they were made
+        from, their publications, the alert deliveries and the findings not yet reported
+        (issue 30: equal hashes, the same desk). A handful of indexed reads of small tables."""
+        h = hashlib.sha256()
+        q = self.db.execute
+        for rows in (
+                q("SELECT id, status, body_hash, edited_by_gm, updated_at, kind, phase, slot FROM drafts"
+                  " WHERE game=? ORDER BY id", (game,)).fetchall(),
+                q("SELECT r.draft_id, r.render_hash, r.phase, r.last_post, r.last_event FROM draft_renders r"
+                  " JOIN drafts d ON d.id = r.draft_id WHERE d.game=? ORDER BY r.draft_id", (game,)).fetchall(),
+                q("SELECT draft_id, state, started_at, finished_at, remote_id FROM publications WHERE game=?"
+                  " ORDER BY draft_id", (game,)).fetchall(),
+                q("SELECT akey, channel, state, attempts FROM alert_deliveries WHERE game=? ORDER BY akey, channel",
+                  (game,)).fetchall(),
+                q("SELECT count(*) FROM findings WHERE game=? AND reported_at IS NULL", (game,)).fetchall()):
+            h.update(repr([tuple(r) for r in rows]).encode("utf-8", "surrogatepass"))
+        return h.hexdigest()[:32]
+
     # ------------------------------------------------------------------ input changes
     def input_changes(self, scopes: Sequence[str]) -> tuple[int, ...]:
         """How many writes each scope (`input_scope`) has seen, 0 for none: one indexed read.

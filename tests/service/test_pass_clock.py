@@ -53,6 +53,14 @@ def test_blocks_prods_reminders_and_the_vote_close_alert_of_a_slow_day(slow_day,
         assert T0 + 72 * H - 95 * M in ends  # the vote close comes within the warning
 
 
+def test_a_day_prod_post_from_the_posts_when_prods_are_checked_only_at_night(tmp_path, capsys):
+    """`build_prod` falls back to the posts on a day without prod findings: its hours tick too."""
+    cfg = make_game(tmp_path, SLOW, tables=SETTINGS.replace('prod_after = "20h"', 'prod_after = "20h"\nprod_phases = ["night"]'))
+    with Workspace(load_config(cfg)) as ws:
+        s = sweep(ws, "g", T0 + 19 * H, T0 + 26 * H, outputs=drafts_outputs, horizon=drafts_horizon, probes=2)
+    assert T0 + 21 * H in {e for _, e in s.segments}
+
+
 def test_lupus_night_actions_owed_with_their_reminder(tmp_path, capsys):
     cfg = lupus_game(tmp_path, [("Carlo", "indago Aldo", L0 + timedelta(hours=1))])
     with Workspace(load_config(cfg)) as ws:
