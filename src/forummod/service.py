@@ -18,18 +18,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from typing import TYPE_CHECKING
+
 from forummod.analysis_clock import changes_at
 from forummod.config import Config, GameConfig, SiteConfig, configured_roles, load_config
-from forummod.engine.core import run_game
-from forummod.engine.events import RANK_BOUNDARY, RANK_INPUT
-from forummod.engine.events import (
-    ActionEvent, Decision, Draw, Event, Override, PhaseControl, UnvoteEvent, VoteEvent,
-)
-from forummod.engine.registry import get_ruleset_class, make_ruleset
-from forummod.engine.ruleset import Ruleset, Setup
-from forummod.engine.schedule import Extension, Pin, PhasePlan, merged_timing
-from forummod.engine.stall import stall, stall_cutoff
-from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError
 from forummod.logsafe import redact
 from forummod.model import (
@@ -39,6 +31,12 @@ from forummod.model import (
 from forummod.gm_log import effective_events, undone_by  # noqa: F401  (callers import them from here too)
 from forummod.records import frozen
 from forummod.store import Store, StoreCookieJar, iso
+
+if TYPE_CHECKING:  # the engine is imported where a recount runs: a pass with nothing new needs none of it
+    from forummod.engine.events import Event, Override
+    from forummod.engine.ruleset import Ruleset, Setup
+    from forummod.engine.schedule import PhasePlan
+    from forummod.engine.types import GameRun, Phase
 
 log = logging.getLogger("forummod")
 
@@ -659,6 +657,8 @@ def _analyse_game(ws: Workspace, game_id: str, *, now: datetime | None, approve_
     collecting = gc.isenabled()
     gc.disable()
     try:
+        from forummod.engine.registry import make_ruleset
+
         inputs = load_inputs(ws, game_id)
         ruleset = make_ruleset(inputs.game.ruleset, inputs.game.options)
         fingerprint = context_fingerprint(extract_context(inputs, ruleset))
@@ -713,6 +713,9 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     results computed here that were not saved come back in `GameAnalysis.fresh`. `auto_names`
     are alias proposals (`extract.aliases.AliasGuess`) `--approve-all` accepted: their spelling
     counts for their player as if the GM had approved it."""
+    from forummod.engine.events import RANK_INPUT
+    from forummod.engine.registry import make_ruleset
+    from forummod.engine.stall import stall, stall_cutoff
     from forummod.extract.saved import EMPTY, encode, message_cache_key, post_cache_key
 
     game = inputs.game
@@ -938,7 +941,16 @@ def _guessed_date_issue(p: Post, at: datetime) -> Issue:
                  source=Source("post", p.post_id, p.number, "game", p.url), player=p.author, severity="warning")
 
 
+def run_game(*args: Any, **kw: Any) -> GameRun:
+    """`engine.core.run_game`, imported when a recount folds (the benchmarks time it here)."""
+    from forummod.engine.core import run_game as fold
+
+    return fold(*args, **kw)
+
+
 def _intent_event(it: Any, seq: float) -> Event:
+    from forummod.engine.events import ActionEvent, UnvoteEvent, VoteEvent
+
     if isinstance(it, VoteIntent):
         return VoteEvent.of(it, seq)
     if isinstance(it, UnvoteIntent):
@@ -989,6 +1001,8 @@ class SeatHistory:
     @classmethod
     def build(cls, game: GameConfig, roster: Roster, stored: Iterable[Any],
               post_times: Mapping[int, datetime]) -> "SeatHistory":
+        from forummod.engine.events import RANK_INPUT, Override
+
         steps: dict[str, list[tuple[str, str, datetime | None, float]]] = {}  # seat -> (old, new, at, seq)
         for pl in game.players:
             names = [r.name for r in pl.replaces] + [pl.name]
@@ -1073,6 +1087,8 @@ class SeatHistory:
     def translate(self, e: Event) -> Event:
         if self.nobody_replaced:  # (asked once, not for each of a game's thousands of events)
             return e
+        from forummod.engine.events import ActionEvent, Override, UnvoteEvent, VoteEvent
+
         k = e.sort_key
         if isinstance(e, (VoteEvent, UnvoteEvent)):
             target = self.holder(e.target, k) if e.target else e.target
@@ -1087,6 +1103,8 @@ class SeatHistory:
 
 def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, datetime]) -> list[Event]:
     """GM decisions and overrides from the config (archived games) and the store's log."""
+    from forummod.engine.events import RANK_BOUNDARY, RANK_INPUT, ActionEvent, Decision, Draw, Override, PhaseControl
+
     out: list[Event] = []
     resumed_at = resume_start(game, post_times)
     for i, ce in enumerate(game.events):
@@ -1164,6 +1182,9 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
     """The schedule the fold asks for each phase's default deadlines: the ruleset's timing, the
     config's [schedule], pins and `extend` events. The fold itself decides when each phase
     really starts and ends (a hammer; the GM's `end`, `start`, `extend`, `pause` in the log)."""
+    from forummod.engine.schedule import Extension, Pin, PhasePlan, merged_timing
+    from forummod.engine.types import PhaseId
+
     sched = game.schedule
     timing = ruleset.default_timing(ruleset.options)
     timing = merged_timing(timing, {"first_phase": sched.first_phase, "vote_close": sched.vote_close,
@@ -1213,6 +1234,8 @@ def _iso(text: str | None) -> datetime | None:
 
 def game_setup(ruleset: Ruleset, game: GameConfig, seed: int, first: Mapping[str, str] | None = None) -> Setup:
     """Who plays what at the start; `first` maps a seat's names to its first holder."""
+    from forummod.engine.ruleset import Setup
+
     first = first or {}
     players = tuple(first.get(p.name, p.name) for p in game.players)
     roles = {first.get(n, n): ruleset.canonical_role(r) for n, r in configured_roles(game).items()}
