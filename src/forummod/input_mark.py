@@ -32,15 +32,19 @@ from forummod.store import Store, input_scope
 
 
 def input_mark(store: Store, cfg: Any, game_id: str, threads: Sequence[tuple[str, str]],
-               others: Sequence[tuple[str, str]]) -> str:
+               others: Sequence[tuple[str, str]], *, seed_writes: int = 0) -> str:
     """The mark of `game_id`'s inputs: `threads` are its (site, thread id) pairs, `others` the
-    (game id, game thread id) of the config's other games on the same site (PM routing)."""
+    (game id, game thread id) of the config's other games on the same site (PM routing).
+    `seed_writes`: writes of the game's seed not to count (the mark as it was before a recount
+    recorded the seed)."""
     site = cfg.games[game_id].site
-    scopes = [input_scope("p", s, t) for s, t in threads]
-    scopes += [input_scope("m", site), input_scope("e", game_id), input_scope("g", game_id)]
+    scopes = [input_scope("m", site), input_scope("e", game_id), input_scope("g", game_id)]
+    scopes += [input_scope("p", s, t) for s, t in threads]
     for gid, thread in others:
         scopes += [input_scope("p", site, thread), input_scope("e", gid)]
-    key = (code_version(), config_digest(cfg, game_id), tuple(threads), tuple(others), store.input_changes(scopes))
+    counts = list(store.input_changes(scopes))
+    counts[2] -= seed_writes
+    key = (code_version(), config_digest(cfg, game_id), tuple(threads), tuple(others), tuple(counts))
     return hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -22,7 +22,12 @@ PREFIX = "kept_report:"
 
 def kept_report(ws: Any, game_id: str, kind: str, now: datetime | None) -> tuple[dict[str, Any], str] | None:
     """(report, the language its words are in) of `kind` as of `now` (None: the real clock, or
-    an archive's own instant) when the kept one is still right; else None."""
+    an archive's own instant) when the kept one is still right; else None. A store that does
+    not exist yet is not made here (bad input is refused before any store is made)."""
+    from forummod.service import _store_exists
+
+    if not _store_exists(ws):
+        return None
     note = ws.store.snapshot(game_id, PREFIX + kind)
     if not isinstance(note, dict) or not isinstance(note.get("report"), str):
         return None

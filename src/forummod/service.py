@@ -605,7 +605,7 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
     return ws.clock()
 
 
-def game_mark(ws: Workspace, game_id: str) -> str:
+def game_mark(ws: Workspace, game_id: str, *, seed_writes: int = 0) -> str:
     """The input mark of `game_id` (input_mark.py): equal while nothing a recount reads changed."""
     from forummod.input_mark import input_mark
 
@@ -613,7 +613,7 @@ def game_mark(ws: Workspace, game_id: str) -> str:
     threads = [(game.site, stored_thread_id(ws, game_id, ref)) for ref in thread_refs(game)]
     others = [(gid, stored_thread_id(ws, gid, ThreadRef(other.thread, "game"))) for gid, other in ws.cfg.games.items()
               if gid != game_id and other.site == game.site]
-    return input_mark(ws.store, ws.cfg, game_id, threads, others)
+    return input_mark(ws.store, ws.cfg, game_id, threads, others, seed_writes=seed_writes)
 
 
 def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, approve_all: bool = False,
@@ -628,10 +628,13 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
     again with the same input mark before the clock reaches its `changes_at`, it is handed out
     restamped, without reading a post. The mark is read before the inputs, so a write made
     during the recount makes the next call recount again rather than keep a stale result."""
-    cacheable = until_post is None and observe is None and use_saved
+    # the mark is read before the inputs; a store that does not exist yet is not made for it
+    # (bad input, or a damaged store, must fail before anything is written, as in `load_inputs`)
+    cacheable = until_post is None and observe is None and use_saved and _store_exists(ws)
+    unseeded = False
     if cacheable:
-        game_seed(ws, game_id)  # a game's first analysis records its seed: before the mark, not after
-        mark = game_mark(ws, game_id)
+        mark = game_mark(ws, game_id)  # an archive that does not parse raises here, before any write
+        unseeded = not ws.cfg.game(game_id).seed and ws.store.game_seed(game_id) is None
         key = (game_id, approve_all, approve_names)
         if now is None and ws.cfg.sites[ws.cfg.game(game_id).site].engine != "archive":
             now = ws.clock()  # what `effective_now` gives; an archive's own instant comes from its inputs
@@ -640,6 +643,11 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
             return kept
     a = _analyse_game(ws, game_id, now=now, approve_all=approve_all, until_post=until_post, use_saved=use_saved,
                       approve_names=approve_names, observe=observe)
+    if cacheable and unseeded:
+        # the game's first recount recorded its seed (one write, in `load_inputs`): kept when
+        # that write is the only change since the mark was read
+        cacheable = game_mark(ws, game_id, seed_writes=1) == mark
+        mark = game_mark(ws, game_id) if cacheable else ""
     if cacheable:
         a = replace(a, mark=mark)
         ws.analyses.put(key, mark, now is None, a)
