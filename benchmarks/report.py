@@ -159,6 +159,12 @@ def table(cases: list[dict[str, Any]]) -> str:
         row(f"  {mode}: ratio to read" + (f" (target <= {limit:g})" if limit else ""),
             (f"{c['recount'][mode]['ratio_to_sqlite_read']:.1f}"
              + (f" {_ok(c['recount'][mode]['ratio_to_sqlite_read'] <= limit)}" if limit else "") for c in cases))
+    if all("store_check" in c for c in cases):
+        row("STORE open / quick_check / integrity_check ms",
+            (f"{c['store_check']['open_seconds'] * 1000:.1f} / {c['store_check']['quick_check_seconds'] * 1000:.0f} / "
+             f"{c['store_check']['integrity_check_seconds'] * 1000:.0f}" for c in cases))
+        row("  quick_check: ratio to the read of the rows",
+            (f"{c['store_check']['quick_check_ratio_to_read']:.2f}" for c in cases))
     row("CRON whole `forummod tally` CPU ms", (f"{_proc(c, 'tally_cpu_seconds') * 1000:.0f}" for c in cases))
     row("  fresh process reading the rows ms", (f"{_proc(c, 'read_cpu_seconds') * 1000:.0f}" for c in cases))
     row("  ratio (target <= 4)", (f"{_proc(c, 'ratio_to_read'):.1f} {_ok(_proc(c, 'ratio_to_read') <= 4)}" for c in cases))
@@ -232,6 +238,14 @@ def markdown(cases: list[dict[str, Any]]) -> str:
             lambda c, m=mode: f"**{c['recount'][m]['ratio_to_sqlite_read']:.1f}**")
     row("**cron `forummod tally`: ratio to a fresh process reading the rows** (≤ 4)",
         lambda c: f"**{_proc(c, 'ratio_to_read'):.1f}**")
+    if all("store_check" in c for c in cases):
+        row("store file MiB; open / quick_check / integrity_check, ms",
+            lambda c: f"{c['store_check']['file_mib']:.0f}; {c['store_check']['open_seconds'] * 1000:.1f} / "
+                      f"{c['store_check']['quick_check_seconds'] * 1000:.0f} / "
+                      f"{c['store_check']['integrity_check_seconds'] * 1000:.0f}")
+        row("quick_check: ratio to the open / to the read of the rows (at most once a day)",
+            lambda c: f"{c['store_check']['quick_check_ratio_to_open']:.0f} / "
+                      f"{c['store_check']['quick_check_ratio_to_read']:.2f}")
     if all("memory" in c for c in cases):
         row("**replay peak RSS, MB** (< 4 KB a post + 60)",
             lambda c: f"**{c['memory']['peak_rss_mb']:.0f}** (< {replay_rss_limit_mb(c['posts']):.0f})")

@@ -58,6 +58,8 @@ def run_case(engine: Engine, n_posts: int, opts: Options, log: Callable[[str], N
     out["parse"] = measure_parse(cfg_path, engine, opts)
     log(f"  {engine.name} {n_posts}: recount")
     out["recount"] = measure_recount(cfg_path, game, opts)
+    log(f"  {engine.name} {n_posts}: store check")
+    out["store_check"] = measure_store_check(folder / "store.sqlite", game, opts)
     if opts.memory:
         log(f"  {engine.name} {n_posts}: replay memory (subprocess)")
         out["memory"] = measure_memory(cfg_path, game, opts)
@@ -424,6 +426,39 @@ def measure_recount(cfg_path: Path, game: SynthGame, opts: Options) -> dict[str,
     return {"sqlite_read_seconds": round(read_s, 4), "first": stages(first, firsts, read_s), "cold": cold_out,
             "warm": stages(warm, warms, read_s), "process": measure_cold_process(cfg_path, game, thread, opts),
             **warm["facts"]}
+
+
+def measure_store_check(store_path: Path, game: SynthGame, opts: Options) -> dict[str, Any]:
+    """What SQLite's damage checks cost against opening the store and reading its rows (issue
+    34): `quick_check` reads the whole file, so it runs at most once a day at open (and before
+    each publish); `integrity_check` is `forummod store check`. Run by run in turn, medians."""
+    from forummod.store import Store
+    from forummod.store_file import problems
+
+    thread = "1"
+    with Store(store_path) as s:
+        thread = s.db.execute("SELECT thread FROM posts LIMIT 1").fetchone()[0]
+    opens, quicks, fulls, reads = [], [], [], []
+    for _ in range(max(1, opts.repeat)):
+        t0 = cpu()
+        s = Store(store_path, check="never")
+        opens.append(cpu() - t0)
+        t0 = cpu()
+        if problems(s.db):
+            raise RuntimeError("the benchmark's store is damaged")
+        quicks.append(cpu() - t0)
+        t0 = cpu()
+        problems(s.db, full=True)
+        fulls.append(cpu() - t0)
+        s.close()
+        t0 = cpu()
+        sqlite_read(store_path, SITE, thread, GAME_ID)
+        reads.append(cpu() - t0)
+    o, q, f, r = (statistics.median(x) for x in (opens, quicks, fulls, reads))
+    return {"open_seconds": round(o, 5), "quick_check_seconds": round(q, 4), "integrity_check_seconds": round(f, 4),
+            "sqlite_read_seconds": round(r, 4), "file_mib": round(store_path.stat().st_size / 2**20, 1),
+            "quick_check_ratio_to_open": round(q / o, 1) if o else None,
+            "quick_check_ratio_to_read": round(q / r, 2) if r else None}
 
 
 def measure_cold_process(cfg_path: Path, game: SynthGame, thread: str, opts: Options) -> dict[str, Any]:

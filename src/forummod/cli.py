@@ -119,6 +119,15 @@ def command_named(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Everything it prints or logs reaches the terminal through
+    `termsafe.visible`: forum text cannot retitle the window, write the clipboard or erase a line."""
+    from forummod.termsafe import safe_streams
+
+    with safe_streams():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     _complete()
     parser = build_parser(command_named(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
@@ -131,10 +140,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ForummodError as e:
         print(f"forummod {args.command}: {redact(str(e))}", file=sys.stderr)
         return e.exit_code
-    except sqlite3.DatabaseError as e:  # damage the store's opening checks could not see
+    except sqlite3.DatabaseError as e:  # damage found after the store's opening checks (see store_file)
         why = "".join(ch if ch.isprintable() else "?" for ch in str(e))[:200]  # damaged bytes: one readable line
-        print(f"forummod {args.command}: the store{_store_path(args)} is damaged or unreadable ({why}); "
-              "restore a backup or move it away to start a new one", file=sys.stderr)
+        path = _store_path(args)
+        from forummod.store_file import damage_advice
+
+        advice = damage_advice(path) + "." if path is not None else ""
+        print(f"forummod {args.command}: the store{f' {path}' if path else ''} is damaged or unreadable ({why})."
+              f"{advice}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `forummod drafts --json | head`: the reader left; no traceback
         _silence_stdout()
@@ -165,12 +178,12 @@ def _complete() -> None:
     argcomplete.autocomplete(build_parser())
 
 
-def _store_path(args: argparse.Namespace) -> str:
-    """' <path>' of the configured store, for messages (empty when the config cannot say)."""
+def _store_path(args: argparse.Namespace) -> Path | None:
+    """The configured store, for messages (None when the config cannot say)."""
     try:
         from forummod.commands._common import config_path
         from forummod.config import load_config
 
-        return f" {load_config(config_path(args)).workspace.store_path()}"
+        return Path(load_config(config_path(args)).workspace.store_path())
     except Exception:
-        return ""
+        return None

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import shlex
+from dataclasses import replace
 from datetime import timedelta
 from enum import Enum
 from typing import Any
 
+from forummod.errors import SentNotRecorded
 from forummod.records import frozen
 
 #: When, after an uncertain send, the marker is searched for (by `publish`, `poll` and `tick`).
@@ -32,6 +35,23 @@ from forummod.records import frozen
 #: within seconds, and shows it in the thread or the sent folder by then. Whole drafts and
 #: each part of a split one follow the same schedule.
 SEARCH_SCHEDULE = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10))
+
+
+def sent_not_recorded(draft_id: int, kind: str, marker: str | None, remote_id: str | None, url: str | None,
+                      e: Exception, part: str = "") -> SentNotRecorded:
+    """The post is on the forum, the store does not say so: what happened and what the GM does.
+
+    The publication record stays "sending" (written before the send), so the next `publish`
+    of the draft, and `poll`/`tick` from 30 s after the send, find the post by its marker
+    and record it; nothing sends it a second time meanwhile."""
+    where = url or (f"post id {remote_id}" if remote_id else "the forum")
+    found = (f"finds the post by its marker {marker} and records it as published" if marker else
+             "cannot recognise it (publish.marker is off): discard the draft with 'forummod discard "
+             f"{draft_id}' once the store can be written")
+    return SentNotRecorded(
+        f"draft {draft_id} ({kind}){part} was posted to the forum at {where}, but not recorded: {e}. Do not post "
+        f"it again. Once the store can be written, 'forummod publish {draft_id}' (or the next poll or tick) "
+        f"{found}.", draft_id=draft_id, url=url, remote_id=remote_id)
 
 
 class State(str, Enum):
@@ -93,6 +113,8 @@ class DraftState:
     publication: str | None  # the publication record's state, if any
     diff: str = ""  # stale: the stored text (the GM's edit, if edited) to the fresh render, a unified diff
     stored_hash: str = ""  # the stored text's own hash: what a draft from before render records is compared by
+    phase: str = ""  # the draft's phase and slot: what `render_command` renders it again with
+    slot: str = ""
 
     @property
     def stale(self) -> bool:
@@ -123,14 +145,28 @@ class DraftState:
             return f.source.render_hash != self.stored_hash
         return f.source.render_hash != was.render_hash
 
+    @property
+    def gone(self) -> bool:
+        """A render now writes no such draft at all: it no longer applies."""
+        return self.fresh is not None and self.fresh.body is None and self._differs
+
     def refusal(self) -> str | None:
         """Why `publish` must not send this draft as it stands, naming the flag (None: send)."""
-        if self.state == State.STALE:
+        if self.state != State.STALE:
+            return None
+        if self.gone:  # nothing renders it again: advice to re-render would lead nowhere
+            from forummod.render.models import KINDS
+
+            now = f" ('{render_command(self.kind, '', '')}' drafts what applies now)" if self.kind in KINDS else ""
+            edit = (f"No command renders it again: discard it with 'forummod discard {self.draft_id}'{now}.")
+        elif self.edited:
             edit = (f"Your edit is kept; 'forummod drafts --show {self.draft_id}' shows it against the fresh "
-                    "render." if self.edited else f"Render it again with 'forummod draft {self.kind}'.")
-            return "\n".join([f"draft {self.draft_id} ({self.kind}) is stale: {self.changed}.", *self._changed_lines(),
-                              f"{edit} To publish it as it is: 'forummod publish {self.draft_id} {State.STALE.flag}'"])
-        return None
+                    f"render, and '{render_command(self.kind, self.phase, self.slot)} --revert' replaces it by "
+                    "that render.")
+        else:
+            edit = f"Render it again with '{render_command(self.kind, self.phase, self.slot)}'."
+        return "\n".join([f"draft {self.draft_id} ({self.kind}) is stale: {self.changed}.", *self._changed_lines(),
+                          f"{edit} To publish it as it is: 'forummod publish {self.draft_id} {State.STALE.flag}'"])
 
     def _changed_lines(self, limit: int = 10) -> list[str]:
         lines = [ln for ln in self.diff.splitlines() if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
@@ -144,6 +180,21 @@ class DraftState:
                 "rendered_from": self.rendered_from.to_json() if self.rendered_from else None,
                 "fresh_from": self.fresh.source.to_json() if self.fresh else None,
                 "diff": self.diff or None}
+
+
+#: Phases and slots that `forummod draft` takes no option for (render.plan's SETUP, END, THREAD, GM).
+_NO_PHASE, _NO_SLOT = ("setup", "end", ""), ("thread", "gm", "")
+
+
+def render_command(kind: str, phase: str, slot: str) -> str:
+    """The `forummod draft` command that renders a draft of this kind, phase and slot again
+    (the draft desk stores each draft by them); phase and slot "" for the kind's draft now."""
+    words = ["forummod draft", kind]
+    if phase not in _NO_PHASE:
+        words.append(f"--phase {phase}")
+    if slot not in _NO_SLOT and not slot.endswith(":correction"):
+        words.append(f"--to {shlex.quote(slot)}")
+    return " ".join(words)
 
 
 def content_key(title: str, body: str) -> str:
@@ -160,7 +211,8 @@ def draft_state(draft: Any, publication: Any, rendered_from: Source | None, fres
     pub = publication.state if publication is not None else None
     edited = bool(draft.edited_by_gm)
     stored = content_key(draft.title, draft.body)
-    base = DraftState(draft.id, draft.kind, State.FRESH, edited, rendered_from, fresh, pub, stored_hash=stored)
+    base = DraftState(draft.id, draft.kind, State.FRESH, edited, rendered_from, fresh, pub, stored_hash=stored,
+                      phase=draft.phase, slot=getattr(draft, "slot", ""))
     if draft.status == "discarded":
         return _with(base, State.DISCARDED)
     if draft.status == "published" or pub == "sent":
@@ -170,7 +222,7 @@ def draft_state(draft: Any, publication: Any, rendered_from: Source | None, fres
     if base._differs:
         diff = "".join(difflib.unified_diff(_lines(draft.body), _lines(fresh.body or ""),
                                             "your edit" if edited else "stored draft", "fresh render"))
-        return DraftState(draft.id, draft.kind, State.STALE, edited, rendered_from, fresh, pub, diff, stored)
+        return replace(base, state=State.STALE, diff=diff)
     return _with(base, State.PARTS if parts > 1 else State.FRESH)
 
 
@@ -179,8 +231,7 @@ def _lines(text: str) -> list[str]:
 
 
 def _with(s: DraftState, state: State) -> DraftState:
-    return DraftState(s.draft_id, s.kind, state, s.edited, s.rendered_from, s.fresh, s.publication, s.diff,
-                      s.stored_hash)
+    return replace(s, state=state)
 
 
 @frozen

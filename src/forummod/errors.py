@@ -1,6 +1,7 @@
 """One exception tree, so the CLI can map every failure to a clear message and exit code.
 
-Exit codes: 0 ok, 1 findings or a failed operation, 2 usage or configuration error.
+Exit codes: 0 ok, 1 findings or a failed operation, 2 usage or configuration error (or a store
+that cannot be used), 3 a post that reached the forum but could not be recorded.
 """
 
 from __future__ import annotations
@@ -43,6 +44,23 @@ class StoreError(ForummodError):
     exit_code = 2
 
 
+class StoreDamaged(StoreError):
+    """The file where the store is is not a usable forummod store: empty, another program's,
+    or damaged. Refused, never recreated: a new store would publish everything again."""
+
+
+class StoreUnwritable(StoreError):
+    """The store cannot be written now (full disk, read-only); it keeps its last complete state."""
+
+
+class StoreFull(StoreUnwritable):
+    """The disk (or SQLite's size limit) refused a write: SQLITE_FULL, ENOSPC."""
+
+
+class StoreReadOnly(StoreUnwritable):
+    """The store may be read but not written: SQLITE_READONLY, EROFS, EACCES."""
+
+
 class LockBusy(ForummodError):
     """Another forummod run holds the workspace lock."""
 
@@ -54,7 +72,12 @@ class ForumError(ForummodError):
 
 
 class NetworkError(ForumError):
-    """Connection, timeout or server error that outlived the retries."""
+    """Connection, timeout or server error that outlived the retries; `reason` is its short
+    form ("HTTP 503", "ReadTimeout") for messages that tell what happened in other words."""
+
+    def __init__(self, message: str = "", *, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason
 
 
 class BudgetExceeded(ForumError):
@@ -66,7 +89,18 @@ class LoginRequired(ForumError):
 
 
 class LoginFailed(ForumError):
-    """The forum refused the credentials."""
+    """A login did not succeed. Only `CredentialsRefused` means the password must change;
+    any other failure is tried again at a later pass (`forum.login_guard`)."""
+
+
+class CredentialsRefused(LoginFailed):
+    """The forum says the username or password is wrong: that password is not tried again
+    (forums lock an account after a few wrong attempts)."""
+
+
+class LoginUnanswered(LoginFailed):
+    """The forum did not answer the login (HTTP 5xx or 429, a timeout, a reset connection):
+    nothing is wrong with the credentials, and a later pass tries again."""
 
 
 class LayoutChanged(ForumError):
@@ -89,6 +123,20 @@ class UnknownEngine(ForumError):
 
 class PublishError(ForumError):
     """Posting a reply or sending a PM failed; the draft stays unpublished."""
+
+
+class SentNotRecorded(ForummodError):
+    """The forum took the post but the store could not record it (full disk, read-only).
+
+    Its own exit code: the post is out, so the GM must not post it again; the publication
+    record stays "sending" and the next `publish`, `poll` or `tick` finds the post by its
+    marker and records it."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, draft_id: int, url: str | None, remote_id: str | None):
+        self.draft_id, self.url, self.remote_id = draft_id, url, remote_id
+        super().__init__(message)
 
 
 class EngineError(ForummodError):

@@ -58,7 +58,7 @@ def kept_report(ws: Any, game_id: str, kind: str, now: datetime | None) -> tuple
 
 def keep_report(ws: Any, a: Any, kind: str, report: dict[str, Any], *, own_now: bool) -> None:
     """Keep `report` (of `kind`, made from analysis `a`; `own_now`: at an archive's own instant)."""
-    if not a.mark:
+    if not a.mark or not getattr(ws.store, "writable", True):  # a store opened read-only keeps nothing
         return
     import json
 

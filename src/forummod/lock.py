@@ -36,8 +36,11 @@ class WorkspaceLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _read(fd)
+            holder = _holder(fd)
             os.close(fd)
+            if holder is None:  # it took the lock a moment ago and has not said who it is yet
+                raise LockBusy("another forummod run is starting on this workspace (it took the lock just now); "
+                               "this run does nothing") from None
             since = holder.get("since", "?")
             hint = ""
             try:
@@ -51,10 +54,8 @@ class WorkspaceLock:
         previous = _read(fd)
         if previous.get("pid") and previous.get("state") == "running":
             self.recovered = previous  # it died holding the lock; flock let us in
-        os.ftruncate(fd, 0)
-        os.lseek(fd, 0, os.SEEK_SET)  # _read left the offset past the old record: no NULs before the new one
-        os.write(fd, json.dumps({"pid": os.getpid(), "since": datetime.now(timezone.utc).isoformat(),
-                                 "command": self.command or _command(), "state": "running"}).encode())
+        _write(fd, {"pid": os.getpid(), "since": datetime.now(timezone.utc).isoformat(),
+                    "command": self.command or _command(), "state": "running"})
         os.fsync(fd)
         self._fd = fd
         return self
@@ -63,9 +64,7 @@ class WorkspaceLock:
         if self._fd is None:
             return
         try:
-            os.ftruncate(self._fd, 0)
-            os.lseek(self._fd, 0, os.SEEK_SET)
-            os.write(self._fd, json.dumps({"state": "free"}).encode())
+            _write(self._fd, {"state": "free"})
             fcntl.flock(self._fd, fcntl.LOCK_UN)
         finally:
             os.close(self._fd)
@@ -96,11 +95,63 @@ def holding_lock(ws: Any, command: str | None = None) -> Iterator[Any]:
         lock.release()
 
 
+#: How long a second run waits for a holder that has the lock but not yet its record (the
+#: record is written right after the lock is taken): a few reads, then "is starting".
+HOLDER_READS = 10
+HOLDER_PAUSE_S = 0.02
+
+
+def _holder(fd: int) -> dict[str, Any] | None:
+    """The record of the run holding the lock, or None when it has not written one yet.
+
+    The holder writes its record just after `flock` let it in, so a read right then finds the
+    previous holder's record ("free", or a dead run's) or a half-written one: read again briefly
+    until the record is a running one whose process is alive."""
+    rec: dict[str, Any] = {}
+    for _ in range(HOLDER_READS):
+        rec = _read(fd)
+        if rec.get("state") == "running" and _alive(rec.get("pid")):
+            return rec
+        _pause(HOLDER_PAUSE_S)
+    # still no live holder's record: one from another pid namespace (a container sharing the
+    # folder) is shown as it is; an empty or "free" one means the holder is starting
+    return rec if rec.get("state") == "running" and rec.get("pid") else None
+
+
+def _alive(pid: Any) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's live process
+    return True
+
+
+def _pause(seconds: float) -> None:
+    import time
+
+    time.sleep(seconds)
+
+
+def _write(fd: int, record: dict[str, Any]) -> None:
+    """Replace the record: the new one written over the old, then the file cut to its length,
+    so a reader never finds the file empty (only, for a moment, the new record followed by the
+    old one's tail, which `_read` ignores)."""
+    data = json.dumps(record).encode()
+    os.pwrite(fd, data, 0)
+    os.ftruncate(fd, len(data))
+
+
 def _read(fd: int) -> dict[str, Any]:
     try:
-        os.lseek(fd, 0, os.SEEK_SET)
-        data = os.read(fd, 4096)
-        return json.loads(data.decode() or "{}")
+        data = os.pread(fd, 4096, 0).decode()
+        if not data.strip():
+            return {}
+        got, _end = json.JSONDecoder().raw_decode(data)  # the record; anything after it is an old tail
+        return got if isinstance(got, dict) else {}
     except (OSError, ValueError):
         return {}
 

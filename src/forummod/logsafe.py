@@ -1,5 +1,9 @@
 """Keep secrets out of logs: every password, API key and cookie value is registered here and
-replaced by `***` in any log record, whatever logger or format prints it."""
+replaced by `***` in any log record, whatever logger or format prints it.
+
+Session ids are masked by their place too, registered or not: a forum puts them in URLs
+(phpBB's `sid=`, SMF's `PHPSESSID=`, vBulletin's `s=`) before any cookie carries them, and a
+URL shows up in every request line of `-vv` and in error messages."""
 
 from __future__ import annotations
 
@@ -15,10 +19,14 @@ _LOCK = threading.Lock()
 # is masked; words and names around it ("unknown key 'password'", "no password: set
 # $FORUM_PASSWORD") are not secrets and stay readable.
 _SECRET_NAMES = r"(?:set-cookie|cookie|authorization|api-key|api_key|x-csrf-token|password|passwd|passwrd|pass)"
+# A session id as a URL or form parameter, or a cookie named after one ("phpbb3_x_sid=...");
+# `s` (vBulletin) only with a token-like value, so an ordinary "s=" stays readable.
+_SESSION_NAMES = r"(?:(?:[\w-]*_)?(?:sid|sessid|phpsessid|session|sessionid|session_id)|s(?==[0-9a-fA-F]{16}))"
 _VALUE_PATTERNS = (
     r"(?im)^(\s*(?:set-cookie|cookie|authorization|api-key|api-username|x-csrf-token):[ \t]*)(\S[^\r\n]*)",
     r"(?i)((?<![\w.-])" + _SECRET_NAMES + r"=)([^&;\s'\"]+)",
     r"(?i)(['\"]" + _SECRET_NAMES + r"['\"]\s*:\s*['\"])([^'\"]+)",
+    r"(?i)((?<![\w.\[-])" + _SESSION_NAMES + r"=)([^&;#\s'\"<>]+)",
 )
 
 

@@ -17,15 +17,22 @@ def progress_printer(label: str, enabled: bool = True) -> Iterator[Callable[[str
         yield None
         return
     if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.markup import escape
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+        from forummod.termsafe import safe_streams, unfiltered, visible
+
+        # the bar draws with escape sequences of its own: it writes around the CLI's terminal
+        # filter, so its words are made visible and markup-free here ("[bold]" stays text);
+        # what is printed while it shows goes through rich's stand-in streams, filtered too
         bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       transient=True, console=None)
+                       transient=True, console=Console(file=unfiltered(sys.stderr)))
         tasks: dict[str, int] = {}
-        with bar:
+        with bar, safe_streams():
             def cb(role: str, done: int, total: int | None) -> None:
                 if role not in tasks:
-                    tasks[role] = bar.add_task(f"{label} {role} pages", total=total)
+                    tasks[role] = bar.add_task(escape(visible(f"{label} {role} pages")), total=total)
                 bar.update(tasks[role], completed=done, total=total)
 
             yield cb

@@ -35,7 +35,8 @@ from datetime import datetime, timedelta
 from typing import Any, Iterable, Literal
 
 from forummod.draft_state import SEARCH_SCHEDULE  # when an uncertain send is searched for
-from forummod.errors import ForumError, PublishError, UsageError
+from forummod.draft_state import render_command, sent_not_recorded
+from forummod.errors import ForumError, PublishError, StoreError, UsageError
 from forummod.forum.base import ThreadRef
 from forummod.forum.write import PublishUncertain
 from forummod.records import frozen
@@ -122,7 +123,8 @@ def _open_draft(ws: Any, draft_id: int) -> Any:
     if d is None:
         raise UsageError(f"no draft {draft_id} (see 'forummod drafts')")
     if d.status == "discarded":
-        raise UsageError(f"draft {draft_id} was discarded; render a new one with 'forummod draft {d.kind}'")
+        again = render_command(d.kind, d.phase, d.slot)
+        raise UsageError(f"draft {draft_id} was discarded; render a new one with '{again}'")
     return d
 
 
@@ -361,22 +363,35 @@ def _send(ws: Any, adapter: Any, out: Outgoing) -> PublishResult:
             res = adapter.send_pm(out.to, out.subject, out.body, out.marker)
     except PublishUncertain as e:  # it may be on the forum, or appear there later
         said = _ADVICE.sub("", str(e))  # the adapter's advice to its caller: what follows is the GM's
-        ws.store.finish_publication(out.draft_id, ws.clock(), remote_id=None, url=None, state="uncertain",
-                                    error=said[:500])
         plan = ", ".join(f"+{_fmt(step)}" for step in SEARCH_SCHEDULE)
+        _record_outcome(ws, out, "uncertain", said[:500], f"may have been posted ({said})")
         raise PublishError(f"draft {out.draft_id} ({out.kind}) may have been posted: {said}. It is recorded as "
                            f"uncertain and is not sent again until a search for its marker {out.marker} has "
                            f"ruled it out (searches at {plan}: 'forummod publish {out.draft_id}', poll and "
                            "tick look)") from e
     except Exception as e:  # recorded, never retried blindly: the next publish looks for it first
-        ws.store.finish_publication(out.draft_id, ws.clock(), remote_id=None, url=None, state="failed",
-                                    error=str(e)[:500])
+        _record_outcome(ws, out, "failed", str(e)[:500], f"was not confirmed ({e})")
         raise PublishError(f"draft {out.draft_id} ({out.kind}) was not confirmed: {e}. Nothing is retried "
                            f"automatically; 'forummod publish {out.draft_id}' first checks whether it went "
                            "through") from e
-    ws.store.finish_publication(out.draft_id, ws.clock(), remote_id=res.remote_id, url=res.url)
+    try:
+        ws.store.finish_publication(out.draft_id, ws.clock(), remote_id=res.remote_id, url=res.url)
+    except StoreError as e:
+        marker = out.marker if ws.cfg.game(out.game).publish.marker else None
+        raise sent_not_recorded(out.draft_id, out.kind, marker, res.remote_id, res.url, e) from None
     log.info("published draft %s (%s) as %s", out.draft_id, out.kind, res.remote_id)
     return PublishResult(out.draft_id, "sent", out, res.remote_id, res.url)
+
+
+def _record_outcome(ws: Any, out: Outgoing, state: str, error: str, what: str) -> None:
+    """Record a send that went wrong; when the store cannot take even that, the GM is told
+    what happened to the post (the attempt stays "sending": the next publish looks first)."""
+    try:
+        ws.store.finish_publication(out.draft_id, ws.clock(), remote_id=None, url=None, state=state, error=error)
+    except StoreError as e:
+        raise PublishError(f"draft {out.draft_id} ({out.kind}) {what}, and that could not be recorded: {e}. "
+                           f"The attempt stays on record as started: 'forummod publish {out.draft_id}' looks "
+                           f"for its marker {out.marker} on the forum before it sends anything") from None
 
 
 def auto_publish(ws: Any, game_id: str, draft_ids: Iterable[int], analysis: Any = None) -> list[PublishResult]:

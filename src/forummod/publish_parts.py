@@ -19,8 +19,8 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from forummod.draft_state import SEARCH_SCHEDULE
-from forummod.errors import ForumError, PublishError
+from forummod.draft_state import SEARCH_SCHEDULE, sent_not_recorded
+from forummod.errors import ForumError, PublishError, SentNotRecorded, StoreError
 from forummod.forum.base import ThreadRef
 from forummod.forum.write import PublishUncertain
 from forummod.records import frozen
@@ -220,10 +220,21 @@ def publish_split(ws: Any, draft: Any, pub: Any, adapter: Any, split: Split, bas
                                "and sends the rest") from e
         state["sent"][k] = [res.remote_id, res.url]
         del state["sending"][k]
-        save()
+        try:
+            save()
+        except StoreError as e:  # this part is out; its record still says "sending": the next run looks for it
+            raise _not_recorded(game, draft, marker, res.remote_id, res.url, e, f", part {i + 1}/{n},") from None
     first = state["sent"]["0"]
-    ws.store.finish_publication(draft.id, ws.clock(), remote_id=first[0], url=first[1])
+    try:
+        ws.store.finish_publication(draft.id, ws.clock(), remote_id=first[0], url=first[1])
+    except StoreError as e:
+        raise _not_recorded(game, draft, state["markers"][0], first[0], first[1], e, f" (all {n} parts)") from None
     return first[0], first[1]
+
+
+def _not_recorded(game: Any, draft: Any, marker: str, remote_id: Any, url: Any, e: StoreError,
+                  part: str) -> SentNotRecorded:
+    return sent_not_recorded(draft.id, draft.kind, marker if game.publish.marker else None, remote_id, url, e, part)
 
 
 def _look(adapter: Any, draft: Any, marker: str, thread: Any, since: datetime, resend: bool, i: int, n: int) -> Any:

@@ -56,6 +56,8 @@ def remember_pass(ws: Any, game_id: str, a: Any, ctx: Any, findings: Sequence[An
     `findings`: its analysis, check context and findings); drop the last note otherwise."""
     from forummod.horizon import changes_at
 
+    if not getattr(ws.store, "writable", True):
+        return  # a store opened read-only keeps no note
     try:
         if not _settled(ws, game_id, a, out):
             if ws.store.snapshot(game_id, KEY) is not None:

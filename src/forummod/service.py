@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from forummod.analysis_clock import changes_at
 from forummod.config import Config, GameConfig, SiteConfig, configured_roles, load_config
-from forummod.errors import ConfigError, ForumError, ForummodError
+from forummod.errors import ConfigError, ForumError, ForummodError, StoreUnwritable
 from forummod.logsafe import redact
 from forummod.model import (
     ActionIntent, Issue, Message, Post, Replacement, Roster, Source, ThreadRef, UnvoteIntent, VoteIntent,
@@ -55,7 +55,8 @@ class Workspace:
 
     def __init__(self, cfg: Config, store: Store | None = None, *, clock: Clock = utcnow,
                  adapter_factory: Callable[[str, SiteConfig], Any] | None = None, adopt: bool = False,
-                 notify: Callable[[str], None] | None = None):
+                 notify: Callable[[str], None] | None = None, read_only_ok: bool = False,
+                 store_check: str = "due"):
         self.cfg = cfg
         self._store = store  # opened on first use: a command that fails on bad input creates no store
         self.clock = clock
@@ -64,6 +65,10 @@ class Workspace:
         self.on_store_open: Callable[[], None] | None = None  # e.g. take the workspace lock (lock.py)
         self.adopt = adopt  # take over game ids the store knows for another site or thread
         self.notify = notify or _note_to_stderr
+        # a reading command: a store this process may not write (read-only mount, permissions)
+        # is opened read-only rather than refused, and nothing is cached in it
+        self.read_only_ok = read_only_ok
+        self.store_check = store_check  # when SQLite's quick check runs at open (Store's `check`)
         from forummod.analysis_cache import AnalysisCache
 
         self.analyses = AnalysisCache()  # each game's last analysis, by its input mark (issue 30)
@@ -75,17 +80,21 @@ class Workspace:
     @property
     def store(self) -> Store:
         if self._store is None:
-            store = Store(self.cfg.workspace.store_path())
+            if self.cfg.store_note:  # before the open, which may refuse the store the note is about
+                self.notify(self.cfg.store_note)
+            store = Store(self.cfg.workspace.store_path(), read_if_unwritable=self.read_only_ok,
+                          check=self.store_check, settle=False)
+            if not store.writable:
+                self.notify(f"{store.unwritable}: it is read, nothing is written to it")
             try:
                 if self.on_store_open is not None:
                     self.on_store_open()
+                store.settle()
                 self._claim_games(store)
             except BaseException:
                 store.close()
                 raise
             self._store = store
-            if self.cfg.store_note:
-                self.notify(self.cfg.store_note)
         return self._store
 
     def _claim_games(self, store: Store) -> None:
@@ -103,7 +112,7 @@ class Workspace:
                     f"the store {self.cfg.workspace.store_path()} holds another game under the id {gid!r}: "
                     f"{conflict}. Give this game its own id or store (workspace.store), or pass --adopt "
                     "if it is the same game at a new place"))
-            if stored is None or conflict:
+            if (stored is None or conflict) and store.writable:  # a read-only store is claimed by the next write
                 keep = {"base_url": stored.get("base_url", "")} if stored and stored.get("base_url") else {}
                 store.remember(gid, IDENTITY_KEY, current | keep, self.clock())
 
@@ -528,9 +537,17 @@ def game_seed(ws: Workspace, game_id: str) -> int:
     """The config's seed, else the one recorded for the game, recorded now if there is none."""
     seed = ws.cfg.game(game_id).seed
     if not seed:
-        seed = ws.store.game_seed(game_id) or ws.store.set_game_seed(game_id, random.SystemRandom().randrange(1, 2**31),
-                                                                      ws.clock())
+        seed = ws.store.game_seed(game_id) or _new_seed(ws, game_id)
     return seed
+
+
+def _new_seed(ws: Workspace, game_id: str) -> int:
+    """Draw and record the game's seed (its random choices must be the same in every run)."""
+    if not ws.store.writable:
+        raise StoreUnwritable(f"{ws.store.unwritable}, and game {game_id!r} has no recorded seed yet (its draws "
+                              "would differ from run to run): run 'forummod poll' once where the store can be "
+                              f"written, or set games.{game_id}.seed in the config")
+    return ws.store.set_game_seed(game_id, random.SystemRandom().randrange(1, 2**31), ws.clock())
 
 
 def _pm_windows(ws: Workspace, game_id: str) -> tuple[Any, ...]:
@@ -679,7 +696,7 @@ def _analyse_game(ws: Workspace, game_id: str, *, now: datetime | None, approve_
         when = effective_now(ws, inputs, now)
         a = analyse(inputs, now=when, approve_all=approve_all, until_post=until_post, saved=saved, observe=observe)
         if a.fresh:
-            ws.store.save_extractions(game_id, fingerprint, dict(a.fresh))
+            _keep_extractions(ws, game_id, fingerprint, a.fresh)
         # --approve-all accepts the alias proposals too (one candidate each; a tie waits for the
         # GM): the game is read again with those names settled, the earlier posts included
         names_ok = approve_all if approve_names is None else approve_names
@@ -692,10 +709,21 @@ def _analyse_game(ws: Workspace, game_id: str, *, now: datetime | None, approve_
             a = analyse(inputs, now=when, approve_all=approve_all, until_post=until_post, saved=saved,
                         auto_names=auto, observe=observe)
             if a.fresh:
-                ws.store.save_extractions(game_id, fingerprint, dict(a.fresh))
+                _keep_extractions(ws, game_id, fingerprint, a.fresh)
     finally:
         gc.unfreeze()
     return a
+
+
+def _keep_extractions(ws: Workspace, game_id: str, fingerprint: str, fresh: Mapping[str, str]) -> None:
+    """Save new extraction results for the next process: a cache, so a store that cannot take
+    it (read-only, full disk) costs the next recount time, never this one its result."""
+    if not ws.store.writable:
+        return
+    try:
+        ws.store.save_extractions(game_id, fingerprint, dict(fresh))
+    except StoreUnwritable as e:
+        log.info("extraction results not saved (%s); the next recount reads those posts again", e)
 
 
 def extract_context(inputs: GameInputs, ruleset: Ruleset, aliases: Iterable[tuple[str, str]] = ()) -> Any:

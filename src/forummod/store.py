@@ -22,8 +22,9 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
+from forummod import store_file
 from forummod.errors import StoreError
 from forummod.model import Message, Post, PostVersion, stored_record
 from forummod.records import frozen
@@ -183,27 +184,6 @@ def _input_change_triggers() -> str:
 _MIGRATIONS[9] = _input_change_triggers()
 
 
-_SQLITE_READONLY, _SQLITE_FULL = 8, 13
-
-
-def write_failure(path: Path, e: sqlite3.Error) -> StoreError | None:
-    """A clear StoreError for a write the disk refused (full, read-only), else None.
-
-    SQLite rolls the statement (and on a full disk the transaction) back itself; the caller
-    rolls back the rest, so the store keeps exactly what the last complete write left."""
-    code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
-    text = str(e).lower()
-    if code == _SQLITE_FULL or "database or disk is full" in text:
-        return StoreError(f"the store {path} could not be written: the disk is full (or the store reached its "
-                          "size limit). Nothing of this run was stored; the store keeps its previous state. "
-                          "Free some space and run the command again")
-    if code == _SQLITE_READONLY or "readonly database" in text:
-        return StoreError(f"the store {path} is read-only (file or folder permissions, a read-only mount, or "
-                          "opened read-only); nothing was written. Make it writable for this user, or use a "
-                          "command that only reads (tally, status, drafts)")
-    return None
-
-
 def _redated(posts: list[Post], dates: Mapping[str, str]) -> list[Post]:
     """`posts` with the dates re-read after a zone change (`post_dates`), in thread order again."""
     out = [replace(p, created_at=datetime.fromisoformat(dates[p.post_id])) if p.post_id in dates else p
@@ -295,28 +275,42 @@ class PublicationRow:
 
 
 class Store:
-    """One SQLite file per workspace. Use as a context manager or call `close()`."""
+    """One SQLite file per workspace. Use as a context manager or call `close()`.
 
-    def __init__(self, path: Path | str, *, create: bool = True, readonly: bool = False):
+    `readonly`: open it for reading only (`mode=ro`). `read_if_unwritable`: open it for
+    writing when this process may write it, else read-only (`writable` False, `unwritable`
+    says why) instead of refusing: what a reading command wants. `check`: run SQLite's quick
+    check now ("always"), when the last one is older than `store_file.CHECK_EVERY` ("due"), or
+    not ("never")."""
+
+    def __init__(self, path: Path | str, *, create: bool = True, readonly: bool = False,
+                 read_if_unwritable: bool = False, check: str = "due", settle: bool = True):
         self.path = Path(path)
-        if str(path) != ":memory:":
+        self.unwritable = ""  # why a store opened with `read_if_unwritable` is read-only
+        self._sound_at: datetime | None = None  # when the quick check at open found it sound
+        memory = str(path) == ":memory:"
+        if not memory:
             if not self.path.exists():
                 if not create or readonly:
                     raise StoreError(f"store not found: {self.path} (run 'forummod poll' to create it)")
-                try:
-                    self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                    fd = os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600)
-                except OSError as e:  # a read-only or missing place: one line, not a traceback
-                    raise StoreError(f"cannot create the store {self.path} ({e.strerror or e}): choose a file in a "
-                                     "folder you can write (workspace.store in the config)") from None
-                os.close(fd)
+                store_file.create(self.path, build_schema)
             elif self.path.is_dir():
                 raise StoreError(f"store path {self.path} is a folder, not a file")
-        uri = f"file:{self.path}?mode=ro" if readonly else str(self.path)
+            problem = store_file.file_problem(self.path)
+            if problem is not None:
+                raise problem
+            if not readonly:
+                why = store_file.unwritable_reason(self.path)
+                if why and not read_if_unwritable:
+                    raise store_file.read_only(self.path, why)
+                if why:
+                    readonly, self.unwritable = True, why
+        self.writable = not readonly
         try:
-            self.db = sqlite3.connect(uri, uri=readonly, timeout=30, isolation_level=None, check_same_thread=False)
+            self.db = store_file.connect(self.path, readonly) if not memory else sqlite3.connect(
+                ":memory:", isolation_level=None, check_same_thread=False)
         except sqlite3.Error as e:
-            raise StoreError(f"cannot open the store {self.path} ({e})") from None
+            raise store_file.open_failure(self.path, e) from None
         try:
             self.db.row_factory = sqlite3.Row
             version = self._schema_version()  # a store we must refuse is refused before any write
@@ -324,23 +318,34 @@ class Store:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
+            if not memory:
+                self._check(version, check)
             self._migrate(version, readonly)
         except sqlite3.DatabaseError as e:
             self.db.close()
-            refused = write_failure(self.path, e)
-            if refused is not None:
-                raise refused from None
-            raise StoreError(f"{self.path} is not a usable forummod store ({e}); "
-                             "restore a backup or move it away to start a new one") from None
+            raise store_file.open_failure(self.path, e) from None
         except BaseException:
             self.db.close()  # leaves no -wal/-shm behind and the file as it was
             raise
         self._tx_depth = 0
         self._secure_files()
+        if settle:
+            self.settle()
 
     # ------------------------------------------------------------------ lifecycle
+    def settle(self) -> None:
+        """The small writes of opening: the application id of a store from before it, and the
+        time of a sound quick check. `Workspace` makes them once it holds the workspace lock (a
+        run that finds the lock busy writes nothing); on a full disk they wait for a later open."""
+        if not self.writable:
+            return
+        store_file.stamp(self.db)
+        if self._sound_at is not None:
+            store_file.record_check(self.db, self._sound_at)
+            self._sound_at = None
+
     def _secure_files(self) -> None:
-        if str(self.path) == ":memory:":
+        if str(self.path) == ":memory:" or not self.writable:
             return
         for suffix in ("", "-wal", "-shm"):
             p = Path(str(self.path) + suffix)
@@ -351,38 +356,43 @@ class Store:
                     pass
 
     def _schema_version(self) -> int:
-        """The store's schema version (0: a new, empty file); StoreError for a newer or foreign file."""
-        # one statement, one snapshot: another process may be creating the store right now
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        version = 0
-        if "meta" in tables:
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            version = int(row[0]) if row else 0
-        elif tables:
-            raise StoreError(f"{self.path} is an SQLite file but not a forummod store")
+        """The store's schema version (0: a new, empty `:memory:` one); StoreError for a newer
+        store, StoreDamaged for a file that is not a forummod store."""
+        if str(self.path) == ":memory:":
+            tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "meta" not in tables:
+                return 0
+        version = store_file.identify(self.db, self.path)
         if version > SCHEMA_VERSION:
             raise StoreError(f"{self.path} was written by a newer forummod (store schema {version}, "
                              f"this version knows {SCHEMA_VERSION}); upgrade forummod")
         return version
 
+    def _check(self, version: int, when: str) -> None:
+        """SQLite's quick check of the whole file (see `store_file.CHECK_EVERY`); before a
+        schema migration always. A sound result is remembered when the store can be written."""
+        now = store_file.now_utc()
+        if not (when == "always" or version < SCHEMA_VERSION
+                or (when == "due" and store_file.check_due(self.db, now))):
+            return
+        found = store_file.problems(self.db)
+        if found:
+            raise store_file.refuse_damage(self.path, found)
+        self._sound_at = now
+
     def _migrate(self, version: int, readonly: bool) -> None:
         if version == SCHEMA_VERSION:
             return
         if readonly:
-            raise StoreError(f"{self.path} needs a schema upgrade; run a command that writes (e.g. poll)")
-        for v in range(version + 1, SCHEMA_VERSION + 1):
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                if self._schema_version() >= v:  # another process created or upgraded it meanwhile
-                    self.db.execute("COMMIT")
-                    continue
-                for stmt in _split_sql(_MIGRATIONS[v]):
-                    self.db.execute(stmt)
-                self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(v),))
-                self.db.execute("COMMIT")
-            except Exception:
-                self.db.execute("ROLLBACK")
-                raise
+            why = f" ({self.unwritable})" if self.unwritable else ""
+            raise StoreError(f"{self.path} needs a schema upgrade (schema {version} to {SCHEMA_VERSION}), which "
+                             f"cannot be written here{why}; run a command that writes (e.g. poll) where it can")
+        if version and str(self.path) != ":memory:":
+            store_file.back_up(self.db, self.path, SCHEMA_VERSION)
+        try:
+            _upgrade(self.db, version, self._schema_version)
+        except sqlite3.Error as e:
+            raise store_file.open_failure(self.path, e) from None  # full disk and read-only named first
 
     def close(self) -> None:
         self.db.close()
@@ -406,7 +416,7 @@ class Store:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as e:
-            refused = write_failure(self.path, e)
+            refused = store_file.write_failure(self.path, e)
             if refused is not None:
                 raise refused from None
             raise
@@ -417,7 +427,7 @@ class Store:
         except BaseException as e:
             if self.db.in_transaction:  # SQLite may have rolled a full-disk transaction back itself
                 self.db.execute("ROLLBACK")
-            refused = write_failure(self.path, e) if isinstance(e, sqlite3.Error) else None
+            refused = store_file.write_failure(self.path, e) if isinstance(e, sqlite3.Error) else None
             if refused is not None:
                 raise refused from None
             raise
@@ -1019,6 +1029,15 @@ class Store:
             self.db.execute("INSERT OR REPLACE INTO cookies(site, data, updated_at) VALUES (?,?,?)",
                             (site, json.dumps(cookies), iso(datetime.now(timezone.utc))))
 
+    def login_state(self, site: str) -> dict[str, Any]:
+        """What the login guard of `site` knows (forum/login_guard.py), kept between runs."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (f"login:{site}",)).fetchone()
+        return {} if row is None else json.loads(row[0])
+
+    def save_login_state(self, site: str, state: dict[str, Any]) -> None:
+        with self.transaction():
+            self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?,?)", (f"login:{site}", json.dumps(state)))
+
 
 class StoreCookieJar:
     """The adapters' CookieStore backed by the store (owner-only file)."""
@@ -1031,6 +1050,12 @@ class StoreCookieJar:
 
     def save(self, site: str, cookies: list[dict[str, Any]]) -> None:
         self.store.save_cookies(site, cookies)
+
+    def load_login_state(self, site: str) -> dict[str, Any]:
+        return self.store.login_state(site)
+
+    def save_login_state(self, site: str, state: dict[str, Any]) -> None:
+        self.store.save_login_state(site, state)
 
 
 def _draft_row(r: sqlite3.Row) -> DraftRow:
@@ -1049,6 +1074,31 @@ _NO_STAMP = object()
 
 def _num_key(s: str) -> tuple[int, str]:
     return (int(s), s) if s.isdigit() else (1 << 62, s)
+
+
+def build_schema(db: sqlite3.Connection) -> None:
+    """The schema of a new store file (`store_file.create` calls it on the file being built)."""
+    _upgrade(db, 0, lambda: 0)  # nobody else sees the file being built
+    store_file.record_check(db, store_file.now_utc())  # nothing to check in a file just built
+
+
+def _upgrade(db: sqlite3.Connection, version: int, current: Callable[[], int]) -> None:
+    """Run the migrations after `version`, each in its own transaction; `current()` reads the
+    version again inside it (another process may have upgraded the store meanwhile)."""
+    for v in range(version + 1, SCHEMA_VERSION + 1):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if current() >= v:
+                db.execute("COMMIT")
+                continue
+            for stmt in _split_sql(_MIGRATIONS[v]):
+                db.execute(stmt)
+            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(v),))
+            db.execute("COMMIT")
+        except Exception:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
 
 def _split_sql(script: str) -> list[str]:

@@ -5,7 +5,8 @@ name>.sqlite` beside the config file, so two folders never share drafts, events 
 Configs written before that default kept their data in the user data dir; when that old
 store holds one of this config's games (and the new file does not exist yet), it stays in
 use, with a note, until `forummod store migrate` copies it beside the config. A silent empty
-start could re-publish what was already sent, so that is never the choice.
+start could re-publish what was already sent, so that is never the choice: an old store that
+cannot be read (damaged, emptied) stays the choice too, and is refused when opened.
 
 A store remembers which site and thread each game id belongs to; `check_identity` refuses a
 config whose game id the store knows for another site or thread (`--adopt` takes it over).
@@ -52,6 +53,12 @@ def choose_store(source: Path | None, game_ids: Iterable[str]) -> StoreChoice:
         return StoreChoice(own)
     legacy = legacy_store_path()
     ids = list(game_ids)
+    why = unreadable(legacy)
+    if why:  # it may hold this game: a new empty store beside the config could publish it all again
+        return StoreChoice(legacy, (
+            f"the old shared store {legacy} cannot be read ({why}), so whether it holds game "
+            f"{', '.join(ids)} cannot be told; it stays this config's store rather than a new empty one. "
+            f"Restore it, or, if it holds none of this config's games, set workspace.store = \"{own}\""))
     games = legacy_games(legacy, ids)
     if games:
         return StoreChoice(legacy, (
@@ -63,6 +70,30 @@ def choose_store(source: Path | None, game_ids: Iterable[str]) -> StoreChoice:
                                                     for g, to in elsewhere.items())
                            + f" by another config; this config starts its own store {own}")
     return StoreChoice(own)
+
+
+def unreadable(path: Path) -> str:
+    """Why the store file at `path` cannot be read as a forummod store ("" when it can, or when
+    there is no file)."""
+    if not path.is_file():
+        return ""
+    from forummod import store_file
+    from forummod.errors import StoreError
+
+    try:
+        problem = store_file.file_problem(path)
+        if problem is not None:
+            raise problem
+        con = store_file.connect(path, readonly=True)
+        try:
+            store_file.identify(con, path)
+        finally:
+            con.close()
+    except StoreError as e:
+        return str(e).split(". ")[0]  # the finding, not the advice after it
+    except sqlite3.Error as e:
+        return str(e)
+    return ""
 
 
 def moved_games(path: Path, game_ids: Iterable[str]) -> dict[str, str]:

@@ -198,3 +198,22 @@ private = false
     assert "poll_failing" not in tick()  # the same failing stretch alerts once
     assert len(sink.received) == 1
 
+
+
+def test_a_pms_words_reach_the_alert_pm_and_the_gm_notes_as_written(tmp_path, capsys):
+    """Issue 34, item 10: the PM text in an issue was escaped twice (its entities kept, then
+    escaped again): "Tom &amp; Jerry" in the alert PM and the tally, "&amp;amp;" in Markdown notes."""
+    said = 'I think Tom & "Jerry" <3 are cute'
+    cfg = _game(tmp_path, [], '[alerts.channels.forum]\nkind = "forum_pm"\nprivate = true\n', pm=said,
+                alerts='pm_to = "ModHome"')
+    _tick(capsys, cfg)
+    outbox = [json.loads(line) for p in tmp_path.glob("*outbox*") for line in p.read_text().splitlines()]
+    assert [o["body"] for o in outbox if o.get("kind") == "pm"] == [f"g D1: PM from Ann not understood as an "
+                                                                    f"action: “{said}”"]
+    assert main(["tally", "--config", cfg]) == 0
+    assert f"! PM from Ann not understood as an action: “{said}”" in capsys.readouterr().out
+    text = open(cfg, encoding="utf-8").read().replace('gm = ["Mod"]', 'gm = ["Mod"]\nmarkup = "markdown"')
+    open(cfg, "w", encoding="utf-8").write(text)
+    assert main(["draft", "warnings", "--print", "--config", cfg]) == 0
+    notes = capsys.readouterr().out
+    assert "I think Tom &amp; \"Jerry\" &lt;3 are cute" in notes and "&amp;amp;" not in notes  # Markdown's one escape

@@ -41,6 +41,8 @@ def test_every_engine_and_size_has_every_metric(results):
         assert {"tally_cpu_seconds", "read_cpu_seconds", "ratio_to_read"} <= set(c["recount"]["process"])
         assert c["recount"]["cold"]["runs"] == c["recount"]["first"]["runs"] == 1  # cold: fresh interpreters
         assert c["recount"]["cold"]["sqlite_read_seconds"] > 0  # against the read in a fresh interpreter too
+        assert {"open_seconds", "quick_check_seconds", "integrity_check_seconds", "quick_check_ratio_to_open",
+                "quick_check_ratio_to_read", "file_mib"} <= set(c["store_check"])
     assert results["machine"]["cpu"] is not None and results["targets"]
 
 

@@ -88,6 +88,9 @@ def test_every_reporting_command_prints_one_object_that_matches_the_schema(game,
     check("tick", "tick", *c, "--json", "--no-publish")
     check("replay", "replay", str(game), "--json", "--approve-all", "--memory")
     check("store", "store", "where", *c, "--json")
+    assert check("store", "store", "check", *c, "--json")["ok"] is True
+    salvaged = check("store", "store", "salvage", "--to", str(tmp_path / "copy.sqlite"), *c, "--json")
+    assert salvaged["ok"] and {t["table"] for t in salvaged["tables"]} >= {"posts", "events", "drafts"}
     status = check("status", "status", *c, "--json", "--now", AFTER_DAY)
     assert status["posts_per_phase"]["players"][1] == {"player": "Bob", "alive": True, "per_phase": {"D1": 1, "N1": 0},
                                                        "total": 1}

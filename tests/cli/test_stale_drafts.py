@@ -5,6 +5,7 @@ the count keeps the draft fresh; a stale GM edit is shown against the fresh rend
 KIND --print` shows the stored text under its id."""
 
 import json
+import shlex
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -206,3 +207,40 @@ def test_draft_kind_keeps_an_edit_stale_and_revert_renders_it_again(game, capsys
     rc, out, _ = cli(capsys, "draft", "votecount", "--revert", "--print", game)
     assert f"draft {did}:" in out and "[fresh]" in out and "My own line." not in out and "(3)" in out
     assert state(capsys, game, did)["state"] == "fresh" and not state(capsys, game, did)["edited"]
+
+
+def role_pms(capsys, cfg) -> dict[str, int]:
+    rc, made = cli_json(capsys, "draft", "role_pm", cfg)
+    assert rc == 0
+    return {d["target"][3:]: d["id"] for d in made}
+
+
+def test_the_command_a_stale_refusal_names_renders_that_draft_fresh_again(game, capsys):
+    """Issue 34: the advice must be a command that renders that draft (kind, phase, player)."""
+    ids = role_pms(capsys, game)
+    game.write_text(game.read_text(encoding="utf-8").replace('name = "Bob", role = "town"',
+                                                             'name = "Bob", role = "mafia"'), encoding="utf-8")
+    rc, out, err = cli(capsys, "publish", str(ids["Bob"]), game)
+    assert rc != 0 and "is stale" in err and outbox(game) == []
+    advice = err.split("Render it again with '")[1].split("'")[0]
+    assert advice == "forummod draft role_pm --to Bob"
+    words = shlex.split(advice)[1:]
+    assert main([*words, "--config", str(game)]) == 0  # the command as the GM would paste it
+    assert state(capsys, game, ids["Bob"])["state"] == "fresh"
+    assert state(capsys, game, ids["Ann"])["state"] == "stale"  # her PM names her new partner: not touched
+    rc, out, err = cli(capsys, "publish", str(ids["Bob"]), game)
+    assert rc == 0 and [r["to"] for r in outbox(game)] == ["Bob"]
+
+
+def test_a_draft_that_no_longer_applies_is_refused_with_discard_advice_not_a_render_that_cannot_make_it(game, capsys):
+    ids = role_pms(capsys, game)
+    game.write_text(game.read_text(encoding="utf-8").replace(', { name = "Gus", role = "town" }', ""),
+                    encoding="utf-8")  # Gus left before the game began
+    rc, out, err = cli(capsys, "publish", str(ids["Gus"]), game)
+    assert rc != 0 and outbox(game) == []
+    assert "no longer applies" in err and f"discard it with 'forummod discard {ids['Gus']}'" in err
+    assert "Render it again" not in err
+    rc, out, _ = cli(capsys, "draft", "role_pm", "--to", "Gus", game)  # what the old advice led to
+    assert rc == 1 and "no role_pm applies" in out
+    rc, out, err = cli(capsys, "discard", str(ids["Gus"]), game)
+    assert rc == 0 and state(capsys, game, ids["Gus"])["state"] == "discarded"

@@ -150,3 +150,23 @@ def test_a_second_config_of_a_game_moved_by_another_folder_is_told_not_started_s
     assert "moved to" in c.store_note and str(tmp_path / "one") in c.store_note
     assert not load_config(first).store_note
     assert main(["store", "migrate", "--config", str(second)]) == 2  # its own store: nothing to move
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a database at all, " * 50])
+def test_an_old_shared_store_that_cannot_be_read_stays_the_choice_and_is_refused_never_replaced(damage, tmp_path,
+                                                                                              capsys):
+    """Issue 34: the old shared store may hold this game; when it cannot be read (emptied,
+    damaged) a new empty store beside the config would start the game over and publish it all
+    again. It stays the choice, with a note, and is refused like any damaged store."""
+    cfg = folder_game(tmp_path / "game")
+    legacy = legacy_store_path()
+    legacy.parent.mkdir(parents=True)
+    legacy.write_bytes(damage)
+    c = load_config(cfg)
+    assert c.workspace.store_path() == legacy and "cannot be read" in c.store_note
+    assert 'set workspace.store = "' in c.store_note  # the way out when it holds none of this game
+    capsys.readouterr()
+    assert main(["status", "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert "old shared store" in err and "Do not delete it" in err
+    assert not (tmp_path / "game" / "forummod.sqlite").exists() and legacy.read_bytes() == damage

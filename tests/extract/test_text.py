@@ -116,3 +116,14 @@ def test_empty_and_broken_input() -> None:
     assert post_text("").text == ""
     assert post_text("<b>unclosed <i>tags").text == "unclosed tags"
     assert post_text("<!-- c -->after").text == "after"
+
+
+@pytest.mark.parametrize("html", [
+    "I think Tom &amp; &quot;Jerry&quot; &lt;3 are cute, O&#x27;Neil",  # a body with no element (an archive's PM)
+    "<div>I think Tom &amp; &quot;Jerry&quot; &lt;3 are cute, O&#39;Neil</div>",
+    "I think Tom & \"Jerry\" <3 are cute, O'Neil",  # plain text stays as it is
+])
+def test_entities_are_text_with_or_without_elements_around_them(html: str) -> None:
+    """Issue 34, item 10: a PM quoted in a GM note showed "Tom &amp; Jerry" (and "&amp;amp;" in
+    Markdown) when its body had no element for the parser to decode the entities in."""
+    assert post_text(html).text == "I think Tom & \"Jerry\" <3 are cute, O'Neil"

@@ -3,7 +3,7 @@ and the flag each refusal names."""
 
 from dataclasses import dataclass
 
-from forummod.draft_state import Fresh, Source, State, content_key, draft_state
+from forummod.draft_state import Fresh, Source, State, content_key, draft_state, render_command
 
 
 @dataclass(frozen=True)
@@ -15,6 +15,7 @@ class Row:
     body: str = "Eve (2)"
     status: str = "draft"
     edited_by_gm: bool = False
+    slot: str = "thread"
 
 
 @dataclass(frozen=True)
@@ -70,3 +71,27 @@ def test_a_draft_that_no_longer_applies_is_stale():
     gone = Fresh(None, None, Source("D1", 9, 2, ""))
     st = draft_state(Row(), None, WAS, gone)
     assert st.state == State.STALE and "no longer applies" in st.changed
+
+
+def test_the_advice_of_a_stale_draft_renders_that_very_draft_its_phase_and_player():
+    """Issue 34: "render it again with forummod draft votecount" rendered today's count, not the
+    stale draft's. The advice names the draft's phase, and its player for a PM."""
+    assert render_command("votecount", "D2", "thread") == "forummod draft votecount --phase D2"
+    assert render_command("night_result", "N1", "Ann") == "forummod draft night_result --phase N1 --to Ann"
+    assert render_command("role_pm", "setup", "Mister X") == "forummod draft role_pm --to 'Mister X'"
+    assert render_command("game_over", "end", "thread") == "forummod draft game_over"
+    st = draft_state(Row(kind="night_result", phase="N1", slot="Ann"), None, WAS, fresh("Eve (3)"))
+    assert "Render it again with 'forummod draft night_result --phase N1 --to Ann'." in st.refusal()
+    edited = draft_state(Row(edited_by_gm=True, body="mine"), None, WAS, fresh("Eve (3)"))
+    assert "'forummod draft votecount --phase D1 --revert'" in edited.refusal()
+
+
+def test_a_draft_that_no_longer_applies_is_refused_with_discard_not_a_render_that_cannot_make_it():
+    gone = Fresh(None, None, Source("D1", 9, 2, ""))
+    for row in (Row(), Row(edited_by_gm=True, body="mine"), Row(kind="retired_kind")):
+        msg = draft_state(row, None, WAS, gone).refusal()
+        assert "no longer applies" in msg and "No command renders it again" in msg
+        assert "forummod discard 7" in msg and "forummod publish 7 --stale-ok" in msg
+        assert "Render it again" not in msg and "--revert" not in msg
+    assert "'forummod draft votecount' drafts what applies now" in draft_state(Row(), None, WAS, gone).refusal()
+    assert "forummod draft retired_kind" not in draft_state(Row(kind="retired_kind"), None, WAS, gone).refusal()

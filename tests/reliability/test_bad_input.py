@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -263,12 +264,39 @@ def not_ours(store: Path) -> None:
     db.close()
 
 
+def emptied(store: Path) -> None:
+    """Truncated to 0 bytes (a copy or sync gone wrong): SQLite alone would take it for a new store."""
+    store.write_bytes(b"")
+
+
+def empty_database(store: Path) -> None:
+    """A valid SQLite file with nothing in it."""
+    store.unlink()
+    db = sqlite3.connect(store)
+    db.execute("PRAGMA user_version = 1")  # writes the header: a file of one page, no tables
+    db.commit()
+    db.close()
+
+
+def another_application_id(store: Path) -> None:
+    """Our tables, another program's application id in the header."""
+    db = sqlite3.connect(store)
+    db.execute("PRAGMA application_id = 1234")
+    db.commit()
+    db.close()
+
+
+NOT_YOURS = "Do not delete it or start a new store in its place"
+
 STORE_DAMAGE = {
     "newer schema": (newer_schema, ["newer forummod", "upgrade"]),
-    "not SQLite at all": (garbage, ["not a usable forummod store"]),
-    "damaged pages": (damaged_pages, ["store.sqlite"]),
-    "cut in half": (cut_in_half, ["store.sqlite"]),
+    "not SQLite at all": (garbage, ["not an SQLite file", NOT_YOURS, "forummod store salvage"]),
+    "damaged pages": (damaged_pages, ["store.sqlite", "damaged", NOT_YOURS]),
+    "cut in half": (cut_in_half, ["store.sqlite", "damaged", NOT_YOURS]),
     "another program's database": (not_ours, ["not a forummod store"]),
+    "emptied to 0 bytes": (emptied, ["is an empty file (0 bytes)", NOT_YOURS]),
+    "an empty SQLite database": (empty_database, ["is an empty SQLite database, not a forummod store"]),
+    "another program's application id": (another_application_id, ["another program (application id 0x4d2)"]),
 }
 
 
@@ -305,8 +333,52 @@ def test_damage_deep_inside_the_store_is_reported_with_exit_2_not_a_traceback(ws
     before = files_state(ws_dir)
     for command in ("poll", "tally", "status"):
         code, out, err = run_cli(capsys, command, "--config", str(ws_dir / "forummod.toml"))
-        assert_one_clear_error(code, err, str(store), "damaged", "restore a backup")
+        assert_one_clear_error(code, err, str(store), "damaged", NOT_YOURS, "Restore your latest backup")
     assert files_state(ws_dir) == before
+
+
+def test_4_kb_of_garbage_inside_is_refused_before_a_publish_and_when_the_daily_check_is_due(ws_dir, capsys):
+    """Issue 34: 4 KB of garbage inside the store, and `tally` and `publish` exited 0. `publish`
+    checks the store (SQLite's quick check) before it sends; any command does when the last
+    check is a day old. Refused with exit 2, nothing sent, nothing written."""
+    big = [{**POSTS[1], "id": i + 10, "number": i + 4, "bbcode": f"{'words ' * 300} {i}"} for i in range(200)]
+    (ws_dir / "posts.jsonl").write_text(jsonl(POSTS + big), encoding="utf-8")
+    store = make_store(ws_dir, capsys)
+    assert run_cli(capsys, "draft", "votecount", "--config", str(ws_dir / "forummod.toml"))[0] == 0
+    with open(store, "r+b") as f:
+        f.seek(store.stat().st_size // 2)
+        f.write(bytes((i * 7919) % 251 for i in range(4096)))
+    before = files_state(ws_dir)
+
+    code, out, err = run_cli(capsys, "publish", "1", "--config", str(ws_dir / "forummod.toml"))
+    assert_one_clear_error(code, err, str(store), "SQLite's check found", NOT_YOURS)
+    assert not (ws_dir / "posts.outbox.jsonl").exists()  # nothing sent
+
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)  # the store's schema page is intact
+    last = db.execute("SELECT value FROM meta WHERE key='quick_check_at'").fetchone()[0]
+    db.close()
+    from forummod import store_file
+
+    with pytest.MonkeyPatch.context() as mp:  # a day after the last check: it is due at open
+        mp.setattr(store_file, "now_utc", lambda: datetime.fromisoformat(last) + store_file.CHECK_EVERY)
+        code, out, err = run_cli(capsys, "tally", "--config", str(ws_dir / "forummod.toml"))
+    assert_one_clear_error(code, err, str(store), "SQLite's check found", NOT_YOURS)  # found by the check
+    assert files_state(ws_dir) == before
+
+
+def test_doctor_checks_the_store_for_damage_whenever_it_runs(ws_dir, capsys):
+    """`doctor` runs SQLite's quick check whatever the last one said, and names the damage."""
+    big = [{**POSTS[1], "id": i + 10, "number": i + 4, "bbcode": f"{'words ' * 300} {i}"} for i in range(200)]
+    (ws_dir / "posts.jsonl").write_text(jsonl(POSTS + big), encoding="utf-8")
+    store = make_store(ws_dir, capsys)
+    code, out, _ = run_cli(capsys, "doctor", "--offline", "--config", str(ws_dir / "forummod.toml"))
+    assert code == 0 and "ok store" in out
+    with open(store, "r+b") as f:
+        f.seek(store.stat().st_size // 2)
+        f.write(bytes((i * 7919) % 251 for i in range(4096)))
+    code, out, _ = run_cli(capsys, "doctor", "--offline", "--config", str(ws_dir / "forummod.toml"))
+    line = next(ln for ln in out.splitlines() if "store" in ln and ln.startswith("!!"))
+    assert code == 1 and "SQLite's check found" in line and "store salvage" in line
 
 
 WEB_SITE = ('engine = "archive"\nposts_file = "posts.jsonl"\nmessages_file = "pms.jsonl"',

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from forummod.demo import script as S
-from forummod.errors import PublishError
+from forummod.errors import PublishError, SentNotRecorded, StoreFull
 from forummod.publish import SEARCH_SCHEDULE, publish
 from forummod.service import poll_game
 from tests.reliability.faulty_forum import FaultyForum, GameClock, demo_config, fresh_site, open_workspace
@@ -148,3 +148,33 @@ def test_a_poll_searches_only_when_a_point_of_the_schedule_is_due(forum):
     assert poll_game(forum.ws, "demo").ok
     assert len(forum.forum.hits) - again == plain_poll  # done for this point: no search again
     assert forum.ws.store.publication(forum.draft).state == "uncertain" and forum.copies() == 0
+
+
+def test_a_reply_the_store_could_not_record_is_reported_as_posted_and_found_by_the_next_poll(forum, monkeypatch):
+    """Issue 34: the forum took the reply, then the disk filled before the store recorded it.
+    The GM is told it was posted (its link, exit 3), and the next poll, 30 s on, finds it by
+    its marker and records it: one copy on the forum, ever."""
+    store = forum.ws.store
+    finish = store.finish_publication
+
+    def disk_full_once(draft_id, at, **kw):
+        monkeypatch.setattr(store, "finish_publication", finish)
+        raise StoreFull(f"the store {store.path} could not be written: the disk is full")
+
+    monkeypatch.setattr(store, "finish_publication", disk_full_once)
+    with pytest.raises(SentNotRecorded) as e:
+        publish(forum.ws, forum.draft)
+    pub = store.publication(forum.draft)
+    assert e.value.exit_code == 3 and e.value.url and f"at {e.value.url}, but not recorded" in str(e.value)
+    assert "disk is full" in str(e.value) and "Do not post it again" in str(e.value) and pub.marker in str(e.value)
+    assert pub.state == "sending" and store.draft(forum.draft).status == "draft" and forum.copies() == 1
+
+    forum.later(SEARCH_SCHEDULE[0] - timedelta(seconds=1))
+    assert poll_game(forum.ws, "demo").ok  # not due yet: the record waits
+    assert store.publication(forum.draft).state == "sending"
+    forum.later(SEARCH_SCHEDULE[0])
+    assert poll_game(forum.ws, "demo").ok
+    assert_published_once(forum)
+    assert store.publication(forum.draft).remote_id == e.value.remote_id  # the post the GM was told of
+    assert publish(forum.ws, forum.draft).status == "already_sent" and forum.copies() == 1
+    assert len(forum.forum.requests("posting.php", method="POST")) == 1

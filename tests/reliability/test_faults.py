@@ -336,17 +336,103 @@ def test_a_lasting_login_page_is_reported_after_one_login(game_factory, referenc
     assert g.outcome() == reference["two polls"]
 
 
-def test_a_refused_password_is_not_tried_again_at_every_poll(game_factory, monkeypatch):
+def test_a_refused_password_is_not_tried_again_at_every_poll(game_factory, monkeypatch, clock):
     from forummod.demo.run import PASSWORD_ENV
+    from tests.reliability.faulty_forum import DEMO_PASSWORD
 
     monkeypatch.setenv(PASSWORD_ENV, "wrong-password")
     g = game_factory(first_poll=False)
     first = g.poll()
-    assert not first.ok and re.search(r"inbox: .*(refused|incorrect|wrong)", first.error), first.error
+    assert not first.ok and "inbox: demo: the forum says the credentials are wrong: “The password you entered is " \
+        "incorrect.”; not trying this password again" in first.error, first.error
+    clock.t += 24 * 3600  # a day of passes later, the same password is still not sent
     second = g.poll()
-    assert not second.ok and "inbox" in second.error
+    assert not second.ok and "the forum says the credentials are wrong" in second.error
+    assert f"correct it in ${PASSWORD_ENV}" in second.error
     assert len(g.forum.requests("mode=login", method="POST")) == 1  # forums lock accounts after a few
     assert g.ws.store.post_count("demo", "7") == 24  # the threads are read all the same
+    monkeypatch.setenv(PASSWORD_ENV, DEMO_PASSWORD)  # the GM corrects it: the next pass logs in
+    assert g.poll().ok
+    assert len(g.forum.requests("mode=login", method="POST")) == 2
+
+
+def test_a_cron_tick_after_a_refusal_does_not_send_the_password_again(game_factory, monkeypatch, clock, tmp_path):
+    """Each cron `tick` is a new process: what the forum said is kept in the store."""
+    from forummod.demo.run import PASSWORD_ENV
+    from tests.reliability.faulty_forum import DEMO_PASSWORD
+
+    monkeypatch.setenv(PASSWORD_ENV, "wrong-password")
+    g = game_factory(first_poll=False)
+    assert "the forum says the credentials are wrong" in g.poll().error
+    g.ws.close()
+    for _ in range(3):  # three more ticks, each on a workspace of its own
+        with open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock) as ws:
+            report = poll_game(ws, "demo")
+        assert not report.ok and "not trying this password again" in report.error
+    assert len(g.forum.requests("mode=login", method="POST")) == 1
+    monkeypatch.setenv(PASSWORD_ENV, DEMO_PASSWORD)
+    with open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock) as ws:
+        assert poll_game(ws, "demo").ok
+    assert len(g.forum.requests("mode=login", method="POST")) == 2
+    g.ws = open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock)  # for the fixture's close
+
+
+def test_a_cron_tick_within_the_wait_after_an_unanswered_login_does_not_log_in(game_factory, clock, tmp_path):
+    g = game_factory(first_poll=False)
+    g.forum.inject("status", method="POST", match="mode=login", times=1, status=503)
+    assert "did not answer the login (HTTP 503)" in g.poll().error
+    g.ws.close()
+    with open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock) as ws:
+        assert "will try again in" in poll_game(ws, "demo").error
+    assert len(g.forum.requests("mode=login", method="POST")) == 1
+    clock.t += 60
+    with open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock) as ws:
+        assert poll_game(ws, "demo").ok
+    assert len(g.forum.requests("mode=login", method="POST")) == 2
+    g.ws = open_workspace(tmp_path / "ws0" / "forummod.toml", clock, g.clock)
+
+
+#: a login POST the forum does not answer: (fault, inject() options, site settings, the report's words)
+LOGIN_FAULTS = {
+    "503": ("status", {"status": 503}, {}, "(HTTP 503)"),
+    "timeout": ("late", {"delay": 0.6}, {"timeout": 0.25}, "(ReadTimeout)"),
+    "connection reset": ("drop", {}, {}, "(ConnectionError)"),
+}
+
+
+@pytest.mark.parametrize("name", list(LOGIN_FAULTS))
+def test_a_login_the_forum_does_not_answer_is_tried_again_at_the_next_pass(name, game_factory, clock):
+    """Issue 34, item 2: one 503 on the login POST (with the right password) used to lock the
+    run out of the inbox and publishing until a restart."""
+    kind, opts, settings, words = LOGIN_FAULTS[name]
+    g = game_factory(first_poll=False, **settings)
+    g.forum.inject(kind, method="POST", match="mode=login", times=1, **opts)
+
+    first = g.poll()
+    assert not first.ok
+    assert f"inbox: demo: the forum did not answer the login {words}; will try again at the next pass " \
+        "(not before 60 s)" in first.error, first.error
+    assert g.ws.store.post_count("demo", "7") == 24  # the threads are read all the same
+    soon = g.poll()  # a pass within the wait: no login is sent
+    assert not soon.ok and re.search(r"did not answer the login \(.*\), \d+ s ago; will try again in \d+ s", soon.error)
+    assert len(g.forum.requests("mode=login", method="POST")) == 1
+    clock.t += 60
+    again = g.poll()  # the next pass after the wait logs in and reads the inbox
+    assert again.ok, again.error
+    assert len(g.forum.requests("mode=login", method="POST")) == 2
+    assert g.ws.store.messages("demo")
+
+
+def test_logins_the_forum_keeps_not_answering_wait_twice_as_long_each_time(game_factory, clock):
+    g = game_factory(first_poll=False)
+    g.forum.inject("status", method="POST", match="mode=login", status=503)
+    waits = []
+    for _ in range(8):
+        report = g.poll()
+        waits.append(re.search(r"not before (\d+ (?:s|min))", report.error).group(1))
+        clock.t += 3600  # an hour between passes: every pass may try again
+    assert waits == ["60 s", "2 min", "4 min", "8 min", "16 min", "32 min", "60 min", "60 min"]
+    assert len(g.forum.requests("mode=login", method="POST")) == 8
 
 
 # ---------------------------------------------------------------------- auto-publishing

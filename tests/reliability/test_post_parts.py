@@ -12,7 +12,7 @@ import pytest
 
 from forummod.cli import main
 from forummod.demo import script as S
-from forummod.errors import PublishError
+from forummod.errors import PublishError, SentNotRecorded, StoreFull
 from forummod.publish import publish
 from forummod.publish_parts import PostTooLong, sections, split_body
 from forummod.render.marker import find_markers
@@ -110,6 +110,32 @@ def test_a_part_without_an_answer_is_looked_for_and_sent_once_when_ruled_out(for
     n = len(forum.mine())
     assert r.status == "sent" and [p.bbcode.split("\n", 1)[0] for p in forum.mine()] == \
         [f"({i}/{n})" for i in range(1, n + 1)]
+
+
+def test_a_part_the_store_could_not_record_is_reported_as_posted_and_not_sent_twice(forum, monkeypatch):
+    """Issue 34: part 2 reached the forum, then the store could not record it (a full disk).
+    The GM is told that part is on the forum (exit 3); the next publish finds it by its
+    marker and sends only the parts after it."""
+    store = forum.ws.store
+    remember, calls = store.remember, []
+
+    def full_after_part_two(game, key, payload, at):
+        calls.append(payload)
+        if key.startswith("publication-parts:") and len(payload["sent"]) == 2 and not payload["sending"]:
+            raise StoreFull(f"the store {store.path} could not be written: the disk is full")
+        return remember(game, key, payload, at)
+
+    monkeypatch.setattr(store, "remember", full_after_part_two)
+    with pytest.raises(SentNotRecorded, match=r"draft \d+ \(votecount\), part 2/\d+, was posted to the forum at "
+                                              r"http\S+, but not recorded: .*disk is full.*Do not post it again"):
+        publish(forum.ws, forum.draft)
+    assert len(forum.mine()) == 2
+    monkeypatch.setattr(store, "remember", remember)
+    r = publish(forum.ws, forum.draft)  # finds part 2 by its marker, sends the rest
+    n = len(forum.mine())
+    assert r.status == "sent" and [p.bbcode.split("\n", 1)[0] for p in forum.mine()] == \
+        [f"({i}/{n})" for i in range(1, n + 1)]
+    assert len(forum.forum.requests("/posting.php", method="POST")) == n  # each part once
 
 
 def _cli_workspace(tmp_path, clock, body):

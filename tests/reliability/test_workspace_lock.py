@@ -7,6 +7,7 @@ Read-only commands (tally, status, drafts, publish --dry-run, draft --gm) still 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from forummod.cli import main
+from forummod.errors import LockBusy
 from forummod.lock import WorkspaceLock
 from tests.archive_game import archive_config, players_toml, write_posts
 
@@ -100,3 +102,97 @@ def test_a_second_process_is_told_the_holders_pid_command_and_start(workspace):
     assert f"pid {holder.pid}" in second.stderr and "gm note" in second.stderr
     since = second.stderr.split("since ")[1].split(")")[0]
     assert abs(datetime.fromisoformat(since) - datetime.now(timezone.utc)) < timedelta(minutes=2)
+
+
+# ---------------------------------------------------------------------- the holder's record (issue 34)
+
+
+def held(store: Path, record: str) -> int:
+    """Another run that holds the lock and whose record reads `record` so far (an fd to close)."""
+    import fcntl
+
+    fd = os.open(str(store) + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, record.encode(), 0)
+    return fd
+
+
+def test_a_holder_caught_before_it_wrote_its_record_is_named_once_it_has(tmp_path, monkeypatch):
+    """The race of "pid ?, ?, since ?": the second run read the record while the holder, which
+    had just taken the lock, was writing it; it reads again and names the holder."""
+    from forummod import lock as L
+
+    store = tmp_path / "s.sqlite"
+    fd = held(store, "")  # flock taken, nothing written yet
+    written = json.dumps({"pid": os.getpid(), "since": "2026-03-02T09:00:00+00:00", "command": "forummod poll",
+                          "state": "running"})
+    monkeypatch.setattr(L, "_pause", lambda s: os.pwrite(fd, written.encode(), 0))  # it writes meanwhile
+    try:
+        with pytest.raises(LockBusy) as e:
+            WorkspaceLock(store).acquire()
+    finally:
+        os.close(fd)
+    assert f"pid {os.getpid()}, forummod poll, since 2026-03-02T09:00:00+00:00" in str(e.value)
+    assert "pid ?" not in str(e.value) and "since ?" not in str(e.value)
+
+
+def test_a_dead_runs_record_under_a_new_holder_is_not_taken_for_the_holder(tmp_path, monkeypatch):
+    """The file still holds the record of a run that died holding the lock (the kernel freed
+    it, a new run took it and is about to write): that dead pid is not named as the holder."""
+    from forummod import lock as L
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    store = tmp_path / "s.sqlite"
+    fd = held(store, json.dumps({"pid": int(dead), "since": "2026-03-01T00:00:00+00:00", "command": "forummod tick",
+                                 "state": "running"}))
+    pauses = []
+    mine = json.dumps({"pid": os.getpid(), "since": "2026-03-02T09:00:00+00:00", "command": "forummod gm",
+                       "state": "running"}).encode()
+    def pause(s):  # the new holder writes its record while the second run waits
+        pauses.append(s)
+        if len(pauses) == 3:
+            L._write(fd, json.loads(mine))
+
+    monkeypatch.setattr(L, "_pause", pause)
+    try:
+        with pytest.raises(LockBusy) as e:
+            WorkspaceLock(store).acquire()
+    finally:
+        os.close(fd)
+    assert f"pid {os.getpid()}, forummod gm" in str(e.value) and dead not in str(e.value)
+    assert len(pauses) == 3
+
+
+@pytest.mark.parametrize("record", ["", '{"state": "free"}', '{"pid": 12'])
+def test_a_holder_that_has_not_written_its_record_at_all_is_said_to_be_starting(record, tmp_path, monkeypatch):
+    from forummod import lock as L
+
+    monkeypatch.setattr(L, "_pause", lambda s: None)
+    store = tmp_path / "s.sqlite"
+    fd = held(store, record)
+    try:
+        with pytest.raises(LockBusy, match="another forummod run is starting on this workspace") as e:
+            WorkspaceLock(store).acquire()
+    finally:
+        os.close(fd)
+    assert "pid ?" not in str(e.value) and "does nothing" in str(e.value)
+
+
+def test_a_record_read_while_a_shorter_one_replaced_it_is_the_new_record(tmp_path):
+    """A new record is written over the old one before the file is cut to its length: a read in
+    between sees the new record and the old one's tail, and takes the new record."""
+    from forummod import lock as L
+
+    fd = os.open(tmp_path / "x.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        os.pwrite(fd, json.dumps({"pid": 1, "since": "2026-03-01T00:00:00+00:00", "command": "a long command line",
+                                  "state": "running"}).encode(), 0)
+        os.pwrite(fd, b'{"state": "free"}', 0)  # the new record, the file not cut yet
+        assert L._read(fd) == {"state": "free"}
+        L._write(fd, {"pid": 2, "state": "running"})
+        assert L._read(fd) == {"pid": 2, "state": "running"}
+        assert os.fstat(fd).st_size == len('{"pid": 2, "state": "running"}')
+    finally:
+        os.close(fd)

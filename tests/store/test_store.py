@@ -150,7 +150,7 @@ def test_newer_schema_is_refused_with_a_clear_message(tmp_path):
 def test_a_corrupted_file_is_refused_with_a_clear_message(tmp_path):
     p = tmp_path / "s.sqlite"
     p.write_bytes(b"this is not sqlite at all" * 100)
-    with pytest.raises(StoreError, match="not a usable forummod store"):
+    with pytest.raises(StoreError, match="is not an SQLite file.*Do not delete it"):
         Store(p)
 
 

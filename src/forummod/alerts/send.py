@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, Sequence
 
 from forummod.alerts.decide import Alert, AlertFacts, AlertRules, alert_label, needs_gm
+from forummod.i18n import join_names
 from forummod.logsafe import redact, register_secret
 from forummod.records import frozen
 
@@ -33,7 +34,8 @@ def alert_pass(ws: Any, a: Any, now: datetime) -> AlertOutcome:
     cfg = ws.cfg.alerts
     rules = AlertRules(cfg.deadline_warning.td, cfg.poll_failing.td, cfg.disabled)
     alerts = needs_gm(a, poll_facts(ws.store, a.game_id), rules)
-    return deliver(ws, a.game_id, alerts, now)
+    lang = getattr(getattr(a, "game", None), "language", "") or getattr(getattr(a, "ruleset", None), "language", "")
+    return deliver(ws, a.game_id, alerts, now, lang=lang)
 
 
 def poll_facts(store: Any, game_id: str) -> AlertFacts:
@@ -48,7 +50,9 @@ def poll_facts(store: Any, game_id: str) -> AlertFacts:
     return AlertFacts(since, error)
 
 
-def deliver(ws: Any, game_id: str, alerts: Sequence[Alert], now: datetime) -> AlertOutcome:
+def deliver(ws: Any, game_id: str, alerts: Sequence[Alert], now: datetime, *, lang: str = "") -> AlertOutcome:
+    """Record new alerts for every channel, then send what each channel has not got yet (in
+    `lang`, the language `needs_gm` words them in: the titles' kind labels)."""
     store = ws.store
     cfg = ws.cfg.alerts
     done = store.alert_deliveries(game_id)
@@ -67,28 +71,37 @@ def deliver(ws: Any, game_id: str, alerts: Sequence[Alert], now: datetime) -> Al
             text = x.text_for(ch.private)  # a secret never reaches a channel that is not private
             store.record_alert_delivery(game_id, x.key, name, kind=x.kind, phase=x.phase, text=text or "",
                                         state="pending" if text else "skipped", at=now)
-    sent, failures = [], []
+    due: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for (key, name), row in sorted(store.alert_deliveries(game_id).items()):
-        if name not in channels or row["state"] not in ("pending", "failed") or row["attempts"] >= cfg.max_attempts:
-            continue
-        try:
-            _send(ws, game_id, name, channels[name], row["kind"], row["text"])
-        except _Uncertain as e:  # may have gone out: never sent twice
-            store.record_alert_delivery(game_id, key, name, kind=row["kind"], phase=row["phase"], text=row["text"],
-                                        state="uncertain", at=now, error=str(e), attempted=True)
-            failures.append(f"{name}: {key}: {e} (may have been sent; not retried)")
-        except Exception as e:  # any channel fault is reported and retried, never stops the pass
-            why = redact(str(e)) or type(e).__name__
-            store.record_alert_delivery(game_id, key, name, kind=row["kind"], phase=row["phase"], text=row["text"],
-                                        state="failed", at=now, error=why, attempted=True)
-            left = cfg.max_attempts - row["attempts"] - 1
-            failures.append(f"{name}: {key}: {why}" + (f" (retried at the next pass, {left} attempts left)" if left
-                                                       else " (no attempts left)"))
-            log.warning("%s: alert %s not sent to %s: %s", game_id, key, name, why)
-        else:
-            store.record_alert_delivery(game_id, key, name, kind=row["kind"], phase=row["phase"], text=row["text"],
-                                        state="sent", at=now, attempted=True)
-            sent.append((name, key))
+        if name in channels and row["state"] in ("pending", "failed") and row["attempts"] < cfg.max_attempts:
+            due.setdefault(name, []).append((key, row))
+    sent, failures = [], []
+    for name, rows in due.items():
+        # a forum PM channel gets the pass's alerts in one PM: the forum's flood interval (a
+        # minute or two between two messages of the account) would hold the pass once per alert
+        for batch in ([rows] if channels[name].kind == "forum_pm" else [[r] for r in rows]):
+            try:
+                _send(ws, game_id, channels[name], [(row["kind"], row["text"]) for _, row in batch], lang)
+            except _Uncertain as e:  # may have gone out: never sent twice
+                for key, row in batch:
+                    store.record_alert_delivery(game_id, key, name, kind=row["kind"], phase=row["phase"],
+                                                text=row["text"], state="uncertain", at=now, error=str(e),
+                                                attempted=True)
+                    failures.append(f"{name}: {key}: {e} (may have been sent; not retried)")
+            except Exception as e:  # any channel fault is reported and retried, never stops the pass
+                why = redact(str(e)) or type(e).__name__
+                for key, row in batch:
+                    store.record_alert_delivery(game_id, key, name, kind=row["kind"], phase=row["phase"],
+                                                text=row["text"], state="failed", at=now, error=why, attempted=True)
+                    left = cfg.max_attempts - row["attempts"] - 1
+                    failures.append(f"{name}: {key}: {why}" + (f" (retried at the next pass, {left} attempts left)"
+                                                               if left else " (no attempts left)"))
+                    log.warning("%s: alert %s not sent to %s: %s", game_id, key, name, why)
+            else:
+                for key, row in batch:
+                    store.record_alert_delivery(game_id, key, name, kind=row["kind"], phase=row["phase"],
+                                                text=row["text"], state="sent", at=now, attempted=True)
+                    sent.append((name, key))
     return AlertOutcome(tuple(new), tuple(sent), tuple(failures))
 
 
@@ -96,12 +109,16 @@ class _Uncertain(Exception):
     pass
 
 
-def _send(ws: Any, game_id: str, name: str, ch: Any, kind: str, text: str) -> None:
-    try:
-        lang = ws.cfg.game(game_id).language
-    except Exception:  # a game no longer in the config: its alerts still go out, in English
-        lang = ""
-    title = f"forummod {game_id}: {alert_label(kind, lang or 'en')}"
+def _send(ws: Any, game_id: str, ch: Any, alerts: Sequence[tuple[str, str]], lang: str) -> None:
+    """One message with `alerts` ((kind, text) pairs): titled by their kinds, a paragraph each."""
+    if not lang:
+        try:
+            lang = ws.cfg.game(game_id).language
+        except Exception:  # a game no longer in the config: its alerts still go out, in English
+            lang = ""
+    labels = dict.fromkeys(alert_label(kind, lang or "en") for kind, _ in alerts)
+    title = f"forummod {game_id}: {join_names(labels)}"
+    text = "\n\n".join(text for _, text in alerts)
     if ch.kind == "apprise":
         _send_apprise(ch.url_env, title, text)
     else:

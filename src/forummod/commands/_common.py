@@ -22,12 +22,15 @@ def config_path(args) -> Path:
     return Path(args.config) if getattr(args, "config", None) else default_config_path()
 
 
-def open_workspace(args, *, writes: bool = False, **kw):
+def open_workspace(args, *, writes: bool = False, reads: bool = False, **kw):
     """The workspace of `args.config`, as a context manager. `writes=True` (every command that
-    writes the store) also holds the workspace lock while it is open (`lock.holding_lock`)."""
+    writes the store) also holds the workspace lock while it is open (`lock.holding_lock`);
+    `reads=True` (a command that only reads: tally, status, drafts, history, export) reads a
+    store it may not write (a read-only mount, another user's file) instead of refusing it."""
     from forummod.service import Workspace
 
     kw.setdefault("adopt", bool(getattr(args, "adopt", False)))
+    kw.setdefault("read_only_ok", reads and not writes)
     ws = Workspace.open(config_path(args), **kw)
     from forummod.config import config_warnings
 
@@ -83,6 +86,11 @@ def envelope(command: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def print_json(command: str, data: dict[str, Any]) -> None:
-    json.dump(to_jsonable(envelope(command, data)), sys.stdout, ensure_ascii=False, indent=2, sort_keys=False)
-    sys.stdout.write("\n")
-    sys.stdout.flush()  # a closed pipe shows here, inside main's BrokenPipeError handler
+    """The JSON document on stdout, around the terminal filter (`termsafe`): json.dumps escapes
+    control characters itself, and a reader gets the same bytes as ever."""
+    from forummod.termsafe import unfiltered
+
+    out = unfiltered(sys.stdout)
+    json.dump(to_jsonable(envelope(command, data)), out, ensure_ascii=False, indent=2, sort_keys=False)
+    out.write("\n")
+    out.flush()  # a closed pipe shows here, inside main's BrokenPipeError handler

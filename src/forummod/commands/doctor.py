@@ -7,7 +7,7 @@ has the engine's shape; the login works; the zone the forum shows its times in a
 `sites.x.timezone` (stated on the page, or inferred from a post of the last hour against the
 server's clock; else "cannot tell"); each alert channel can deliver (an Apprise URL set and
 known to Apprise, a forum PM channel on a forum whose profile sends PMs, with a recipient;
-nothing is sent); the store belongs to this config's games. Exit 0 when
+nothing is sent); the store is sound (SQLite's quick check) and belongs to this config's games. Exit 0 when
 all is well, 1 when something needs fixing, 2 when the config does not load.
 """
 
@@ -337,9 +337,9 @@ def store_finding(cfg, *, adopt: bool) -> Finding:
     path = cfg.workspace.store_path()
     if not path.exists():
         return Finding("store", True, f"{path} (created by the first poll)")
-    ws = Workspace(cfg, adopt=adopt, notify=lambda _m: None)
+    ws = Workspace(cfg, adopt=adopt, notify=lambda _m: None, store_check="always")
     try:
-        ws.store  # opens it and checks that its games are this config's
+        ws.store  # opens it (SQLite's quick check included) and checks that its games are this config's
     except ForummodError as e:
         return Finding("store", False, str(e).split(": ", 1)[-1], "workspace.store")
     finally:

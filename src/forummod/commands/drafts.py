@@ -22,7 +22,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from forummod.drafting import draft_states
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, reads=True) as ws:
         if args.show is not None:
             return _show(ws, args)
         gid = args.game

@@ -37,7 +37,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from forummod.archive_export import export_game
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, reads=True) as ws:
         gid = ws.only_game(args.game)
         game = ws.cfg.game(gid)
         now = parse_time(args.now, game.tz) if args.now else None

@@ -31,7 +31,7 @@ def run(args) -> int:
     from forummod.game_history import analyse_with_history, history_views
     from forummod.history_report import history_report
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, reads=True) as ws:
         gid = ws.only_game(args.game)
         game = ws.cfg.game(gid)
         now = parse_time(args.now, game.tz) if args.now else None

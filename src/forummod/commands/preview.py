@@ -23,12 +23,18 @@ def add_arguments(p) -> None:
 
 
 def serve_until_interrupted(server, name: str, *, open_browser: bool) -> None:
-    """Print the page's address (and open it), serve until Ctrl-C, then stop the server."""
-    print(f"{name}: {server.url}\n(only this computer can open it; Ctrl-C to stop)", flush=True)
-    if open_browser:
-        import webbrowser
+    """Print the page's address (and open it), serve until Ctrl-C, then stop the server.
 
-        webbrowser.open(server.url)
+    The browser is handed a private file that forwards to the address (`preview.launch`), so
+    the token never stands on a command line that other local users can read."""
+    print(f"{name}: {server.url}\n(only this computer can open it; Ctrl-C to stop)", flush=True)
+    redirect = None
+    if open_browser:
+        from forummod.preview.launch import open_browser as launch
+
+        redirect = launch(server.url, f"forummod {name}")
+        if redirect is None:
+            print(f"{name}: could not write the private file that opens the browser; open the address above")
     try:
         while True:
             time.sleep(3600)
@@ -36,6 +42,10 @@ def serve_until_interrupted(server, name: str, *, open_browser: bool) -> None:
         print(f"{name} stopped")
     finally:
         server.stop()
+        if redirect is not None:
+            from forummod.preview.launch import remove_redirect
+
+            remove_redirect(redirect)
 
 
 def run(args) -> int:

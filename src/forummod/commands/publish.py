@@ -24,7 +24,8 @@ def run(args) -> int:
     from forummod.publish import publish
 
     results = []
-    with open_workspace(args, writes=not args.dry_run) as ws:
+    with open_workspace(args, writes=not args.dry_run, reads=args.dry_run,
+                        store_check="due" if args.dry_run else "always") as ws:  # a send checks the store first
         if not args.dry_run:
             _secrets_first(ws, args.id)
         say = _batch_progress(ws, args)

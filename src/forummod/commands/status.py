@@ -20,7 +20,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from forummod.kept_reports import keep_report, kept_report
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, reads=True) as ws:
         gid = ws.only_game(args.game)
         now = parse_time(args.now, ws.cfg.game(gid).tz) if args.now else None
         kept = None if args.approve_all else kept_report(ws, gid, "status", now)

@@ -54,7 +54,7 @@ def at_options(args, ws, gid):
 def run(args) -> int:
     from forummod.kept_reports import keep_report, kept_report
 
-    with open_workspace(args) as ws:
+    with open_workspace(args, reads=True) as ws:
         gid = ws.only_game(args.game)
         kind = "tally_public" if args.public else "tally"
         plain = not args.approve_all and not (getattr(args, "at", None) or "").strip()

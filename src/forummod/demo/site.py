@@ -443,7 +443,7 @@ def make_server(site: PhpbbSite, port: int = 0) -> ThreadingHTTPServer:
                 if site.users.get(name) == pw and pw:
                     sid = secrets.token_hex(16)
                     site.sessions[sid] = name
-                    self._send(302, "", {"Location": "./index.php",
+                    self._send(302, "", {"Location": f"./index.php?sid={sid}",  # phpBB's reapply_sid()
                                          "Set-Cookie": f"phpbb3_sid={sid}; Path=/; HttpOnly"})
                 else:
                     self._send(200, site.login_page("The password you entered is incorrect."))

@@ -18,6 +18,7 @@ newlines inside text are just spaces, and inline ``div``s (MafiaScum renders bol
 
 from __future__ import annotations
 
+import html as htmlmod
 import re
 import threading
 from functools import lru_cache
@@ -295,6 +296,12 @@ def _plan(key: tuple, el) -> _Plan:
     return plan
 
 
+def _entities(text: str) -> str:
+    """HTML entities decoded (`&amp;` is "&"): the parser does it for a body with elements, and a
+    PM quoted in a GM note must not show "&amp;", nor "&amp;amp;" once escaped for Markdown."""
+    return htmlmod.unescape(text) if "&" in text else text
+
+
 def _from_plain(text: str) -> PostText:
     lines = [_WS.sub(" ", ln.translate(INVISIBLE)).strip() for ln in text.splitlines()]
     return PostText("\n".join(ln for ln in lines if ln))
@@ -368,13 +375,13 @@ def read_post_text(html: str) -> PostText:
 def _post_text(html: str) -> PostText:
     if not html or not html.strip():
         return PostText("")
-    if "<" not in html:
-        pt = _from_plain(html)
+    if "<" not in html:  # no element: its entities are still HTML's ("Tom &amp; Jerry", a one-line
+        pt = _from_plain(_entities(html))  # body written from BBCode or text), read as a parser reads them
     else:
         try:
             parts = _fragments(html)
         except (lxml.etree.ParserError, ValueError):
-            pt = _from_plain(re.sub(r"<[^>]*>", " ", html))
+            pt = _from_plain(_entities(re.sub(r"<[^>]*>", " ", html)))
         else:
             return _from_parts(parts)
     return apply_bbcode(pt)

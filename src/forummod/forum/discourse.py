@@ -26,14 +26,24 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from forummod.config import SiteConfig
-from forummod.errors import ForumError, LayoutChanged, LoginFailed, LoginRequired, NetworkError, PublishError
+from forummod.errors import (
+    CredentialsRefused,
+    ForumError,
+    LayoutChanged,
+    LoginFailed,
+    LoginRequired,
+    LoginUnanswered,
+    NetworkError,
+    PublishError,
+)
 from forummod.forum.base import InboxPoll, ParsedPage, Progress, ThreadPoll, ThreadRef
 from forummod.forum.cookies import CookieStore
 from forummod.forum.dates import parse_iso
 from forummod.forum.html_adapter import HtmlAdapter
 from forummod.forum.html_engine import cap_depth, normalise_body, thread_id_of
 from forummod.forum.http import HttpClient
-from forummod.forum.login import read_secret
+from forummod.forum.login import password_place, read_secret
+from forummod.forum.login_guard import LoginGuard
 from forummod.forum.poller import content_hash
 from forummod.forum.write import PublishUncertain, flood_gate, flood_interval, has_marker, site_key
 from forummod.logsafe import register_secret
@@ -104,6 +114,27 @@ def is_json(text: str) -> bool:
     return s.startswith("{") or s.startswith("[")
 
 
+#: Discourse's `reason` for a refused login whose password was right (the account cannot log
+#: in yet or any more): the GM fixes the account, and a later pass tries again
+_ACCOUNT_REASONS = frozenset({"not_activated", "not_approved", "suspended", "admin_not_allowed_from_ip_address"})
+
+
+def session_refusal(site: str, status: int, data: Mapping[str, Any]) -> LoginFailed | None:
+    """What Discourse's answer to `POST /session` says, None for a success: its `error` about
+    the credentials is `CredentialsRefused`, a server error `LoginUnanswered`, the rest a
+    `LoginFailed` tried again later."""
+    if status >= 500 or status == 429:
+        return LoginUnanswered(f"{site}: the forum did not answer the login (HTTP {status})")
+    error = str(data.get("error") or "")
+    if error and data.get("reason") in _ACCOUNT_REASONS:
+        return LoginFailed(f"{site}: the forum refuses this account's login: “{error}”")
+    if error:
+        return CredentialsRefused(f"{site}: the forum says the credentials are wrong: “{error}”")
+    if status >= 400:
+        return LoginFailed(f"{site}: the login answered HTTP {status} without saying why")
+    return None
+
+
 class DiscourseAdapter:
     """Discourse through its JSON API: threads, private messages, replies and PMs."""
 
@@ -116,6 +147,8 @@ class DiscourseAdapter:
         self.html = HtmlAdapter(site_name, site, profile, http=self.http, clock=clock)
         self._clock = clock
         self._authed = False
+        self.login_guard = LoginGuard(site_name, self.http.wall_clock, where=password_place(site),
+                                      keep=self.http.cookie_store)
         if site.api_key_env:
             key = read_secret(site.api_key_env, site_name=site_name, what="API key")
             # CRED-3: the key travels only in Discourse's documented headers, only to the site's origin
@@ -147,16 +180,20 @@ class DiscourseAdapter:
         if not self.http.same_origin("/session"):  # CRED-1: credentials only to the site's own origin
             raise LoginFailed(f"discourse: the login endpoint {self.http.absolute('/session')} is not on the "
                               f"site's origin {self.http.site_origin}; nothing was sent")
+        self.login_guard.attempt(password, lambda: self._post_login(password))
+        self._authed = True
+
+    def _post_login(self, password: str) -> None:
         hdr = {"X-Requested-With": "XMLHttpRequest", "Accept": "application/json"}
         csrf = self.http.get("/session/csrf", headers=hdr, check_login=False)
         token = json.loads(csrf.text).get("csrf", "") if is_json(csrf.text) else ""
         ans = self.http.post("/session", {"login": self.site.username, "password": password},
                              headers={**hdr, "X-CSRF-Token": token})
         data = json.loads(ans.text) if is_json(ans.text) else {}
-        if ans.status >= 400 or data.get("error"):
-            raise LoginFailed(f"discourse: login refused: {data.get('error') or ans.status}")
+        refusal = session_refusal(self.site_name, ans.status, data if isinstance(data, dict) else {})
+        if refusal is not None:
+            raise refusal
         self.http.save_cookies()
-        self._authed = True
 
     def _json(self, path: str, params: Mapping[str, Any] | Sequence[tuple[str, Any]] | None = None) -> tuple[dict, int]:
         url = path + (("?" + urlencode(params, doseq=True)) if params else "")

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 from forummod.config import SiteConfig
-from forummod.errors import ForumError, LoginFailed, LoginRequired, UsageError
+from forummod.errors import ForumError, LoginRequired, UsageError
 from forummod.forum.base import InboxPoll, Progress, ThreadPoll, ThreadRef
 from forummod.forum.cookies import CookieStore
 from forummod.forum.html_write import FormWriter
@@ -30,7 +30,8 @@ from forummod.forum.html_engine import (
 )
 from forummod.forum.http import Fetched, HttpClient
 from forummod.forum.inbox_pages import inbox_next_url
-from forummod.forum.login import login_with_form, read_secret
+from forummod.forum.login import login_with_form, password_place, read_secret
+from forummod.forum.login_guard import LoginGuard
 from forummod.forum.poller import Sink, poll_pages, recheck_pages
 from forummod.forum.page_locale import check_zone, stated_zone
 from forummod.forum.write import clean_url
@@ -93,7 +94,8 @@ class HtmlAdapter(FormWriter):
         self.tz = ZoneInfo(site.timezone)
         self._clock = clock
         self._logged_in = False
-        self._login_refused = False
+        self.login_guard = LoginGuard(site_name, self.http.wall_clock, where=password_place(site),
+                                      keep=self.http.cookie_store)
 
     # ------------------------------------------------------------------ helpers
 
@@ -122,30 +124,25 @@ class HtmlAdapter(FormWriter):
         return tid or first_page_url(self.profile, url)
 
     def login(self) -> None:
-        """Log in with the configured account (password from the environment or keyring)."""
+        """Log in with the configured account (password from the environment or keyring),
+        when `login_guard` allows: a password the forum called wrong is not tried again, and
+        after any other failure the next attempt waits for a later pass."""
         if not self.site.username:
             raise LoginRequired(f"{self.site_name}: the forum wants a login but sites.{self.site_name}.username is empty")
         password = read_secret(self.site.password_env, use_keyring=self.site.use_keyring, site_name=self.site_name)
-        login_with_form(self.http, self.profile, self.site.username, password)
+        self.login_guard.attempt(password, lambda: login_with_form(self.http, self.profile, self.site.username,
+                                                                   password))
         self._logged_in = True
 
     def _get(self, url: str, etag: str | None = None, last_modified: str | None = None) -> Fetched:
         """GET a forum page (whole pages only: see `page_complete`). A login page instead of
-        the content logs in and asks once more, at every session expiry of a long run (a
-        refused password is not tried again: forums lock accounts after a few attempts)."""
+        the content logs in and asks once more, at every session expiry of a long run."""
         try:
             return self.http.get(url, etag=etag, last_modified=last_modified, complete=page_complete)
         except LoginRequired:
             if not self.site.username:
                 raise
-            if self._login_refused:
-                raise LoginFailed(f"{self.site_name}: the forum refused this run's login earlier; not trying again "
-                                  f"(check the password in ${self.site.password_env or 'the keyring'} and restart)") from None
-            try:
-                self.login()
-            except LoginFailed:
-                self._login_refused = True
-                raise
+            self.login()
             return self.http.get(url, etag=etag, last_modified=last_modified, complete=page_complete)
 
     # ------------------------------------------------------------------ threads

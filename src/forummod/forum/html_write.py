@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit, urlunsplit
 
-from forummod.errors import ForumError, LayoutChanged, LoginFailed, LoginRequired, NetworkError, PublishError
+from forummod.errors import ForumError, LayoutChanged, LoginRequired, NetworkError, PublishError
 from forummod.forum.base import ThreadRef
 from forummod.forum.html_engine import (
     first,
@@ -134,15 +134,9 @@ class FormWriter:
         return not spec.logged_in or first_element(spec.logged_in, root) is not None
 
     def _relogin(self) -> None:
-        """Log in because a page showed us as a guest; a password the forum refused once in
-        this run is not tried again (forums lock accounts after a few attempts)."""
-        if getattr(self, "_login_refused", False):
-            raise LoginFailed(f"{self.site_name}: the forum refused this run's login earlier; not trying again")
-        try:
-            self.login()
-        except LoginFailed:
-            self._login_refused = True
-            raise
+        """Log in because a page showed us as a guest (the adapter's `login_guard` decides
+        whether an attempt may go out now)."""
+        self.login()
 
     def _get_logged_in(self, url: str) -> Fetched:
         """GET a page only a logged-in account can see (sent folders): log in once if the forum

@@ -434,6 +434,8 @@ class HttpClient:
                 kw["headers"] = {**self.site_headers, **(kw.get("headers") or {})}
             resp = self.session.request(method, url, timeout=(min(10.0, self.timeout), self.timeout),
                                         stream=True, **kw)
+            for c in resp.cookies:  # a new session id is a secret before the next log line names it
+                _register_cookie(c.value or "")
             n = self._read_body(resp, url)
         finally:
             self.limiter.release()
@@ -527,7 +529,9 @@ class HttpClient:
         except _Retryable as e:
             cause = e.__cause__
             what = e.reason or (f"HTTP {e.status}" if e.status else f"{type(cause).__name__}: {cause}")
-            raise NetworkError(redact(f"GET {url} failed after {self.retries + 1} attempts ({what})")) from None
+            short = "an incomplete page" if e.reason else f"HTTP {e.status}" if e.status else type(cause).__name__
+            raise NetworkError(redact(f"GET {url} failed after {self.retries + 1} attempts ({what})"),
+                               reason=short) from None
         if fetched.status in (401, 403) and check_login and self.login_page is not None \
                 and self.login_page(fetched.url, fetched.text):
             raise LoginRequired(redact(f"{self.site}: {url} needs a login (HTTP {fetched.status})"))
@@ -575,7 +579,8 @@ class HttpClient:
         try:
             resp = self._send("POST", url, data=data, json=json, headers=hdrs, allow_redirects=False)
         except requests.RequestException as e:
-            raise NetworkError(redact(f"POST {url} failed ({type(e).__name__}); not retried")) from None
+            raise NetworkError(redact(f"POST {url} failed ({type(e).__name__}); not retried"),
+                               reason=type(e).__name__) from None
         if allow_redirects and resp.is_redirect:
             try:
                 resp = self._redirects(resp, "POST", url, hdrs)

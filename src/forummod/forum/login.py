@@ -11,7 +11,7 @@ import os
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from forummod.errors import ConfigError, LoginFailed
+from forummod.errors import ConfigError, CredentialsRefused, LoginFailed, LoginUnanswered
 from forummod.forum.html_engine import first, first_element, parse_html
 from forummod.forum.http import HttpClient, origin
 from forummod.forum.profile import LoginSpec, Profile
@@ -33,6 +33,15 @@ def read_secret(env_name: str, *, use_keyring: bool = False, site_name: str = ""
         raise ConfigError(f"sites.{site_name}", f"no {what}: set {where}" + (" or the keyring" if use_keyring else ""))
     register_secret(value)
     return value
+
+
+def password_place(site: object) -> str:
+    """Where the GM sets a site's password, for messages: "$FORUM_PW" or "the keyring"."""
+    env = getattr(site, "password_env", "")
+    keyring = getattr(site, "use_keyring", False)
+    if env:
+        return f"${env}" + (" or the keyring" if keyring else "")
+    return "the keyring" if keyring else "sites.<name>.password_env"
 
 
 def form_fields(form: object) -> dict[str, str]:
@@ -128,14 +137,27 @@ def login_with_form(http: HttpClient, profile: Profile, username: str, password:
     if wait > 0:  # phpBB refuses a form posted within the second it was shown
         http.sleep(wait)
     answer = http.post(action, data)
-    aroot = parse_html(answer.text)
-    if answer.status >= 400:
-        raise LoginFailed(f"{profile.name}: login answered HTTP {answer.status}")
-    if spec.failed:
-        err = first(spec.failed, aroot)
-        if err:
-            raise LoginFailed(f"{profile.name}: the forum refused the login: {err[:200]}")
-    if spec.login_page and any(ex.elements(aroot) for ex in spec.login_page) \
-            and not (spec.logged_in and first_element(spec.logged_in, aroot) is not None):
-        raise LoginFailed(f"{profile.name}: still on the login form after posting credentials (wrong password?)")
+    refusal = login_refusal(http.site, spec, answer.status, answer.text)
+    if refusal is not None:
+        raise refusal
     http.save_cookies()
+
+
+def login_refusal(site: str, spec: LoginSpec, status: int, text: str) -> LoginFailed | None:
+    """What the answer to a login POST says, None for a success. Only the forum's own error
+    message on the login form means the credentials are wrong (`CredentialsRefused`: that
+    password is not tried again); a server error is `LoginUnanswered`; anything else (no
+    message, the form shown again) a `LoginFailed` that a later pass tries again."""
+    if status >= 500 or status == 429:
+        return LoginUnanswered(f"{site}: the forum did not answer the login (HTTP {status})")
+    root = parse_html(text)
+    err = first(spec.failed, root) if spec.failed else None
+    if err:
+        return CredentialsRefused(f"{site}: the forum says the credentials are wrong: “{' '.join(err.split())[:200]}”")
+    if status >= 400:
+        return LoginFailed(f"{site}: the login answered HTTP {status} without saying why")
+    if spec.login_page and any(ex.elements(root) for ex in spec.login_page) \
+            and not (spec.logged_in and first_element(spec.logged_in, root) is not None):
+        return LoginFailed(f"{site}: still on the login form after posting the credentials, and the forum says "
+                           "nothing about them")
+    return None
