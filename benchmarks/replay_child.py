@@ -30,8 +30,7 @@ def _maxrss_mb() -> float:
 def main(argv: list[str]) -> int:
     cfg_path, now = Path(argv[0]), datetime.fromisoformat(argv[1])
     trace = "--tracemalloc" in argv
-    from forummod.check_store import check_context
-    from forummod.checks import run_checks
+    from forummod.check_store import run_checks_saving
     from forummod.config import load_config
     from forummod.service import Workspace, analyse, load_inputs
 
@@ -44,7 +43,7 @@ def main(argv: list[str]) -> int:
     with Workspace(load_config(cfg_path), clock=lambda: now) as ws:
         inputs = load_inputs(ws, "bench")
         a = analyse(inputs, now=now, approve_all=True)
-        findings = run_checks(check_context(ws.store, a))
+        findings = run_checks_saving(ws.store, a)[1]
     seconds = time.perf_counter() - t0
     out = {"rss_after_imports_mb": round(base, 1), "peak_rss_mb": round(_maxrss_mb(), 1),
            "replay_seconds": round(seconds, 3), "findings": len(findings)}

@@ -64,7 +64,7 @@ class ForumState:
         return hit
 
 
-def make_server(state: ForumState) -> ThreadingHTTPServer:
+def make_server(state: ForumState, port: int = 0) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -103,15 +103,16 @@ def make_server(state: ForumState) -> ThreadingHTTPServer:
             with state.lock:
                 state.bytes_sent += len(body)
 
-    return ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    return ThreadingHTTPServer(("127.0.0.1", port), Handler)
 
 
 class RunningForum:
-    """`with RunningForum(state) as base_url:` serves the thread until the block ends."""
+    """`with RunningForum(state) as base_url:` serves the thread until the block ends (`port`: a
+    fixed one, so a kept workspace's config and store stay valid across runs; 0: a free one)."""
 
-    def __init__(self, state: ForumState):
+    def __init__(self, state: ForumState, port: int = 0):
         self.state = state
-        self.server = make_server(state)
+        self.server = make_server(state, port)
         self.thread = threading.Thread(target=self.server.serve_forever, name="bench-forum", daemon=True)
 
     @property

@@ -310,8 +310,7 @@ def recount(ws: Any, now: Any) -> dict[str, Any]:
     counts as extraction). The fold is `engine.core.run_game` inside `service.analyse`, timed
     through a wrapper; the rest of `analyse` (extraction, timeline, phases) counts as extraction."""
     from forummod import service
-    from forummod.check_store import check_context
-    from forummod.checks import run_checks
+    from forummod.check_store import run_checks_saving
     from forummod.engine.registry import make_ruleset
     from forummod.extract.saved import context_fingerprint
 
@@ -337,7 +336,7 @@ def recount(ws: Any, now: Any) -> dict[str, Any]:
         if a.fresh:
             ws.store.save_extractions(GAME_ID, fingerprint, dict(a.fresh))
         t2 = cpu()
-        findings = run_checks(check_context(ws.store, a))
+        findings = run_checks_saving(ws.store, a)[1]
         t3 = cpu()
     finally:
         service.run_game = run_game
@@ -463,8 +462,9 @@ def measure_store_check(store_path: Path, game: SynthGame, opts: Options) -> dic
 
 
 def measure_cold_process(cfg_path: Path, game: SynthGame, thread: str, opts: Options) -> dict[str, Any]:
-    """A cron `forummod tally` as a whole process (interpreter start, imports, config, store,
-    the recount with saved results, the output) against a fresh interpreter that opens the
+    """A cron `forummod tally` that recounts (its kept report dropped before each run) as a
+    whole process (interpreter start, imports, config, store, the recount with saved results,
+    the output) against a fresh interpreter that opens the
     store and reads the rows (`SQLITE_READ`), run in turn; CPU seconds of each child
     (user + system), the median of `repeat` runs after one unmeasured run of each. Bytecode
     is cached under a temporary folder, as an installed package has it."""
@@ -487,11 +487,22 @@ def measure_cold_process(cfg_path: Path, game: SynthGame, thread: str, opts: Opt
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
+    def forget_kept() -> None:
+        """Drop the tally kept by the last run (kept_reports.py, issue 30): each run recounts, as
+        a cron tally after a new post does (benchmarks/incremental.py measures the kept one)."""
+        db = sqlite3.connect(store_path)
+        with db:
+            db.execute("DELETE FROM snapshots WHERE key LIKE 'kept_report:%'")
+        db.close()
+
+    forget_kept()
     child_cpu(tally)
     child_cpu(read)
     tallies, reads, tally_wall, read_wall = [], [], [], []
     for i in range(max(1, opts.repeat)):
         for cmd, cpus, walls in ((tally, tallies, tally_wall), (read, reads, read_wall))[:: 1 if i % 2 == 0 else -1]:
+            if cmd is tally:
+                forget_kept()
             c, w = child_cpu(cmd)
             cpus.append(c)
             walls.append(w)

@@ -96,10 +96,28 @@ def _target_account(target: str) -> str:
 def check_context(store: Store, analysis: Any, gm_accounts: Iterable[str] = ()) -> CheckContext:
     """The context of an analysed game with the GM's sent PMs read from the store up front
     (`gm_accounts` adds the site's GM login to the game's `gm` names) and the texts of the
-    bodies it quotes remembered there (`PostTexts`)."""
+    bodies it quotes remembered there (`PostTexts`; `save_texts` writes the new ones)."""
     ctx = CheckContext.from_analysis(analysis)
     return replace(ctx, gm_pms=gm_pms_from_store(store, ctx, gm_accounts),
                    texts=PostTexts(store, analysis.game_id, analysis.now))
+
+
+def run_checks_saving(store: Store, analysis: Any, gm_accounts: Iterable[str] = ()) -> tuple[CheckContext, list[Finding]]:
+    """(context, every finding) of an analysed game, the texts the checks quoted for the first
+    time written to the store once, at the end (not once per text: issue 30)."""
+    from forummod.checks import run_checks
+
+    ctx = check_context(store, analysis, gm_accounts)
+    findings = run_checks(ctx)
+    save_texts(ctx)
+    return ctx, findings
+
+
+def save_texts(ctx: CheckContext) -> None:
+    """Write the texts `ctx`'s checks read for the first time (a context without `PostTexts`:
+    nothing to write)."""
+    if isinstance(ctx.texts, PostTexts):
+        ctx.texts.save()
 
 
 class PostTexts:
@@ -108,8 +126,12 @@ class PostTexts:
     code's version (`extract.saved.CODE_VERSION`, which hashes the text model's source): a cron
     tick that has quoted them once reads no HTML for them again, and so imports neither lxml
     nor the text model (about 15 ms of a cold recount's checks). A body changed by an edit has
-    another hash; changed extraction code drops every text. Written only when a text was
-    missing; a store that cannot be written (read-only) is read and not written."""
+    another hash; changed extraction code drops every text.
+
+    New texts are collected and written by `save`, once a pass: writing the whole record
+    again for each missing text made a first check of a big game quadratic (issue 30: a
+    200,000-post recount with approvals had not finished after 5 minutes). A store that cannot
+    be written (read-only) is read and not written."""
 
     KEY = "check_post_texts"
 
@@ -120,6 +142,7 @@ class PostTexts:
         saved = store.snapshot(game_id, self.KEY)
         known = saved.get("texts") if isinstance(saved, dict) and saved.get("code") == CODE_VERSION else None
         self._known: dict[str, str] = dict(known) if isinstance(known, dict) else {}
+        self.missing = 0  # texts read from HTML since the last `save`
 
     def text(self, html: str) -> str:
         h = content_hash(html)
@@ -128,11 +151,15 @@ class PostTexts:
             from forummod.checks.words import post_text
 
             text = self._known[h] = post_text(html).text
-            self._save()
+            self.missing += 1
         return text
 
-    def _save(self) -> None:
+    def save(self) -> None:
+        """Write the record when a text was read since the last save (one write, whatever the count)."""
+        if not self.missing:
+            return
         try:
             self._store.remember(self._game, self.KEY, {"code": self._code, "texts": self._known}, self._at)
+            self.missing = 0
         except StoreError:
             pass  # a read-only store: the texts are read again next time

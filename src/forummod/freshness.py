@@ -38,10 +38,10 @@ def draft_settings(ws: Any, game_id: str, ruleset: Any) -> DraftSettings:
 def small_form_for(ws: Any, game_id: str, markup: str) -> str:
     """The engine profile's form of small print (`[size=85]` is 85% on phpBB but 50 pt on MyBB and
     no size at all on SMF 2.1) when the game writes the engine's markup; "" = the markup's default."""
-    from forummod.forum.registry import profiles
+    from forummod.forum.registry import find_profile
 
     site = ws.cfg.site_of(game_id)
-    prof = profiles(ws.cfg.workspace.adapters_dir).get(site.engine)
+    prof = find_profile(site.engine, ws.cfg.workspace.adapters_dir)
     if prof is None or prof.markup != markup:
         return ""
     return prof.small_form

@@ -94,13 +94,22 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
             report = skipped_poll(ws, game_id, *not_polled)
         elif poll:
             report = poll_game(ws, game_id, progress=progress)
+        from forummod.quiet_pass import remember_pass, unchanged_since
+
+        kept = unchanged_since(ws, game_id, report, now or ws.clock(), publish=publish)
+        if kept is not None:  # nothing new, nothing due: the last pass's answer (issue 30)
+            out = PassReport(game_id, report, kept.phase, findings=kept.findings, drafts_changed=kept.drafts,
+                             pending=kept.pending, game_over=kept.game_over, seconds=time.monotonic() - started)
+            if log_line:
+                log.info("%s", out.line())
+            return out
         a = analyse_game(ws, game_id, now=now or ws.clock())  # live work runs on the real clock, archives too
         if report is not None and report.ok and _phase_began_after_recheck(ws, game_id, a):
             # a phase ended since the earlier pages were last re-read: read them again before the
             # end-of-phase count is drafted, so an edit made there before the deadline counts
             report = _added(report, poll_game(ws, game_id, inbox=False, recheck=True))
             a = analyse_game(ws, game_id, now=now or ws.clock())
-        findings = _checks(ws, a)
+        ctx, findings = _checks(ws, a)
         from forummod.check_store import new_findings
 
         votes_changed = _votes_changed(ws, a)
@@ -125,6 +134,7 @@ def game_pass(ws: Workspace, game_id: str, *, poll: bool = True, publish: bool =
                          template_errors=tuple(str(e) for e in failures),
                          alerts=alerted.new, alert_failures=alerted.failures, new_finding_list=tuple(new),
                          analysis=a)
+        remember_pass(ws, game_id, a, ctx, findings, out, publish=publish)
     except ForummodError as e:  # one broken game (a bad archive file, a forum error) never stops the others
         out = PassReport(game_id, report, seconds=time.monotonic() - started, error=str(e))
     if log_line:  # the daemon's journal line; `tick` prints its own report instead
@@ -158,11 +168,11 @@ def _added(first: PollReport, second: PollReport) -> PollReport:
                    issues=first.issues + second.issues, error=second.error)
 
 
-def _checks(ws: Workspace, a) -> list:
-    from forummod.check_store import check_context
-    from forummod.checks import run_checks
+def _checks(ws: Workspace, a) -> tuple:
+    """(check context, findings) of the analysis."""
+    from forummod.check_store import run_checks_saving
 
-    return run_checks(check_context(ws.store, a))
+    return run_checks_saving(ws.store, a)
 
 
 def _drafts(ws: Workspace, game_id: str, a, findings, failures: list | None = None) -> list[int]:

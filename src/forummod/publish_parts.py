@@ -51,14 +51,14 @@ class Split:
 
 def limit_for(ws: Any, draft: Any) -> int:
     """The longest post (or PM, for a PM draft) the draft's forum accepts; 0 = no limit known."""
-    from forummod.forum.registry import profiles
+    from forummod.forum.registry import find_profile
 
     site = ws.cfg.site_of(draft.game)
     pm = draft.target.startswith("pm:")
     own = site.max_pm_chars if pm else site.max_post_chars
     if own:
         return own
-    prof = profiles(ws.cfg.workspace.adapters_dir).get(site.engine)
+    prof = find_profile(site.engine, ws.cfg.workspace.adapters_dir)
     if prof is None:
         return 0
     return prof.max_pm_chars if pm else prof.max_post_chars
@@ -67,10 +67,10 @@ def limit_for(ws: Any, draft: Any) -> int:
 def marker_form_for(ws: Any, draft: Any) -> str:
     """The engine profile's marker form (issue 15: invisible on that engine) when the draft is in
     the engine's markup; "" (the markup's default form) otherwise or when the profile has none."""
-    from forummod.forum.registry import profiles
+    from forummod.forum.registry import find_profile
 
     site = ws.cfg.site_of(draft.game)
-    prof = profiles(ws.cfg.workspace.adapters_dir).get(site.engine)
+    prof = find_profile(site.engine, ws.cfg.workspace.adapters_dir)
     if prof is None or not prof.marker_form or prof.markup != draft.markup:
         return ""
     return prof.marker_form

@@ -73,6 +73,19 @@ def closed_public_tally(a, tally: Tally) -> Tally:
     return public_tally(tally, seats, weights=a.ruleset.public_weights)
 
 
+def now_stamped(a, *, public: bool = False) -> bool:
+    """Whether `tally_report(a, public=...)`'s count is stamped with the analysis's `now` (the
+    count in progress), so the same report at a later instant differs only there and in
+    `analysed_at` (kept_reports.py)."""
+    st = a.run.state
+    if public and st.phase is not None and st.phase.kind == "day" and a.ruleset.voting_open(st):
+        return True  # the thread's count of an open vote, made at `now`
+    if not a.run.count_at_now:
+        return False
+    t = a.run.current_tally
+    return not public or closed_public_tally(a, t).at == t.at  # the thread's view keeps the count's instant
+
+
 def tally_report(a, *, public: bool = False) -> dict[str, Any]:
     run = a.run
     st = run.state

@@ -27,6 +27,7 @@ import random
 import signal
 import threading
 import time
+from dataclasses import replace
 from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -441,6 +442,10 @@ class Daemon:
                 return report
         with self.locked(f"pass {game_id}"):
             result = game_pass(ws, game_id, poll=poll, fetched=fetched, not_polled=not_polled)
+            if getattr(result, "analysis", None) is None and game_id not in self.analyses and result.error is None:
+                # a quiet pass answered from the last process's note carries no analysis; the
+                # daemon plans its deadlines from one, so the first such pass makes it (issue 30)
+                result = replace(result, analysis=self._analyse(ws, game_id))
         if fetched is not None:
             self._learn(worker, result.poll, now)
         return result

@@ -18,17 +18,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from typing import TYPE_CHECKING
+
+from forummod.analysis_clock import changes_at
 from forummod.config import Config, GameConfig, SiteConfig, configured_roles, load_config
-from forummod.engine.core import run_game
-from forummod.engine.events import RANK_BOUNDARY, RANK_INPUT
-from forummod.engine.events import (
-    ActionEvent, Decision, Draw, Event, Override, PhaseControl, UnvoteEvent, VoteEvent,
-)
-from forummod.engine.registry import get_ruleset_class, make_ruleset
-from forummod.engine.ruleset import Ruleset, Setup
-from forummod.engine.schedule import Extension, Pin, PhasePlan, merged_timing
-from forummod.engine.stall import stall
-from forummod.engine.types import GameRun, Phase, PhaseId
 from forummod.errors import ConfigError, ForumError, ForummodError, StoreUnwritable
 from forummod.logsafe import redact
 from forummod.model import (
@@ -38,6 +31,12 @@ from forummod.model import (
 from forummod.gm_log import effective_events, undone_by  # noqa: F401  (callers import them from here too)
 from forummod.records import frozen
 from forummod.store import Store, StoreCookieJar, iso
+
+if TYPE_CHECKING:  # the engine is imported where a recount runs: a pass with nothing new needs none of it
+    from forummod.engine.events import Event, Override
+    from forummod.engine.ruleset import Ruleset, Setup
+    from forummod.engine.schedule import PhasePlan
+    from forummod.engine.types import GameRun, Phase
 
 log = logging.getLogger("forummod")
 
@@ -72,6 +71,9 @@ class Workspace:
         self.store_check = store_check  # when SQLite's quick check runs at open (Store's `check`)
         self.http_wait = http_wait  # the most one request of this workspace's adapters waits (forum.http.MAX_WAIT)
         self.cancel = cancel  # a threading.Event that ends every wait of the adapters (the daemon's stop)
+        from forummod.analysis_cache import AnalysisCache
+
+        self.analyses = AnalysisCache()  # each game's last analysis, by its input mark (issue 30)
 
     @classmethod
     def open(cls, config_path: Path, **kw: Any) -> "Workspace":
@@ -639,6 +641,11 @@ class GameAnalysis:
     stalled_since: datetime | None = None  # last activity of a game silent for two phase lengths
     names: tuple[Any, ...] = ()  # names_settled.NameProposal: unresolved names and the GM's verdicts
     auto_names: tuple[Any, ...] = ()  # extract.aliases.AliasGuess: the proposals --approve-all accepted
+    #: the first instant after `now` at which the clock alone can change this analysis (a
+    #: deadline, a timer, an input stamped later, a stall); None: none ahead. Until then it is
+    #: the analysis at any later instant, restamped (analysis_clock.py)
+    changes_at: datetime | None = None
+    mark: str = ""  # the input mark it was made from (input_mark.py; "" when not read: `tally --at N`)
 
     def pending_names(self) -> tuple[Any, ...]:
         """Alias proposals waiting for the GM (`gm approve alias:…`)."""
@@ -660,11 +667,16 @@ def load_inputs(ws: Workspace, game_id: str) -> GameInputs:
         thread_id = stored_thread_id(ws, game_id, ref)  # before the store opens: bad input makes no store
         posts[ref.role] = tuple(ws.store.posts(game.site, thread_id))
     messages = tuple(m for m in ws.store.messages(game.site) if _to_gm(m, ws.cfg.sites[game.site], game))
-    seed = game.seed
+    return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), game_seed(ws, game_id),
+                      pm_others=_pm_windows(ws, game_id), site_zone=ws.cfg.sites[game.site].timezone)
+
+
+def game_seed(ws: Workspace, game_id: str) -> int:
+    """The config's seed, else the one recorded for the game, recorded now if there is none."""
+    seed = ws.cfg.game(game_id).seed
     if not seed:
         seed = ws.store.game_seed(game_id) or _new_seed(ws, game_id)
-    return GameInputs(game_id, game, posts, messages, tuple(ws.store.events(game_id)), seed,
-                      pm_others=_pm_windows(ws, game_id), site_zone=ws.cfg.sites[game.site].timezone)
+    return seed
 
 
 def _new_seed(ws: Workspace, game_id: str) -> int:
@@ -748,13 +760,57 @@ def effective_now(ws: Workspace, inputs: GameInputs, now: datetime | None) -> da
     return ws.clock()
 
 
+def game_mark(ws: Workspace, game_id: str, *, seed_writes: int = 0) -> str:
+    """The input mark of `game_id` (input_mark.py): equal while nothing a recount reads changed."""
+    from forummod.input_mark import input_mark
+
+    game = ws.cfg.game(game_id)
+    threads = [(game.site, stored_thread_id(ws, game_id, ref)) for ref in thread_refs(game)]
+    others = [(gid, stored_thread_id(ws, gid, ThreadRef(other.thread, "game"))) for gid, other in ws.cfg.games.items()
+              if gid != game_id and other.site == game.site]
+    return input_mark(ws.store, ws.cfg, game_id, threads, others, seed_writes=seed_writes)
+
+
 def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, approve_all: bool = False,
                  until_post: int | None = None, use_saved: bool = True,
                  approve_names: bool | None = None, observe: Any = None) -> GameAnalysis:
     """Load, analyse, and keep new extraction results in the store for the next process
     (a cron `tick` then reads post bodies only for posts it has not seen before).
     `approve_names` (default: as `approve_all`) says whether `--approve-all` accepts the alias
-    proposals too; the accuracy harness measures with and without them."""
+    proposals too; the accuracy harness measures with and without them.
+
+    The workspace keeps each game's last analysis (`ws.analyses`, analysis_cache.py): asked
+    again with the same input mark before the clock reaches its `changes_at`, it is handed out
+    restamped, without reading a post. The mark is read before the inputs, so a write made
+    during the recount makes the next call recount again rather than keep a stale result."""
+    # the mark is read before the inputs; a store that does not exist yet is not made for it
+    # (bad input, or a damaged store, must fail before anything is written, as in `load_inputs`)
+    cacheable = until_post is None and observe is None and use_saved and _store_exists(ws)
+    unseeded = False
+    if cacheable:
+        mark = game_mark(ws, game_id)  # an archive that does not parse raises here, before any write
+        unseeded = not ws.cfg.game(game_id).seed and ws.store.game_seed(game_id) is None
+        key = (game_id, approve_all, approve_names)
+        if now is None and ws.cfg.sites[ws.cfg.game(game_id).site].engine != "archive":
+            now = ws.clock()  # what `effective_now` gives; an archive's own instant comes from its inputs
+        kept = ws.analyses.get(key, mark, now)
+        if kept is not None:
+            return kept
+    a = _analyse_game(ws, game_id, now=now, approve_all=approve_all, until_post=until_post, use_saved=use_saved,
+                      approve_names=approve_names, observe=observe)
+    if cacheable and unseeded:
+        # the game's first recount recorded its seed (one write, in `load_inputs`): kept when
+        # that write is the only change since the mark was read
+        cacheable = game_mark(ws, game_id, seed_writes=1) == mark
+        mark = game_mark(ws, game_id) if cacheable else ""
+    if cacheable:
+        a = replace(a, mark=mark)
+        ws.analyses.put(key, mark, now is None, a)
+    return a
+
+
+def _analyse_game(ws: Workspace, game_id: str, *, now: datetime | None, approve_all: bool, until_post: int | None,
+                  use_saved: bool, approve_names: bool | None, observe: Any) -> GameAnalysis:
     from forummod.extract.saved import context_fingerprint
 
     # The loaded posts and saved results live through the whole analysis and hold no garbage
@@ -764,6 +820,8 @@ def analyse_game(ws: Workspace, game_id: str, *, now: datetime | None = None, ap
     collecting = gc.isenabled()
     gc.disable()
     try:
+        from forummod.engine.registry import make_ruleset
+
         inputs = load_inputs(ws, game_id)
         ruleset = make_ruleset(inputs.game.ruleset, inputs.game.options)
         fingerprint = context_fingerprint(extract_context(inputs, ruleset))
@@ -829,6 +887,9 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     results computed here that were not saved come back in `GameAnalysis.fresh`. `auto_names`
     are alias proposals (`extract.aliases.AliasGuess`) `--approve-all` accepted: their spelling
     counts for their player as if the GM had approved it."""
+    from forummod.engine.events import RANK_INPUT
+    from forummod.engine.registry import make_ruleset
+    from forummod.engine.stall import stall, stall_cutoff
     from forummod.extract.saved import EMPTY, encode, message_cache_key, post_cache_key
 
     game = inputs.game
@@ -911,11 +972,14 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     # kill at the replacement's post must not come before the seat has that name (issue 27, 9)
     events = [*seats.overrides, *(seats.translate(e) for e in events),
               *(seats.translate(e) for e in gm_events(game, inputs.events, post_times))]
+    timeline = events
     events = [e for e in events if e.at <= now]
+    all_issues = issues
     issues = [i for i in issues if i.at is None or i.at <= now]  # `tally --at T`: only what was known at T
     plan = game_phases(ruleset, game, inputs, now, all_post_times)
     # issue 14: silence for two phase lengths stalls the game: no phases past it (no "D200")
-    stalled = stall(plan.sample_phases(), last_activity(inputs, now), now)
+    samples, activity = plan.sample_phases(), last_activity(inputs, now)
+    stalled = stall(samples, activity, now)
     if stalled is not None:
         plan.stop_after = stalled.cutoff
     plan.gm_posts = gm_post_times(game_posts, roster, now, when)
@@ -925,8 +989,13 @@ def analyse(inputs: GameInputs, *, now: datetime, approve_all: bool = False,
     run = run_game(ruleset, setup, plan, events, now=now, approve_all=approve_all, issues=tuple(issues),
                    until=until, lang=game.language or ruleset.language, observe=observe)
     names = _name_proposals(issues, [it for it in intents if it.at <= now], roster, inputs.events, auto_names)
+    # `until_post` cuts the fold before a post, not at a time: such an analysis is right only at its instant
+    floating = until is not None or game.schedule.start is None and not inputs.posts.get("game") and resume_start(game, all_post_times) is None
+    ahead = changes_at(now, run=run, inputs=inputs, issues=all_issues, intents=intents, gm_events=timeline,
+                       stall_cutoff=None if stalled else stall_cutoff(samples, activity), floating_start=floating)
     return GameAnalysis(inputs.game_id, game, ruleset, run, roster, inputs, now, tuple(issues), tuple(intents), setup,
-                        fresh, stalled_since=stalled.since if stalled else None, names=names, auto_names=auto_names)
+                        fresh, stalled_since=stalled.since if stalled else None, names=names, auto_names=auto_names,
+                        changes_at=ahead)
 
 
 def _auto_aliases(auto_names: Iterable[Any]) -> tuple[tuple[str, str], ...]:
@@ -1046,7 +1115,16 @@ def _guessed_date_issue(p: Post, at: datetime) -> Issue:
                  source=Source("post", p.post_id, p.number, "game", p.url), player=p.author, severity="warning")
 
 
+def run_game(*args: Any, **kw: Any) -> GameRun:
+    """`engine.core.run_game`, imported when a recount folds (the benchmarks time it here)."""
+    from forummod.engine.core import run_game as fold
+
+    return fold(*args, **kw)
+
+
 def _intent_event(it: Any, seq: float) -> Event:
+    from forummod.engine.events import ActionEvent, UnvoteEvent, VoteEvent
+
     if isinstance(it, VoteIntent):
         return VoteEvent.of(it, seq)
     if isinstance(it, UnvoteIntent):
@@ -1097,6 +1175,8 @@ class SeatHistory:
     @classmethod
     def build(cls, game: GameConfig, roster: Roster, stored: Iterable[Any],
               post_times: Mapping[int, datetime]) -> "SeatHistory":
+        from forummod.engine.events import RANK_INPUT, Override
+
         steps: dict[str, list[tuple[str, str, datetime | None, float]]] = {}  # seat -> (old, new, at, seq)
         for pl in game.players:
             names = [r.name for r in pl.replaces] + [pl.name]
@@ -1181,6 +1261,8 @@ class SeatHistory:
     def translate(self, e: Event) -> Event:
         if self.nobody_replaced:  # (asked once, not for each of a game's thousands of events)
             return e
+        from forummod.engine.events import ActionEvent, Override, UnvoteEvent, VoteEvent
+
         k = e.sort_key
         if isinstance(e, (VoteEvent, UnvoteEvent)):
             target = self.holder(e.target, k) if e.target else e.target
@@ -1195,6 +1277,8 @@ class SeatHistory:
 
 def gm_events(game: GameConfig, stored: Iterable[Any], post_times: Mapping[int, datetime]) -> list[Event]:
     """GM decisions and overrides from the config (archived games) and the store's log."""
+    from forummod.engine.events import RANK_BOUNDARY, RANK_INPUT, ActionEvent, Decision, Draw, Override, PhaseControl
+
     out: list[Event] = []
     resumed_at = resume_start(game, post_times)
     for i, ce in enumerate(game.events):
@@ -1272,6 +1356,9 @@ def game_phases(ruleset: Ruleset, game: GameConfig, inputs: GameInputs, now: dat
     """The schedule the fold asks for each phase's default deadlines: the ruleset's timing, the
     config's [schedule], pins and `extend` events. The fold itself decides when each phase
     really starts and ends (a hammer; the GM's `end`, `start`, `extend`, `pause` in the log)."""
+    from forummod.engine.schedule import Extension, Pin, PhasePlan, merged_timing
+    from forummod.engine.types import PhaseId
+
     sched = game.schedule
     timing = ruleset.default_timing(ruleset.options)
     timing = merged_timing(timing, {"first_phase": sched.first_phase, "vote_close": sched.vote_close,
@@ -1321,6 +1408,8 @@ def _iso(text: str | None) -> datetime | None:
 
 def game_setup(ruleset: Ruleset, game: GameConfig, seed: int, first: Mapping[str, str] | None = None) -> Setup:
     """Who plays what at the start; `first` maps a seat's names to its first holder."""
+    from forummod.engine.ruleset import Setup
+
     first = first or {}
     players = tuple(first.get(p.name, p.name) for p in game.players)
     roles = {first.get(n, n): ruleset.canonical_role(r) for n, r in configured_roles(game).items()}

@@ -32,7 +32,7 @@ from forummod.records import frozen
 if TYPE_CHECKING:  # built only by the poller's methods, which import them (a recount never does)
     from forummod.adapter_records import Cursor, PageRef, RawMessage, RawPost
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -146,6 +146,44 @@ _MIGRATIONS: dict[int, str] = {
 }
 
 
+#: What each `input_changes` scope counts: (table, row, its scope's kind and columns, the
+#: statements that change an input). A thread's posts change with a new version, a deletion
+#: mark set or cleared and a re-read date; `post_status` rows change at every poll (the time a
+#: post was last seen), which no recount reads, so only `deleted_at` counts there.
+_COUNTED: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("posts", "p", "site, thread", ("INSERT", "UPDATE", "DELETE")),
+    ("post_status", "p", "site, thread", ("INSERT WHEN new.deleted_at IS NOT NULL",
+                                          "UPDATE OF deleted_at WHEN old.deleted_at IS NOT new.deleted_at",
+                                          "DELETE WHEN old.deleted_at IS NOT NULL")),
+    ("post_dates", "p", "site, thread", ("INSERT", "UPDATE", "DELETE")),
+    ("messages", "m", "site", ("INSERT", "UPDATE", "DELETE")),
+    ("events", "e", "game", ("INSERT", "DELETE")),  # UPDATE: refused by the append-only trigger
+    ("game_meta", "g", "game", ("INSERT", "UPDATE", "DELETE")),
+)
+
+
+def _input_change_triggers() -> str:
+    """Migration 9 (issue 30): a count of the changes to each game input (a thread's posts,
+    their deletions and re-read dates; a site's PMs; a game's event log and seed), kept by
+    triggers, so "did anything a recount reads change?" is one indexed read whoever wrote it (a
+    cron poll, the GM, another process)."""
+    out = ["CREATE TABLE IF NOT EXISTS input_changes (scope TEXT PRIMARY KEY, n INTEGER NOT NULL);"]
+    for table, kind, columns, statements in _COUNTED:
+        for stmt in statements:
+            event, _, when = stmt.partition(" WHEN ")
+            verb = event.split()[0]
+            row = "old" if verb == "DELETE" else "new"
+            scope = " || char(31) || ".join([f"'{kind}'", *(f"{row}.{c.strip()}" for c in columns.split(","))])
+            out.append(f"CREATE TRIGGER IF NOT EXISTS {table}_changed_{verb.lower()} AFTER {event} ON {table}"
+                       f"{' WHEN ' + when if when else ''} BEGIN\n"
+                       f"    INSERT INTO input_changes(scope, n) VALUES ({scope}, 1)"
+                       " ON CONFLICT(scope) DO UPDATE SET n = n + 1;\nEND;")
+    return "\n".join(out)
+
+
+_MIGRATIONS[9] = _input_change_triggers()
+
+
 def _redated(posts: list[Post], dates: Mapping[str, str]) -> list[Post]:
     """`posts` with the dates re-read after a zone change (`post_dates`), in thread order again."""
     out = [replace(p, created_at=datetime.fromisoformat(dates[p.post_id])) if p.post_id in dates else p
@@ -153,6 +191,16 @@ def _redated(posts: list[Post], dates: Mapping[str, str]) -> list[Post]:
     if any(p.number is None for p in out):
         out.sort(key=lambda p: (p.number if p.number is not None else 1 << 62, p.created_at))
     return out
+
+
+#: Separates the parts of an `input_changes` scope (the triggers' char(31)): no id holds it.
+SCOPE_SEP = "\x1f"
+
+
+def input_scope(kind: str, *parts: str) -> str:
+    """The `input_changes` scope of a thread's posts ("p", site, thread), a site's PMs ("m",
+    site), a game's event log ("e", game) or seed ("g", game)."""
+    return SCOPE_SEP.join((kind, *parts))
 
 
 def iso(dt: datetime | None) -> str | None:
@@ -935,6 +983,36 @@ class Store:
             self.db.execute("DELETE FROM extractions WHERE game=? AND fingerprint<>?", (game, fingerprint))
             self.db.executemany("INSERT OR REPLACE INTO extractions(game, key, fingerprint, data) VALUES (?,?,?,?)",
                                 [(game, k, fingerprint, v) for k, v in items.items()])
+
+    def desk_state(self, game: str) -> str:
+        """A hash of what a pass or the console reads of the GM's desk besides the game's
+        inputs: the game's drafts (status, text, the GM's edit), the renders they were made
+        from, their publications, the alert deliveries and the findings not yet reported
+        (issue 30: equal hashes, the same desk). A handful of indexed reads of small tables."""
+        h = hashlib.sha256()
+        q = self.db.execute
+        for rows in (
+                q("SELECT id, status, body_hash, edited_by_gm, updated_at, kind, phase, slot FROM drafts"
+                  " WHERE game=? ORDER BY id", (game,)).fetchall(),
+                q("SELECT r.draft_id, r.render_hash, r.phase, r.last_post, r.last_event FROM draft_renders r"
+                  " JOIN drafts d ON d.id = r.draft_id WHERE d.game=? ORDER BY r.draft_id", (game,)).fetchall(),
+                q("SELECT draft_id, state, started_at, finished_at, remote_id FROM publications WHERE game=?"
+                  " ORDER BY draft_id", (game,)).fetchall(),
+                q("SELECT akey, channel, state, attempts FROM alert_deliveries WHERE game=? ORDER BY akey, channel",
+                  (game,)).fetchall(),
+                q("SELECT count(*) FROM findings WHERE game=? AND reported_at IS NULL", (game,)).fetchall()):
+            h.update(repr([tuple(r) for r in rows]).encode("utf-8", "surrogatepass"))
+        return h.hexdigest()[:32]
+
+    # ------------------------------------------------------------------ input changes
+    def input_changes(self, scopes: Sequence[str]) -> tuple[int, ...]:
+        """How many writes each scope (`input_scope`) has seen, 0 for none: one indexed read.
+        The counts only grow; equal counts mean the rows a recount reads of it are the same."""
+        if not scopes:
+            return ()
+        rows = dict(self.db.execute(f"SELECT scope, n FROM input_changes WHERE scope IN ({','.join('?' * len(scopes))})",
+                                    tuple(scopes)).fetchall())
+        return tuple(int(rows.get(s, 0)) for s in scopes)
 
     # ------------------------------------------------------------------ snapshots
     def remember(self, game: str, key: str, payload: Any, at: datetime) -> bool:

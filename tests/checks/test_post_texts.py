@@ -1,6 +1,7 @@
 """`check_store.PostTexts`: the texts the checks quote are remembered in the store by the body's
 hash and the extraction code's version, and read again when either changes (issue 17: a cold
-check run reads no HTML for the posts it quoted before)."""
+check run reads no HTML for the posts it quoted before); the new ones are written once a pass,
+whatever their number (issue 30: a write per text made a big game's first check quadratic)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,10 @@ def game(html: str = BODY):
 
 
 def quotes(c, texts=None):
-    return [f.quote for f in check_dead_posts(replace(c, texts=texts))]
+    out = [f.quote for f in check_dead_posts(replace(c, texts=texts))]
+    if texts is not None:
+        texts.save()  # as `check_store.run_checks_saving` does at the end of the checks
+    return out
 
 
 @pytest.fixture
@@ -87,3 +91,27 @@ def test_a_read_only_store_is_read_and_not_written(tmp_path, monkeypatch):
         assert quotes(game(), PostTexts(ro, "g1", h(5))) == ["I am not dead , really"]
     with Store(path) as s:
         assert s.snapshot("g1", PostTexts.KEY) is None
+
+
+def test_many_new_texts_are_written_once(store, monkeypatch):
+    bodies = [BODY.replace("really", f"really {i}") for i in range(40)]
+    dead = {"Aldo": Death("D1", "lynch", at=h(2))}
+    c = ctx(["Aldo", "Bea"], phases=(day(1, T0),), now=h(5), dead=dead,
+            game_posts=[post("Aldo", h(3), pid=str(100 + i), html=b) for i, b in enumerate(bodies)])
+    writes = []
+    real = store.remember
+    monkeypatch.setattr(store, "remember", lambda *a, **kw: writes.append(a[1]) or real(*a, **kw))
+    texts = PostTexts(store, "g1", h(5))
+    assert len(quotes(c, texts)) == 40
+    assert writes == [PostTexts.KEY]  # one write for the 40 texts read
+    assert len(store.snapshot("g1", PostTexts.KEY)["texts"]) == 40
+    texts.save()
+    assert writes == [PostTexts.KEY]  # nothing new since: nothing written
+
+
+def test_texts_not_saved_are_read_again_next_time(store, monkeypatch):
+    c = game()
+    [f.quote for f in check_dead_posts(replace(c, texts=PostTexts(store, "g1", h(5))))]  # no save
+    assert store.snapshot("g1", PostTexts.KEY) is None
+    calls = counting(monkeypatch)
+    assert quotes(c, PostTexts(store, "g1", h(5))) == ["I am not dead , really"] and calls == [BODY]

@@ -102,6 +102,22 @@ def _needs_gm(a: Any, facts: AlertFacts, rules: AlertRules) -> tuple[Alert, ...]
     return tuple(x for x in found if x.kind not in rules.disabled)
 
 
+def next_change(a: Any, rules: AlertRules) -> datetime | None:
+    """The first instant after `a.now` at which `needs_gm` may name another alert over the same
+    analysis and poll facts (issue 30): the phase's deadline coming within `deadline_warning`.
+    The rest reads the analysis (its own `changes_at`) or the polls' failures (a failed poll is
+    never a pass taken as unchanged)."""
+    st = a.run.state
+    ph = st.phase
+    if ph is None or st.outcome is not None:
+        return None
+    due = (ph.action_deadline if ph.kind == "night" else ph.vote_close) or ph.end
+    if due is None:
+        return None
+    opens = due - rules.deadline_warning  # `due <= now + warning` from here on
+    return opens if opens > a.now else None
+
+
 def gm_lines(report: Any) -> list[str]:
     """What a cron `tick` prints for one game's pass: nothing unless something needs the GM."""
     alerts = getattr(report, "alerts", ())

@@ -10,6 +10,7 @@ seats through the roster, replacements included.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import field
 from datetime import datetime, timedelta, timezone
 from functools import cached_property
@@ -146,14 +147,26 @@ class CheckContext:
         return None
 
     def phase_at(self, at: datetime | None) -> str | None:
-        """The name of the latest phase begun by `at`."""
+        """The name of the latest phase begun by `at` (the last in the run's order whose start
+        is at or before it). Asked for every post of a game (`phase_posts`): a binary search
+        over the starts when they only grow, as they do, not a walk of every phase a post."""
         if at is None:
             return None
-        found = None
-        for ph in self.run.phases:
-            if ph.start <= at:
-                found = ph.name
-        return found
+        starts, names = self._phase_starts
+        if starts is None:  # starts out of order: the walk
+            found = None
+            for ph in self.run.phases:
+                if ph.start <= at:
+                    found = ph.name
+            return found
+        i = bisect_right(starts, at)
+        return names[i - 1] if i else None
+
+    @cached_property
+    def _phase_starts(self) -> tuple[list[datetime] | None, list[str]]:
+        starts = [ph.start for ph in self.run.phases]
+        ordered = all(a <= b for a, b in zip(starts, starts[1:]))
+        return (starts if ordered else None), [ph.name for ph in self.run.phases]
 
     @property
     def game_start(self) -> datetime | None:

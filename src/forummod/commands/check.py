@@ -40,8 +40,7 @@ def _help_with_codes(p) -> str:
 
 
 def run(args) -> int:
-    from forummod.check_store import check_context, new_findings, unreported
-    from forummod.checks import run_checks
+    from forummod.check_store import new_findings, run_checks_saving, unreported
     from forummod.service import analyse_game
 
     rows = []
@@ -51,8 +50,7 @@ def run(args) -> int:
             now = parse_time(args.now, game.tz) if args.now else None
             a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)
             site = ws.cfg.sites[game.site]
-            ctx = check_context(ws.store, a, gm_accounts=(site.username,) if site.username else ())
-            findings = run_checks(ctx)
+            _, findings = run_checks_saving(ws.store, a, gm_accounts=(site.username,) if site.username else ())
             fresh = (unreported(ws.store, gid, findings) if now is not None or args.approve_all
                      else new_findings(ws.store, gid, findings, a.now))
             fresh_keys = {f.key for f in fresh}

@@ -166,12 +166,12 @@ def _apprise_finding(url_env: str, where: str) -> Finding:
 
 
 def _forum_pm_findings(cfg, games: list[str], where: str) -> list[Finding]:
-    from forummod.forum.registry import profiles
+    from forummod.forum.registry import find_profile
 
     out = []
     for site_name in sorted({cfg.games[g].site for g in games}):
         site = cfg.sites[site_name]
-        prof = profiles(cfg.workspace.adapters_dir).get(site.engine)
+        prof = find_profile(site.engine, cfg.workspace.adapters_dir)
         gm = next((n for g in games if cfg.games[g].site == site_name for n in cfg.games[g].gm), "")
         to = cfg.alerts.pm_to or site.username or gm  # as alerts.send does
         if site.engine != "archive" and (prof is None or not prof.pm.enabled):

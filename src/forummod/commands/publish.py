@@ -80,14 +80,14 @@ def _batch_progress(ws, args):
 
 
 def _interval(ws, did: int) -> float:
-    from forummod.forum.registry import profiles
+    from forummod.forum.registry import find_profile
     from forummod.forum.write import flood_interval
 
     r = ws.store.draft(did)
     if r is None or r.game not in ws.cfg.games:
         return 0.0
     site = ws.cfg.site_of(r.game)
-    prof = profiles(ws.cfg.workspace.adapters_dir).get(site.engine)
+    prof = find_profile(site.engine, ws.cfg.workspace.adapters_dir)
     if prof is None:
         return float(site.flood_interval or 0)
     return flood_interval(site, prof.pm if r.target.startswith("pm:") else prof.reply)

@@ -18,24 +18,42 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from forummod.service import analyse_game
+    from forummod.kept_reports import keep_report, kept_report
 
     with open_workspace(args, reads=True) as ws:
         gid = ws.only_game(args.game)
         now = parse_time(args.now, ws.cfg.game(gid).tz) if args.now else None
-        show_status(analyse_game(ws, gid, now=now, approve_all=args.approve_all), as_json=args.json)
+        kept = None if args.approve_all else kept_report(ws, gid, "status", now)
+        if kept is not None:  # nothing new since the last status (issue 30)
+            print_status(kept[0], lang=kept[1], as_json=args.json)
+            return 0
+        from forummod.report import status_report
+        from forummod.service import analyse_game
+
+        a = analyse_game(ws, gid, now=now, approve_all=args.approve_all)
+        rep = status_report(a)
+        if not args.approve_all:
+            keep_report(ws, a, "status", rep, own_now=now is None)
+        print_status(rep, lang=status_language(a), as_json=args.json)
         return 0
+
+
+def status_language(a) -> str:
+    return getattr(a.game, "language", "") or getattr(a.ruleset, "language", "")
 
 
 def show_status(a, *, as_json: bool, command: str = "status") -> None:
     """Print an analysed game's status as JSON or as text (status and replay)."""
     from forummod.report import status_report
 
-    rep = status_report(a)
+    print_status(status_report(a), lang=status_language(a), as_json=as_json, command=command)
+
+
+def print_status(rep, *, lang: str, as_json: bool, command: str = "status") -> None:
     if as_json:
         print_json(command, rep)
     else:
-        print(format_status(rep, lang=getattr(a.game, "language", "") or getattr(a.ruleset, "language", "")))
+        print(format_status(rep, lang=lang))
 
 
 def format_status(rep, lang: str | None = None) -> str:

@@ -52,18 +52,31 @@ def at_options(args, ws, gid):
 
 
 def run(args) -> int:
-    from forummod.report import tally_report
-    from forummod.service import analyse_game
+    from forummod.kept_reports import keep_report, kept_report
 
     with open_workspace(args, reads=True) as ws:
         gid = ws.only_game(args.game)
-        now, until = at_options(args, ws, gid)
-        a = analyse_game(ws, gid, now=now, until_post=until, approve_all=args.approve_all)
-        rep = tally_report(a, public=args.public)
+        kind = "tally_public" if args.public else "tally"
+        plain = not args.approve_all and not (getattr(args, "at", None) or "").strip()
+        kept = None
+        if plain:  # nothing new since the last count: the kept one (issue 30)
+            now = parse_time(args.now, ws.cfg.game(gid).tz) if getattr(args, "now", None) else None
+            kept = kept_report(ws, gid, kind, now)
+        if kept is not None:
+            rep, lang = kept
+        else:
+            from forummod.report import tally_report
+            from forummod.service import analyse_game
+
+            now, until = at_options(args, ws, gid)
+            a = analyse_game(ws, gid, now=now, until_post=until, approve_all=args.approve_all)
+            rep, lang = tally_report(a, public=args.public), a.game.language or a.ruleset.language
+            if plain:
+                keep_report(ws, a, kind, rep, own_now=now is None)
         if args.json:
             print_json("tally", rep)
         else:
-            print(format_tally(rep, lang=a.game.language or a.ruleset.language))
+            print(format_tally(rep, lang=lang))
         return 0
 
 

@@ -45,6 +45,7 @@ class ConsoleServer(PreviewServer):
         super().__init__(ws, port=port, token=token, games=games)
         self.httpd.RequestHandlerClass = _console_handler(self)
         self.current = ""  # the game shown last: a redirect after an action comes back to it
+        self._views: dict[str, tuple[Any, Any, Any]] = {}  # game -> (marks, its KeptView, drafts section)
         from forummod.console.drafts import own_script_hashes
         from forummod.preview.page import render_page
 
@@ -91,20 +92,41 @@ class ConsoleServer(PreviewServer):
 
     # ---- the page
     def console_page(self, wanted: str | None) -> str:
-        from forummod.console.drafts import drafts_section
-        from forummod.console.view import game_console
-
         with self.lock:
             gid = self.game_of(wanted)
             self.current = gid
             msg, err, link = self.message, self.error, self.link  # shown once, at the console's top
             self.message, self.error, self.link = "", False, ""
             try:
-                g = game_console(self.ws, gid)
-                drafts = drafts_section(self._drafts_page(gid))
+                g, drafts = self._game_and_drafts(gid)
             except ForummodError as e:
                 return _error_page(gid, f"{gid}: {e}", self.token)
             return render_console(g, drafts, self.token, self.game_list(), msg, err, link)
+
+    def _game_and_drafts(self, gid: str) -> tuple[Any, Any]:
+        """The game's view and drafts section (call under `lock`). Kept from the last load while
+        the game's input mark, its desk (drafts, publications, alerts: `Store.desk_state`) and
+        the user's templates are the same and the clock has not reached the view's `until`
+        (issue 30): a page load with nothing new reads a few marks and renders the page."""
+        from forummod.console.drafts import drafts_section
+        from forummod.console.view import console_view
+        from forummod.quiet_pass import settings_digest
+        from forummod.service import game_mark
+
+        ws = self.ws
+        key = (game_mark(ws, gid), ws.store.desk_state(gid), settings_digest(ws, gid))
+        now = ws.clock()
+        kept = self._views.get(gid)
+        one_shot = bool(self.previewing or self.opened)  # the drafts section shows them once
+        if kept is not None and kept[0] == key and not one_shot and kept[1].right_at(now):
+            return kept[1].at(now), kept[2]
+        view = console_view(ws, gid)
+        drafts = drafts_section(self._drafts_page(gid))
+        if view.mark == key[0] and not one_shot:
+            self._views[gid] = (key, view, drafts)
+        else:
+            self._views.pop(gid, None)
+        return view.game, drafts
 
     def _drafts_page(self, gid: str) -> str:
         """The preview page of `gid`'s drafts alone (call under `lock`)."""

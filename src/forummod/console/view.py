@@ -10,6 +10,7 @@ report's `to_majority`; nothing here counts a vote.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Mapping
 
@@ -118,10 +119,41 @@ def mark_of(to_majority: float | None) -> str:
     return "hammer" if to_majority <= 0 else "l_minus_1" if to_majority <= 1 else ""
 
 
+@frozen
+class KeptView:
+    """A game's console view with what tells how long it stays right (issue 30): the input mark
+    of its analysis and the first instant its analysis, findings, drafts or alerts can change
+    with the clock (`horizon.changes_at`). `phrasebook` words a later instant the same way."""
+
+    game: GameConsole
+    mark: str
+    until: datetime | None
+    phrasebook: Any
+    own_now: bool = False  # an archive's view, at its own instant (the inputs', not the clock's)
+
+    def right_at(self, now: datetime) -> bool:
+        """Whether the view is the one a recount would make at `now` (once `at(now)`)."""
+        return self.own_now or (self.game.analysed_at <= now and (self.until is None or now < self.until))
+
+    def at(self, now: datetime) -> GameConsole:
+        """The view as made at `now` (before `until`): the analysis time and the time left."""
+        g = self.game
+        if self.own_now or now == g.analysed_at:
+            return g
+        return replace(g, analysed_at=now, analysed_local=self.phrasebook.when(now, g.tz),
+                       deadlines=tuple(replace(d, seconds_left=int((d.at - now).total_seconds()))
+                                       for d in g.deadlines))
+
+
 def game_console(ws: Any, gid: str) -> GameConsole:
     """Analyse `gid` now and gather everything the console page shows of it."""
-    from forummod.check_store import check_context
-    from forummod.checks import run_checks
+    return console_view(ws, gid).game
+
+
+def console_view(ws: Any, gid: str, now: datetime | None = None) -> KeptView:
+    """`game_console` (at `now`, default the clock, or an archive's own instant) with its input
+    mark and the instant it may next change (`KeptView`)."""
+    from forummod.check_store import run_checks_saving
     from forummod.checks.prod import prod_list
     from forummod.drafting import draft_settings
     from forummod.engine.registry import make_ruleset
@@ -130,7 +162,7 @@ def game_console(ws: Any, gid: str) -> GameConsole:
     from forummod.report import status_report, tally_report
     from forummod.service import analyse_game
 
-    a = analyse_game(ws, gid)
+    a = analyse_game(ws, gid, now=now)
     game = a.game
     tally, status = tally_report(a), status_report(a)
     s = draft_settings(ws, gid, a.ruleset)
@@ -142,10 +174,9 @@ def game_console(ws: Any, gid: str) -> GameConsole:
                           c["to_majority"], mark_of(c["to_majority"]))
                   for c in (t["candidates"] if t else ()))
     site = ws.cfg.sites[game.site]
-    ctx = check_context(ws.store, a, gm_accounts=(site.username,) if site.username else ())
-    findings = run_checks(ctx)
+    ctx, findings = run_checks_saving(ws.store, a, gm_accounts=(site.username,) if site.username else ())
     nv = night_view(a)
-    return GameConsole(
+    view = GameConsole(
         game=gid, title=game.title or gid, lang=s.lang, ruleset=game.ruleset,
         phase=ph.name if ph else "", phase_label=pb.phase(ph.name) if ph else "", phase_kind=ph.kind if ph else "",
         count_label=pb.phase(t["phase"]) if t and t.get("phase") else (pb.phase(ph.name) if ph else ""),
@@ -169,6 +200,10 @@ def game_console(ws: Any, gid: str) -> GameConsole:
         alive=tuple(p.name for p in st.players if p.alive), players=tuple(p.name for p in st.players),
         verbs=tuple(sorted(make_ruleset(game.ruleset, game.options).actions)),
         gm_log=tuple(status["gm_events"]), tz=game.tz, results=_result_lines(nv, pb))
+    from forummod.horizon import changes_at
+
+    own = now is None and ws.cfg.sites[game.site].engine == "archive"
+    return KeptView(view, a.mark, changes_at(ws, a, ctx, findings), pb, own_now=own)
 
 
 def _pending(status: Mapping[str, Any], lang: str) -> tuple[Mapping[str, Any], ...]:

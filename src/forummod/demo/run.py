@@ -174,10 +174,9 @@ def _show(ws, a, cfg_path: Path, out: Callable[[str], None]) -> None:
 
 
 def _findings(ws, a) -> list:
-    from forummod.check_store import check_context
-    from forummod.checks import run_checks
+    from forummod.check_store import run_checks_saving
 
-    return list(run_checks(check_context(ws.store, a)))
+    return list(run_checks_saving(ws.store, a)[1])
 
 
 def _drafts(ws, a, findings) -> list:

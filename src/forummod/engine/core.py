@@ -581,11 +581,13 @@ def _run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *
     run = driver.run
     tallies = list(run.tallies)
     ph = st.phase
+    at_now = False
     if ph is not None and ph.kind == "day" and not any(t.phase == ph.name and t.round == st.vote_round
                                                         for t in tallies):
         closes = ph.votes_close_at()
         at = closes if closes is not None and closes < now else now
         tallies.append(ruleset.tally(st, at, public=False))
+        at_now = closes is None or closes > now
     ahead = driver.lookahead(st)
     return GameRun(state=st, phases=tuple(driver.produced) + tuple(ahead), tallies=tuple(tallies),
                    public_tallies=tuple(run.public_tallies),
@@ -593,4 +595,4 @@ def _run_game(ruleset: Ruleset, setup: Setup, phases, events: Iterable[Event], *
                    log=tuple(run.log), facts=tuple(run.facts), private=tuple(run.private), issues=tuple(issues),
                    upcoming=tuple(e for e in driver.future if not isinstance(e, (VoteEvent, UnvoteEvent, ActionEvent))),
                    waiting=tuple(driver.deferred), paused_since=driver.paused_at,
-                   action_nights=dict(run.action_nights))
+                   action_nights=dict(run.action_nights), count_at_now=at_now)

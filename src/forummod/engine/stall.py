@@ -31,12 +31,18 @@ def phase_length(phases: Iterable[Phase]) -> timedelta | None:
     return max(spans) if spans else None
 
 
-def stall(phases: tuple[Phase, ...], last_activity: datetime | None, now: datetime) -> Stall | None:
-    """The stall of a game whose last activity is more than two phase lengths before `now`."""
+def stall_cutoff(phases: tuple[Phase, ...], last_activity: datetime | None) -> datetime | None:
+    """The instant after which a game silent since `last_activity` is stalled (None: it cannot
+    stall: no activity yet, or no phase with a known length)."""
     if last_activity is None:
         return None
     length = phase_length(phases)
     if length is None:
         return None
-    cutoff = last_activity + STALL_PHASES * length
-    return Stall(last_activity, cutoff) if cutoff < now else None
+    return last_activity + STALL_PHASES * length
+
+
+def stall(phases: tuple[Phase, ...], last_activity: datetime | None, now: datetime) -> Stall | None:
+    """The stall of a game whose last activity is more than two phase lengths before `now`."""
+    cutoff = stall_cutoff(phases, last_activity)
+    return Stall(last_activity, cutoff) if cutoff is not None and last_activity is not None and cutoff < now else None

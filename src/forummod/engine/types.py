@@ -410,6 +410,9 @@ class GameRun:
     #: (action, actor, source) of every action the ruleset took in -> the night it was for, or
     #: the night it came too late for: what the night desk lists per night (one source of truth)
     action_nights: Mapping[tuple[str, str, Any], str] = field(default_factory=dict)
+    #: the last of `tallies` is the count in progress stamped with the run's `now` (its vote
+    #: closes later): the same run at a later `now` differs only there (analysis_clock.restamped)
+    count_at_now: bool = False
 
     def tally_for(self, phase: str) -> Tally | None:
         found = None

@@ -140,13 +140,13 @@ def next_step(c: DraftCard) -> tuple[int, int, int]:
 
 def engine_markup(cfg: Any, game_id: str) -> str:
     """The markup the game's forum renders, from its engine profile ("" when unknown)."""
-    from forummod.forum.registry import profiles
+    from forummod.forum.registry import find_profile
 
     try:
         site = cfg.site_of(game_id)
     except Exception:  # a draft of a game no longer in the config
         return ""
-    prof = profiles(cfg.workspace.adapters_dir).get(site.engine)
+    prof = find_profile(site.engine, cfg.workspace.adapters_dir)
     return prof.markup if prof is not None else ""
 
 

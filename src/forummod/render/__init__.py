@@ -14,28 +14,50 @@ Jinja environment and loader stack), `marker` (the hidden publication marker).
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from forummod.render.env import render_template, template_name
-from forummod.render.escape import Safe, escape, escape_bbcode, escape_markdown
-from forummod.render.models import GM_KINDS, KINDS, PM_KINDS, PUBLIC_KINDS
-from forummod.render.phrases import LANGUAGES, Phrasebook, load_phrasebook
-from forummod.render.plan import PlannedDraft, plan_drafts, plan_kind
-from forummod.render.view import GameView, game_view
-from forummod.resources import search_path
+if TYPE_CHECKING:
+    from forummod.render.phrases import Phrasebook
 
 MARKUPS = ("bbcode", "markdown")
+
+#: The package's names and the module each comes from, imported when first asked for (PEP 562):
+#: importing `forummod.render.marker` (a site's profile checks its marker form) or `escape`
+#: then loads neither Jinja nor the builders (issue 30: 30 ms of a cron poll).
+_LAZY = {
+    "render_template": "env", "template_name": "env",
+    "Safe": "escape", "escape": "escape", "escape_bbcode": "escape", "escape_markdown": "escape",
+    "GM_KINDS": "models", "KINDS": "models", "PM_KINDS": "models", "PUBLIC_KINDS": "models",
+    "LANGUAGES": "phrases", "Phrasebook": "phrases", "load_phrasebook": "phrases",
+    "PlannedDraft": "plan", "plan_drafts": "plan", "plan_kind": "plan",
+    "GameView": "view", "game_view": "view",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 def render_post(kind: str, post: Any, markup: str, lang: str, user_dir: Path | None = None, *,
                 small_form: str = "") -> str:
     """The text of one post: `post` (a view model of `kind`) through its template; `small_form`
     is the engine's small print (`{text}`), "" the markup's default."""
+    from forummod.render.env import render_template
+
     return render_template(kind, markup, lang, post, user_dir, small_form=small_form)
 
 
 def phrasebook_for(lang: str, ruleset: str, markup: str, user_dir: Path | None = None) -> Phrasebook:
+    from forummod.render.phrases import load_phrasebook
+    from forummod.resources import search_path
+
     return load_phrasebook(lang, ruleset, markup, search_path("templates", user_dir))
 
 
