@@ -3,7 +3,8 @@
 `forummod run`, a real subprocess, keeps 20 games on four loopback forums up to date: three
 demo phpBB forums of six games each (their pages sent without ETags, as real phpBB sends
 them, so every pass fetches and parses a page; the GM's inbox is read as well) and one forum
-that answers 503 + Retry-After 60 to everything, with two games. Nothing new is ever posted.
+that answers 503 + Retry-After 60 to everything, with two games (`--throttled-games 0`: none,
+the load a daemon from before issue 34 could keep up with). Nothing new is ever posted.
 Every `--sample` seconds the daemon's RSS (VmRSS) is read, and its journal gives each pass's
 time. Reported, per daemon:
 
@@ -132,15 +133,16 @@ class Throttling:
         self.server.server_close()
 
 
-def config_text(folder: Path, healthy: list[str], throttled: str, *, interval: int, request_interval: float) -> str:
+def config_text(folder: Path, healthy: list[str], throttled: str | None, *, interval: int, request_interval: float,
+                throttled_games: int = THROTTLED_GAMES) -> str:
     lines = [f'[workspace]\nstore = "{folder / "store.sqlite"}"\n']
-    sites = {f"f{i}": base for i, base in enumerate(healthy)} | {"slow": throttled}
+    sites = {f"f{i}": base for i, base in enumerate(healthy)} | ({"slow": throttled} if throttled else {})
     for name, base in sites.items():
         lines.append(f'[sites.{name}]\nengine = "phpbb"\nbase_url = "{base}"\nrequest_interval = {request_interval}\n'
                      f'username = "{GM}"\npassword_env = "{PASSWORD_ENV}"\nrecheck_minutes = 0\n')
     players = ", ".join(f'{{ name = "{p}" }}' for p in PLAYERS)
     for name, base in sites.items():
-        games = THROTTLED_GAMES if name == "slow" else GAMES_PER_FORUM
+        games = throttled_games if name == "slow" else GAMES_PER_FORUM
         for t in range(1, games + 1):
             lines.append(f'[games.{name}_{t}]\nsite = "{name}"\nthread = "{base}viewtopic.php?t={t}"\n'
                          f'ruleset = "mafia-majority"\ngm = ["{GM}"]\npoll_interval = "{interval}s"\n'
@@ -160,6 +162,7 @@ class Run:
     src: Path
     folder: Path
     interval: int
+    throttled_games: int = THROTTLED_GAMES
     forums: list[NoEtags] = field(default_factory=list)
     throttling: Throttling | None = None
     proc: subprocess.Popen | None = None
@@ -170,11 +173,13 @@ class Run:
 
     def start(self, posts: int, request_interval: float) -> None:
         self.forums = [NoEtags(demo_forum(posts)) for _ in range(FORUMS)]
-        self.throttling = Throttling()
+        self.throttling = Throttling() if self.throttled_games else None
         self.folder.mkdir(parents=True, exist_ok=True)
         cfg = self.folder / "forummod.toml"
-        cfg.write_text(config_text(self.folder, [f.base_url for f in self.forums], self.throttling.base_url,
-                                   interval=self.interval, request_interval=request_interval), encoding="utf-8")
+        cfg.write_text(config_text(self.folder, [f.base_url for f in self.forums],
+                                   self.throttling.base_url if self.throttling else None, interval=self.interval,
+                                   request_interval=request_interval, throttled_games=self.throttled_games),
+                       encoding="utf-8")
         env = {**os.environ, "PYTHONPATH": str(self.src), PASSWORD_ENV: PASSWORD,
                "FORUMMOD_MIN_POLL_INTERVAL": str(self.interval)}
         self.proc = subprocess.Popen([sys.executable, "-m", "forummod", "run", "--config", str(cfg)],
@@ -282,8 +287,9 @@ def _r(x: float) -> float:
 
 
 def measure(srcs: list[Path], *, minutes: float, interval: int, sample: float, warmup: float, posts: int,
-            request_interval: float, folder: Path, progress: bool = True) -> dict[str, Any]:
-    runs = [Run(src, folder / f"daemon{i}", interval) for i, src in enumerate(srcs)]
+            request_interval: float, folder: Path, progress: bool = True,
+            throttled_games: int = THROTTLED_GAMES) -> dict[str, Any]:
+    runs = [Run(src, folder / f"daemon{i}", interval, throttled_games) for i, src in enumerate(srcs)]
     for r in runs:
         r.start(posts, request_interval)
     end = time.monotonic() + minutes * 60
@@ -301,7 +307,8 @@ def measure(srcs: list[Path], *, minutes: float, interval: int, sample: float, w
     return {"generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "settings": {"minutes": minutes, "interval_s": interval, "sample_s": sample, "warmup_s": warmup,
                          "posts_per_thread": posts, "request_interval_s": request_interval,
-                         "games": FORUMS * GAMES_PER_FORUM + THROTTLED_GAMES, "forums": FORUMS + 1},
+                         "games": FORUMS * GAMES_PER_FORUM + throttled_games,
+                         "forums": FORUMS + (1 if throttled_games else 0)},
             "daemons": [r.result(warmup) for r in runs]}
 
 
@@ -327,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=float, default=None, help="seconds left out of the slope (default: a third)")
     p.add_argument("--posts", type=int, default=30, help="posts of each game thread")
     p.add_argument("--request-interval", type=float, default=2.0, help="each forum's request_interval, seconds")
+    p.add_argument("--throttled-games", type=int, default=THROTTLED_GAMES,
+                   help="games on the forum answering 503 + Retry-After 60 (0: no such forum)")
     p.add_argument("--src", type=Path, action="append", help="a forummod src folder to run (repeatable; default: this tree's)")
     p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="JSON results file")
     p.add_argument("--quiet", action="store_true", help="print only the table")
@@ -336,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="forummod-bench-daemon-") as tmp:
         doc = measure(srcs, minutes=args.minutes, interval=args.interval, sample=args.sample, warmup=warmup,
                       posts=args.posts, request_interval=args.request_interval, folder=Path(tmp),
-                      progress=not args.quiet)
+                      progress=not args.quiet, throttled_games=args.throttled_games)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     print(table(doc))
