@@ -163,3 +163,16 @@ def test_discourse_api_key_headers_and_pm_read(clock, monkeypatch, corpus_dir):
     assert [m.message_id for m in poll.messages] == ["83", "86", "226"]  # 84 is a moderator action
     again = ad.poll_inbox(poll.cursor)
     assert again.messages == () and again.requests == 2  # the two lists only
+
+
+@responses.activate
+def test_a_login_sent_on_to_a_missing_page_is_a_login_all_the_same(clock, monkeypatch):
+    """SMF sends a new login on to the page that asked for it: a missing topic answers 403, with
+    the logout link of the member now logged in (found on the real SMF 2.1, issue 34)."""
+    responses.get("https://f.test/ucp.php?mode=login", body=LOGIN_FORM)
+    responses.post("https://f.test/ucp.php?mode=login&sid=abc", status=403,
+                   body="<p>The topic does not exist.</p><a href='./ucp.php?mode=logout'>Logout</a>")
+    phpbb_adapter(clock, monkeypatch).login()  # no LoginFailed
+    responses.post("https://f.test/ucp.php?mode=login&sid=abc", status=403, body="<p>Forbidden</p>")
+    with pytest.raises(LoginFailed, match="HTTP 403"):
+        phpbb_adapter(clock, monkeypatch).login()

@@ -154,7 +154,9 @@ def login_refusal(site: str, spec: LoginSpec, status: int, text: str) -> LoginFa
     err = first(spec.failed, root) if spec.failed else None
     if err:
         return CredentialsRefused(f"{site}: the forum says the credentials are wrong: “{' '.join(err.split())[:200]}”")
-    if status >= 400:
+    # SMF sends a new login on to the page that asked for it: a missing topic answers 403 or 404,
+    # logged in all the same (the page shows the logout link)
+    if status >= 400 and not (spec.logged_in and first_element(spec.logged_in, root) is not None):
         return LoginFailed(f"{site}: the login answered HTTP {status} without saying why")
     if spec.login_page and any(ex.elements(root) for ex in spec.login_page) \
             and not (spec.logged_in and first_element(spec.logged_in, root) is not None):
