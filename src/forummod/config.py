@@ -338,7 +338,8 @@ class AlertsConfig:
 
     deadline_warning: Duration = setting(Duration(7200), "warn this long before a vote closes or night actions are due, while votes or actions are missing")
     poll_failing: Duration = setting(Duration(1800), "alert when polling a game has failed for this long")
-    disabled: tuple[str, ...] = setting((), "alert kinds to leave out: hammer, l_minus_1, proposal, deadline, pm_not_understood, poll_failing, poll_recovered")
+    disabled: tuple[str, ...] = setting((), "alert kinds to leave out: hammer, l_minus_1, proposal, deadline, pm_not_understood, poll_failing, "
+                                        "posts_unread, poll_recovered")
     pm_to: str = setting("", "forum_pm channels: the forum account that gets the alert PMs; empty = the site's username (where a forum refuses a PM to oneself, name another account)")
     max_attempts: int = setting(10, "a failed send is retried at each pass, up to this many attempts")
     channels: Mapping[str, AlertChannelConfig] = setting(types.MappingProxyType({}), "where alerts go, by a name you choose; tick/run output always shows them")
