@@ -180,8 +180,7 @@ class Run:
                                    self.throttling.base_url if self.throttling else None, interval=self.interval,
                                    request_interval=request_interval, throttled_games=self.throttled_games),
                        encoding="utf-8")
-        env = {**os.environ, "PYTHONPATH": str(self.src), PASSWORD_ENV: PASSWORD,
-               "FORUMMOD_MIN_POLL_INTERVAL": str(self.interval)}
+        env = {**os.environ, "PYTHONPATH": str(self.src), PASSWORD_ENV: PASSWORD}
         self.proc = subprocess.Popen([sys.executable, "-m", "forummod", "run", "--config", str(cfg)],
                                      stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
         self.started = time.monotonic()

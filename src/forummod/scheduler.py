@@ -44,7 +44,6 @@ log = logging.getLogger("forummod.scheduler")
 #: A deadline job runs just after its instant: deadlines are half-open, so at the instant itself
 #: the fold would still count it as open.
 AFTER = timedelta(milliseconds=200)
-MIN_POLL_S = 30  # no game is polled more often than this, whatever its poll_interval says
 DAEMON_WAIT = 3.0  # seconds one request of the daemon may wait in all; longer defers the forum instead
 STOP_GRACE = 8.0  # seconds a stop waits for passes at work (SIGTERM: the process ends within 10 s)
 #: Seconds between two full garbage collections of the daemon. `service.analyse_game` freezes
@@ -98,14 +97,15 @@ def block_closes(game_cfg: Any, run: Any, ruleset: Any, now: datetime) -> list[d
     return out
 
 
-def plan_jobs(cfg: Config, analyses: dict[str, Any], now: datetime, min_poll_s: int = MIN_POLL_S) -> list[JobSpec]:
+def plan_jobs(cfg: Config, analyses: dict[str, Any], now: datetime) -> list[JobSpec]:
     """Every job the daemon should have now (pure)."""
     jobs: list[JobSpec] = []
     for gid, game in cfg.games.items():
         if not game.active:
             continue
-        jobs.append(JobSpec(f"poll:{gid}", gid, "poll", every_s=max(min_poll_s, game.poll_interval.seconds),
-                            why="poll"))
+        # the config refuses a poll_interval under config_checks.MIN_POLL_INTERVAL (30 s) for a forum
+        # other people use: no silent clamp here
+        jobs.append(JobSpec(f"poll:{gid}", gid, "poll", every_s=game.poll_interval.seconds, why="poll"))
         a = analyses.get(gid)
         if a is None or a.run.state.outcome is not None:
             continue
@@ -207,9 +207,9 @@ class SiteWorker(threading.Thread):
 
     def base_interval(self, cfg: Config) -> timedelta:
         """The forum's shortest poll interval: the first pause of its back-off."""
-        seconds = [max(self.d.min_poll_s, g.poll_interval.seconds) for g in cfg.games.values()
+        seconds = [g.poll_interval.seconds for g in cfg.games.values()
                    if g.active and g.site in cfg.sites and forum_key(cfg, g.site) == self.key]
-        return timedelta(seconds=min(seconds) if seconds else self.d.min_poll_s)
+        return timedelta(seconds=max(1, min(seconds)) if seconds else 60)
 
 
 class Daemon:
@@ -217,7 +217,7 @@ class Daemon:
 
     def __init__(self, config_path: Path, *, scheduler: Any = None, clock: Callable[[], datetime] | None = None,
                  pass_fn: Callable[..., Any] | None = None, workspace_factory: Callable[[Config], Any] | None = None,
-                 min_poll_s: int = MIN_POLL_S, stop_grace: float = STOP_GRACE):
+                 stop_grace: float = STOP_GRACE):
         from apscheduler.schedulers.background import BackgroundScheduler
 
         self.config_path = Path(config_path)
@@ -228,7 +228,6 @@ class Daemon:
             log.warning("%s", warning)
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.scheduler = scheduler or BackgroundScheduler(timezone=timezone.utc)
-        self.min_poll_s = min_poll_s
         self.stop_grace = stop_grace
         self._pass_fn = pass_fn
         self._ws_factory = workspace_factory
@@ -475,7 +474,7 @@ class Daemon:
 
         with self._plan:
             now = self.clock()
-            wanted = {j.id: j for j in plan_jobs(self.cfg, self.analyses, now, self.min_poll_s)}
+            wanted = {j.id: j for j in plan_jobs(self.cfg, self.analyses, now)}
             for job in self.scheduler.get_jobs():
                 if job.id not in wanted:
                     job.remove()

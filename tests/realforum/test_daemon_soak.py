@@ -100,8 +100,7 @@ def test_twenty_games_on_three_real_forums_and_a_throttling_one(phpbb_fresh, myb
         lines: list[str] = []
         p = subprocess.Popen([sys.executable, "-m", "forummod", "run", "--config", str(cfg)], stderr=subprocess.PIPE,
                              stdout=subprocess.DEVNULL, text=True,
-                             env={**os.environ, **env, "PYTHONPATH": str(ROOT / "src"),
-                                  "FORUMMOD_MIN_POLL_INTERVAL": str(INTERVAL)})
+                             env={**os.environ, **env, "PYTHONPATH": str(ROOT / "src")})
         threading.Thread(target=lambda: lines.extend(line.rstrip("\n") for line in p.stderr), daemon=True).start()
         rss: list[tuple[float, float]] = []
         started = time.monotonic()

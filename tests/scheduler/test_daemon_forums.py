@@ -68,7 +68,7 @@ def test_a_throttling_forum_defers_its_own_games_while_the_others_keep_their_cad
     try:
         forums["slow"].inject("status", status=503, headers={"Retry-After": "60"}, match="/")
         cfg = forums_config(tmp_path, {n: f.base_url for n, f in forums.items()}, games_per_forum=3)
-        d = Daemon(cfg, min_poll_s=1)
+        d = Daemon(cfg)
         d.start()
         try:
             time.sleep(4.5)
@@ -115,7 +115,7 @@ def test_a_down_forum_is_backed_off_across_passes_and_its_recovery_is_said_once(
         fault = down.inject("status", status=503, match="/")
         cfg = forums_config(tmp_path, {"down": down.base_url}, games_per_forum=1, poll="60s",
                             alerts='[alerts]\npoll_failing = "2m"\n')
-        d = Daemon(cfg, clock=clock, min_poll_s=60)
+        d = Daemon(cfg, clock=clock)
         d.start()
         try:
             assert d.wait_idle(30)

@@ -25,21 +25,6 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from forummod.scheduler import Daemon
 
-    Daemon(config_path(args), min_poll_s=_min_poll_s()).serve_forever()
+    Daemon(config_path(args)).serve_forever()
     return 0
 
-
-def _min_poll_s() -> int:
-    """The shortest poll interval the daemon keeps: 30 s, or less for a test's local forums
-    (FORUMMOD_MIN_POLL_INTERVAL, seconds; tests/realforum's soak test)."""
-    import os
-
-    from forummod.scheduler import MIN_POLL_S
-
-    value = os.environ.get("FORUMMOD_MIN_POLL_INTERVAL", "").strip()
-    try:
-        return max(1, int(value)) if value else MIN_POLL_S
-    except ValueError:
-        from forummod.errors import UsageError
-
-        raise UsageError(f"FORUMMOD_MIN_POLL_INTERVAL={value!r} is not a whole number of seconds") from None
