@@ -170,3 +170,24 @@ def test_the_daemon_collects_the_garbage_its_passes_hide_from_the_collector(tmp_
         assert gone() is None
     finally:
         d.stop()
+
+
+def test_a_daemon_whose_first_pass_is_answered_from_a_cron_note_still_plans_the_deadline(tmp_path):
+    """A cron `tick` left a quiet-pass note (issue 30); the daemon started after it finds nothing
+    new, so its first pass is answered from that note, which holds no analysis. The daemon plans
+    its deadline jobs from an analysis, so it must make one: without it the vote close is never
+    acted on."""
+    cfg = near_deadline_game(tmp_path, seconds_left=3600)
+    assert main(["tick", "--config", str(cfg)]) in (0, 1)
+    with Store(tmp_path / "store.sqlite") as s:
+        from forummod.quiet_pass import KEY
+
+        assert s.snapshot("g1", KEY)  # the note the daemon's first pass is answered from
+    d = Daemon(cfg)
+    d.start()
+    try:
+        assert d.wait_idle(30) and d.passes == 1
+        assert "g1" in d.analyses
+        assert any(j.id.startswith("deadline:g1:") for j in d.scheduler.get_jobs())
+    finally:
+        d.stop()
