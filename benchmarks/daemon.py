@@ -13,6 +13,7 @@ time. Reported, per daemon:
 - cadence: each healthy game's median gap between passes over its poll interval (1.0 is on
   time; issue 34 saw 2.0: 20 games at 30 s polled every ~60 s), and its worst game;
 - the throttling forum: the requests it received (it asked for 60 s between them);
+- a pass: the median seconds a healthy game's pass took, as its journal line says;
 - the stop: seconds from SIGTERM to the process's exit (the target is under 10).
 
 `--src DIR` (repeatable) runs another forummod (its `src` folder) alongside under the same load:
@@ -51,7 +52,7 @@ GM = "Mod"
 PLAYERS = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 FORUMS, GAMES_PER_FORUM, THROTTLED_GAMES = 3, 6, 2
 T0 = datetime.now(timezone.utc).replace(second=0, microsecond=0) - timedelta(hours=2)  # day 1, open all run
-PASS_LINE = re.compile(r"^(\S+ \S+) INFO forummod: (\S+): .* new posts?\b")
+PASS_LINE = re.compile(r"^(\S+ \S+) INFO forummod: (\S+): .* new posts?\b.*?, (\d+\.\d)s$")
 STOP_TARGET_S = 10.0
 
 
@@ -232,6 +233,7 @@ class Run:
                                       if slope_per_s is not None and n_steady else None),
             "passes": sum(len(t) for t in passes.values()),
             "passes_after_warmup": n_steady,
+            "pass_seconds_median": _r(statistics.median(secs)) if (secs := self._pass_seconds(warmup)) else None,
             "cadence_ratio_median": _r(statistics.median(cadence.values())) if cadence else None,
             "cadence_ratio_worst": _r(max(cadence.values())) if cadence else None,
             "throttled_forum_requests": self.throttling.hits if self.throttling else None,
@@ -251,6 +253,19 @@ class Run:
             at = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp()
             first = at if first is None else first
             out.setdefault(m.group(2), []).append(at - first)
+        return out
+
+    def _pass_seconds(self, warmup: float) -> list[float]:
+        """What each healthy game's pass after the warm-up took, as its journal line says."""
+        out, first = [], None
+        for line in self.lines:
+            m = PASS_LINE.match(line)
+            if not m:
+                continue
+            at = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp()
+            first = at if first is None else first
+            if at - first >= warmup and not m.group(2).startswith("slow_"):
+                out.append(float(m.group(3)))
         return out
 
 
@@ -312,12 +327,12 @@ def measure(srcs: list[Path], *, minutes: float, interval: int, sample: float, w
 
 
 def table(doc: dict[str, Any]) -> str:
-    rows = [("forummod src", "RSS first / last, MB", "slope MB/h", "KB/pass", "passes", "cadence median / worst",
-             "throttled forum requests", "stop s")]
+    rows = [("forummod src", "RSS first / last, MB", "slope MB/h", "KB/pass", "passes", "pass s",
+             "cadence median / worst", "throttled forum requests", "stop s")]
     for d in doc["daemons"]:
         rss = d["rss_mb"]
         rows.append((d["src"], f"{rss['first']} / {rss['last']}", str(d["rss_slope_mb_per_hour"]),
-                     str(d["rss_slope_kb_per_pass"]), str(d["passes"]),
+                     str(d["rss_slope_kb_per_pass"]), str(d["passes"]), str(d["pass_seconds_median"]),
                      f"{d['cadence_ratio_median']} / {d['cadence_ratio_worst']}", str(d["throttled_forum_requests"]),
                      str(d["stop_seconds"])))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
