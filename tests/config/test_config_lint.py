@@ -224,6 +224,8 @@ NEAR_MISSES = {
     "retries at the bounds": edit('username = "Mod"', 'username = "Mod"\nretries = 10'),
     "no retries": edit('username = "Mod"', 'username = "Mod"\nretries = 0'),
     "the daemon's minimum poll interval": edit('gm = ["Mod"]', 'gm = ["Mod"]\npoll_interval = "30s"'),
+    "a forum on this machine polled every 5 s": lambda text: on_host("http://127.0.0.1:8080/", text).replace(
+        'gm = ["Mod"]', 'gm = ["Mod"]\npoll_interval = "5s"'),
     "a thread written with www.": edit("https://forum.example.org/viewtopic", "https://WWW.forum.example.org/viewtopic"),
     "a thread by its number": edit('thread = "https://forum.example.org/viewtopic.php?t=12"', 'thread = "12"'),
     "the day ending when the vote closes": append('\n[games.g1.schedule]\nvote_close = "48h"\nday_end = "48h"\n'),
