@@ -194,7 +194,7 @@ class Run:
 
     def sample(self) -> None:
         assert self.proc is not None
-        rss = _rss_mb(self.proc.pid)
+        rss = rss_mb(self.proc.pid)
         if rss is not None:
             self.samples.append((time.monotonic() - self.started, rss))
 
@@ -269,7 +269,8 @@ class Run:
         return out
 
 
-def _rss_mb(pid: int) -> float | None:
+def rss_mb(pid: int) -> float | None:
+    """The resident memory of a live process in MB (Linux's /proc), None once it is gone."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):

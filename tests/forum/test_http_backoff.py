@@ -14,14 +14,7 @@ import responses
 
 from forummod.errors import NetworkError, SiteBackoff, Stopped
 from forummod.forum.http import HttpClient
-
-URL = "https://forum.example.test/viewtopic.php?t=1"
-
-
-def client(clock, **kw):
-    kw.setdefault("request_interval", 0.0)
-    return HttpClient(site="s", base_url="https://forum.example.test/", clock=clock, wall_clock=clock,
-                      sleep=clock.sleep, **kw)
+from tests.forum.test_http_policy import URL, client  # the same client on the fake clock
 
 
 @responses.activate

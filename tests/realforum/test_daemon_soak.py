@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.daemon import rss_mb
 from forummod.cli import main
 from forummod.store import Store
 from tests.reliability.faulty_forum import FaultyForum, reset_limiters
@@ -68,16 +69,6 @@ def throttled_tables(base_url: str) -> list[str]:
                    f'ruleset = "mafia-majority"\ngm = ["Mod"]\npoll_interval = "{INTERVAL}s"\nplayers = [{players}]\n'
                    f'[games.slow{t}.setup]\nroles = {{ mafia = 1, town = 4 }}\ndeal = "random"\n')
     return out
-
-
-def rss_mb(pid: int) -> float | None:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
 
 
 def test_twenty_games_on_three_real_forums_and_a_throttling_one(phpbb_fresh, mybb_fresh, smf_fresh, tmp_path,
